@@ -1,0 +1,285 @@
+// Package explore is the search engine: breadth-first enumeration of every
+// reachable state of a model.System, invariant checks on each state, and the
+// stuck-state part of Termination. It knows nothing of leader election:
+// properties reach it as predicate indices.
+package explore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// Kind is the kind of a violation.
+type Kind uint8
+
+const (
+	// Invariant: a reachable state where an invariant predicate is false.
+	Invariant Kind = iota
+	// Stuck: a reachable state outside the goal with no fair step enabled;
+	// the system stops there for good.
+	Stuck
+)
+
+// Options configure a search.
+type Options struct {
+	// Invariants are predicate indices that must hold in every reachable state.
+	Invariants []int
+	// Goal is the predicate index every stuck state must satisfy (Stable), or
+	// -1 for no stuck-state check.
+	Goal int
+	// Continue searches on after a violation, to report full counts and the
+	// shortest trace of every violated property.
+	Continue bool
+	// MaxStates stops the search, incomplete, when this many states are
+	// stored (0: no limit).
+	MaxStates int64
+	// Context interrupts the search (Ctrl-C, a deadline); the result is then
+	// incomplete but keeps what was found.
+	Context context.Context
+	// Progress, if set, is called about every ProgressEvery (default 1 s).
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	States, Transitions int64
+	Depth               int
+	Queue               int // states waiting at this and the next level
+	Elapsed             time.Duration
+	MemBytes            int64
+}
+
+// Stats are the honest numbers of a search.
+type Stats struct {
+	States      int64 // distinct states stored
+	Transitions int64 // successors generated, one per enabled action instance
+	Discarded   int64 // successors dropped by the channel bound
+	Depth       int   // the deepest BFS level reached
+	Complete    bool  // every reachable state was explored
+	Stopped     string
+	Elapsed     time.Duration
+	MemBytes    int64 // fingerprint table, parent links and frontier
+}
+
+// Violation is a property violation with its shortest trace.
+type Violation struct {
+	Kind      Kind
+	Predicate int // the invariant violated, or the Goal for Stuck
+	Trace     Trace
+}
+
+// Result is what a search found.
+type Result struct {
+	Stats
+	Violations []Violation
+}
+
+// Violated returns the violation of kind k at predicate p, if found.
+func (r *Result) Violated(k Kind, p int) *Violation {
+	for i := range r.Violations {
+		if r.Violations[i].Kind == k && r.Violations[i].Predicate == p {
+			return &r.Violations[i]
+		}
+	}
+	return nil
+}
+
+const noParent = ^uint32(0)
+
+// level is one BFS level of encoded states, stored back to back.
+type level struct {
+	data []byte
+	ends []uint32
+	base uint32 // index of the first state of the level
+}
+
+func (l *level) push(s []byte) {
+	l.data = append(l.data, s...)
+	l.ends = append(l.ends, uint32(len(l.data)))
+}
+
+func (l *level) state(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = l.ends[i-1]
+	}
+	return l.data[start:l.ends[i]]
+}
+
+func (l *level) reset(base uint32) {
+	l.data, l.ends, l.base = l.data[:0], l.ends[:0], base
+}
+
+type search struct {
+	sys    model.System
+	exp    model.Expander
+	opt    Options
+	batch  model.Batch
+	tab    *table
+	parent []uint32
+	via    []model.Action
+	cur    level
+	next   level
+	stats  Stats
+	// found[k] maps a predicate to the state index that violates it.
+	invFound  map[int]uint32
+	stuckAt   uint32
+	stuckSeen bool
+	invMask   uint64
+	stop      bool
+}
+
+// Run explores sys breadth first.
+func Run(sys model.System, opt Options) (*Result, error) {
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	if opt.ProgressEvery == 0 {
+		opt.ProgressEvery = time.Second
+	}
+	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt, tab: newTable(1 << 16), invFound: map[int]uint32{}}
+	npred := len(sys.Predicates())
+	for _, p := range opt.Invariants {
+		if p < 0 || p >= npred {
+			return nil, fmt.Errorf("invariant %d: no such predicate", p)
+		}
+		s.invMask |= 1 << p
+	}
+	if opt.Goal >= npred {
+		return nil, fmt.Errorf("goal %d: no such predicate", opt.Goal)
+	}
+	start := time.Now()
+	s.bfs(start)
+	s.stats.Elapsed = time.Since(start)
+	return s.result()
+}
+
+func (s *search) bfs(start time.Time) {
+	s.exp.Initial(&s.batch)
+	for i := range s.batch.Succs {
+		s.add(noParent, i)
+	}
+	lastProgress := start
+	s.cur, s.next = s.next, s.cur
+	for depth := 0; len(s.cur.ends) > 0 && !s.stop; depth++ {
+		s.stats.Depth = depth
+		s.next.reset(uint32(len(s.parent)))
+		for i := range s.cur.ends {
+			if i&1023 == 0 {
+				if err := s.opt.Context.Err(); err != nil {
+					s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
+					return
+				}
+				if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
+					lastProgress = time.Now()
+					s.opt.Progress(Progress{
+						States: int64(len(s.parent)), Transitions: s.stats.Transitions, Depth: depth,
+						Queue: len(s.cur.ends) - i + len(s.next.ends), Elapsed: time.Since(start), MemBytes: s.memBytes(),
+					})
+				}
+			}
+			src := s.cur.base + uint32(i)
+			s.exp.Expand(s.cur.state(i), &s.batch)
+			b := &s.batch
+			s.stats.Transitions += int64(len(b.Succs))
+			s.stats.Discarded += int64(b.Discarded)
+			if s.opt.Goal >= 0 && !s.stuckSeen && b.Props&(1<<s.opt.Goal) == 0 && !anyFair(b) {
+				s.stuckSeen, s.stuckAt = true, src
+				s.stop = !s.opt.Continue
+			}
+			for j := range b.Succs {
+				s.add(src, j)
+			}
+			if s.stop {
+				if s.stats.Stopped == "" {
+					s.halt("stopped at the first violation (use --continue to search on)")
+				}
+				return
+			}
+		}
+		s.cur, s.next = s.next, s.cur
+	}
+	if !s.stop {
+		s.stats.Complete = true
+	}
+}
+
+func (s *search) halt(why string) {
+	s.stop = true
+	if s.stats.Stopped == "" {
+		s.stats.Stopped = why
+	}
+}
+
+func anyFair(b *model.Batch) bool {
+	for i := range b.Succs {
+		if b.Succs[i].Fair != model.NoFairness {
+			return true
+		}
+	}
+	return false
+}
+
+// add stores successor j of the batch if it is new, and checks invariants.
+func (s *search) add(src uint32, j int) {
+	succ := &s.batch.Succs[j]
+	idx, isNew := s.tab.insert(succ.FP, uint32(len(s.parent)))
+	if !isNew {
+		return
+	}
+	s.parent = append(s.parent, src)
+	s.via = append(s.via, succ.Action)
+	s.next.push(s.batch.State(j))
+	if bad := s.invMask &^ succ.Props; bad != 0 {
+		for p := 0; bad != 0; p, bad = p+1, bad>>1 {
+			if bad&1 != 0 {
+				if _, seen := s.invFound[p]; !seen {
+					s.invFound[p] = idx
+					if !s.opt.Continue {
+						s.stop = true
+					}
+				}
+			}
+		}
+	}
+	if s.opt.MaxStates > 0 && int64(len(s.parent)) >= s.opt.MaxStates {
+		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
+	}
+}
+
+func (s *search) memBytes() int64 {
+	return s.tab.bytes() + int64(cap(s.parent))*4 + int64(cap(s.via))*4 +
+		int64(cap(s.cur.data)+cap(s.next.data)) + int64(cap(s.cur.ends)+cap(s.next.ends))*4
+}
+
+func (s *search) result() (*Result, error) {
+	s.stats.States = int64(len(s.parent))
+	s.stats.MemBytes = s.memBytes()
+	r := &Result{Stats: s.stats}
+	for p := 0; p < 64; p++ {
+		idx, ok := s.invFound[p]
+		if !ok {
+			continue
+		}
+		tr, err := s.trace(idx)
+		if err != nil {
+			return nil, err
+		}
+		if tr.Final().Props&(1<<p) != 0 {
+			return nil, fmt.Errorf("internal error: replayed trace does not violate predicate %d", p)
+		}
+		r.Violations = append(r.Violations, Violation{Kind: Invariant, Predicate: p, Trace: tr})
+	}
+	if s.stuckSeen {
+		tr, err := s.trace(s.stuckAt)
+		if err != nil {
+			return nil, err
+		}
+		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr})
+	}
+	return r, nil
+}

@@ -1,0 +1,61 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// Step is one step of a trace: the action taken (empty Label for the initial
+// state) and the state after it.
+type Step struct {
+	Action model.Action
+	Label  string
+	State  []byte
+	Props  uint64 // predicates that hold in State
+}
+
+// Trace is a run from the initial state. CycleStart is the index of the step
+// where a lasso's cycle begins (the last step returns to it), or -1.
+type Trace struct {
+	Steps      []Step
+	CycleStart int
+}
+
+// Final is the last step.
+func (t *Trace) Final() *Step { return &t.Steps[len(t.Steps)-1] }
+
+// trace rebuilds the shortest path to state idx by replaying the recorded
+// actions from the initial state through the transition function, checking
+// at each step that the successor is the state the search stored.
+func (s *search) trace(idx uint32) (Trace, error) {
+	var path []uint32
+	for i := idx; i != noParent; i = s.parent[i] {
+		path = append(path, i)
+	}
+	slices.Reverse(path)
+	exp := s.sys.NewExpander()
+	var b model.Batch
+	exp.Initial(&b)
+	if len(b.Succs) != 1 {
+		return Trace{}, fmt.Errorf("internal error: %d initial states", len(b.Succs))
+	}
+	steps := []Step{{State: slices.Clone(b.State(0)), Props: b.Succs[0].Props}}
+	for _, i := range path[1:] {
+		prev := steps[len(steps)-1].State
+		exp.Expand(prev, &b)
+		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == s.via[i] })
+		if j < 0 {
+			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(s.via[i]))
+		}
+		if got, ok := s.tab.lookup(b.Succs[j].FP); !ok || got != i {
+			return Trace{}, fmt.Errorf("internal error: replay reached another state than the search")
+		}
+		steps = append(steps, Step{
+			Action: s.via[i], Label: exp.Label(prev, s.via[i]),
+			State: slices.Clone(b.State(j)), Props: b.Succs[j].Props,
+		})
+	}
+	return Trace{Steps: steps, CycleStart: -1}, nil
+}

@@ -1,0 +1,81 @@
+package model
+
+// Algorithm is one leader-election algorithm as local state and handlers, in
+// the style of etcd's raft: pure functions of the local state and a message,
+// whose only effects are changes to *L and sends through the Ctx. The kernel
+// owns everything else (channels, ring repair, crashes, restarts, detectors,
+// the channel bound).
+//
+// L and M are values: the kernel copies them freely. A handler that changes a
+// slice or map inside L must copy it first, never change it in place.
+type Algorithm[L, M any] interface {
+	// Init is the local state of a process that has not taken part in any
+	// election (also after crash and restart).
+	Init() L
+	// Elected reads the elected leader's ID from a local state; 0 means ⊥.
+	Elected(l *L) int
+	// CanInitiate is the guard of initiate/detect, given suspects(p).
+	CanInitiate(c *Ctx[M], l *L, suspects bool) bool
+	// Initiate starts an election at c.Self().
+	Initiate(c *Ctx[M], l *L)
+	// Receive handles message m from position from.
+	Receive(c *Ctx[M], l *L, from int, m M)
+	// FormatMsg renders a message the way the course notes write it.
+	FormatMsg(m M) string
+}
+
+// Optional interfaces an Algorithm may implement.
+type (
+	// Leaderer gives the local state "as if an election of leader had just
+	// ended" (--initial-leader).
+	Leaderer[L any] interface{ InitLeader(leader int) L }
+	// Restarter runs a step when a crashed process restarts.
+	Restarter[L, M any] interface{ OnRestart(c *Ctx[M], l *L) }
+	// Timed algorithms have timeouts (Bully).
+	Timed[L, M any] interface{ Timers() []Timer[L, M] }
+	// InitiateNamer names the initiate action ("detect" for Bully).
+	InitiateNamer interface{ InitiateName() string }
+	// LocalFormatter renders a local state as named fields; c tells who
+	// the process is.
+	LocalFormatter[L, M any] interface {
+		FormatLocal(c *Ctx[M], l *L) []Field
+	}
+	// Codec encodes local states and messages canonically and compactly.
+	// Algorithms with a Codec take the fast path; the others are fingerprinted
+	// with hashstructure/v2 (slower, for coursework).
+	Codec[L, M any] interface {
+		AppendLocal(b []byte, l *L) []byte
+		DecodeLocal(b []byte, l *L) (rest []byte, err error)
+		AppendMsg(b []byte, m *M) []byte
+		DecodeMsg(b []byte, m *M) (rest []byte, err error)
+	}
+)
+
+// Timer is a timeout of an algorithm. Under the perfect detector the step
+// Name is enabled when Armed and Justified hold and is weakly fair; the
+// unreliable detector adds "early-"+Name, enabled whenever Armed holds and
+// fair only when Justified holds too.
+type Timer[L, M any] struct {
+	Name      string
+	Armed     func(l *L) bool
+	Justified func(c *Ctx[M], l *L) bool
+	Fire      func(c *Ctx[M], l *L)
+}
+
+// Dir is a direction around the ring.
+type Dir uint8
+
+const (
+	CW  Dir = iota // p+1, p+2, ...
+	CCW            // p-1, p-2, ...
+)
+
+// Back is the other direction.
+func (d Dir) Back() Dir { return 1 - d }
+
+func (d Dir) String() string {
+	if d == CW {
+		return "cw"
+	}
+	return "ccw"
+}

@@ -1,0 +1,73 @@
+package model
+
+// Ctx is a handler's window on the system: who it is, the ring around it,
+// and sending. It is valid only during the handler call.
+type Ctx[M any] struct {
+	self int
+	env  env[M]
+}
+
+// env is implemented by the kernel's expander; Ctx forwards to it.
+type env[M any] interface {
+	n() int
+	idOf(p int) int
+	posOf(id int) int
+	byID() []int
+	alive(p int) bool
+	suspects(p int) bool
+	send(from, to int, m M)
+	pending(to int, pred func(from int, m M) bool) bool
+}
+
+// Self is the position of the process running the handler.
+func (c *Ctx[M]) Self() int { return c.self }
+
+// ID is the running process's own ID.
+func (c *Ctx[M]) ID() int { return c.env.idOf(c.self) }
+
+// N is the number of processes, live or not.
+func (c *Ctx[M]) N() int { return c.env.n() }
+
+// IDOf is the ID of position p.
+func (c *Ctx[M]) IDOf(p int) int { return c.env.idOf(p) }
+
+// PosOf is the position of the process with ID id, or -1.
+func (c *Ctx[M]) PosOf(id int) int { return c.env.posOf(id) }
+
+// ByID lists all positions in ascending ID order (do not modify).
+func (c *Ctx[M]) ByID() []int { return c.env.byID() }
+
+// Alive reports whether position p is live.
+func (c *Ctx[M]) Alive(p int) bool { return c.env.alive(p) }
+
+// Suspects is suspects(self) of the perfect detector: elected is ⊥ or names
+// a crashed process. It reads the local state as it is now.
+func (c *Ctx[M]) Suspects() bool { return c.env.suspects(c.self) }
+
+// Next is the nearest live position after self in direction d (the repaired
+// ring); self when it is the only live process.
+func (c *Ctx[M]) Next(d Dir) int {
+	n := c.env.n()
+	step := 1
+	if d == CCW {
+		step = n - 1
+	}
+	for q := (c.self + step) % n; q != c.self; q = (q + step) % n {
+		if c.env.alive(q) {
+			return q
+		}
+	}
+	return c.self
+}
+
+// Send appends m to chan(self, to); a message to a crashed process is lost.
+func (c *Ctx[M]) Send(to int, m M) { c.env.send(c.self, to, m) }
+
+// SendNext sends m to Next(d).
+func (c *Ctx[M]) SendNext(d Dir, m M) { c.env.send(c.self, c.Next(d), m) }
+
+// Pending reports whether some message queued for self satisfies pred
+// (Bully's timeouts look for an OK or COORDINATOR on its way).
+func (c *Ctx[M]) Pending(pred func(from int, m M) bool) bool {
+	return c.env.pending(c.self, pred)
+}

@@ -1,0 +1,434 @@
+package model
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/zeebo/xxh3"
+)
+
+// world is a decoded global state. Expanders keep two and reuse their memory
+// from state to state: cur (the state being expanded) and nxt (a successor).
+type world[L, M any] struct {
+	alive    uint64
+	local    []L
+	chans    [][]M // chan(p,q) at p*N+q
+	crashes  int
+	restarts int
+}
+
+func (w *world[L, M]) init(n int) {
+	w.local = make([]L, n)
+	w.chans = make([][]M, n*n)
+}
+
+func (w *world[L, M]) copyFrom(src *world[L, M]) {
+	w.alive, w.crashes, w.restarts = src.alive, src.crashes, src.restarts
+	copy(w.local, src.local)
+	for i, c := range src.chans {
+		w.chans[i] = append(w.chans[i][:0], c...)
+	}
+}
+
+// expander generates the steps of states of one Kernel; one per goroutine.
+type expander[L, M any] struct {
+	k        *Kernel[L, M]
+	cur, nxt world[L, M]
+	w        *world[L, M] // the world that Ctx reads and changes
+	ctx      Ctx[M]
+	procs    Procs
+	overflow bool // a send in this step went over the channel bound
+}
+
+// env, for Ctx.
+func (e *expander[L, M]) n() int           { return e.k.n }
+func (e *expander[L, M]) idOf(p int) int   { return e.k.ids[p] }
+func (e *expander[L, M]) byID() []int      { return e.k.byID }
+func (e *expander[L, M]) posOf(id int) int { return e.k.posOfID(id) }
+func (e *expander[L, M]) alive(p int) bool { return e.w.alive&(1<<p) != 0 }
+
+func (e *expander[L, M]) suspects(p int) bool {
+	el := e.k.alg.Elected(&e.w.local[p])
+	if el == 0 {
+		return true
+	}
+	q := e.k.posOfID(el)
+	return q < 0 || !e.alive(q)
+}
+
+func (e *expander[L, M]) send(from, to int, m M) {
+	if !e.alive(to) {
+		return // lost: the receiver is crashed
+	}
+	ch := from*e.k.n + to
+	e.w.chans[ch] = append(e.w.chans[ch], m)
+	if len(e.w.chans[ch]) > e.k.cfg.MaxQueue {
+		e.overflow = true
+	}
+}
+
+func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
+	for from := 0; from < e.k.n; from++ {
+		for _, m := range e.w.chans[from*e.k.n+to] {
+			if pred(from, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// at points the Ctx at world w and process p.
+func (e *expander[L, M]) at(w *world[L, M], p int) *Ctx[M] {
+	e.w, e.ctx.self = w, p
+	return &e.ctx
+}
+
+// begin starts a step: nxt := cur.
+func (e *expander[L, M]) begin() {
+	e.nxt.copyFrom(&e.cur)
+	e.overflow = false
+}
+
+// Initial implements Expander.
+func (e *expander[L, M]) Initial(out *Batch) {
+	out.Reset()
+	k, w := e.k, &e.nxt
+	w.alive, w.crashes, w.restarts = 1<<k.n-1, 0, 0
+	for _, id := range k.cfg.Down {
+		w.alive &^= 1 << k.posOfID(id)
+	}
+	maxID := 0
+	for _, id := range k.ids {
+		maxID = max(maxID, id)
+	}
+	for p := range w.local {
+		if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
+			w.local[p] = k.leader.InitLeader(maxID)
+		} else {
+			w.local[p] = k.alg.Init()
+		}
+	}
+	for i := range w.chans {
+		w.chans[i] = w.chans[i][:0]
+	}
+	e.overflow = false
+	e.emit(out, 0, NoFairness)
+}
+
+// Expand implements Expander: every enabled step, in a fixed order.
+func (e *expander[L, M]) Expand(state []byte, out *Batch) {
+	out.Reset()
+	k, cur, nxt := e.k, &e.cur, &e.nxt
+	if err := e.decode(state, cur); err != nil {
+		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
+	}
+	out.Props = e.props(cur)
+	n := k.n
+	for ch, q := range cur.chans {
+		if len(q) == 0 {
+			continue
+		}
+		from, to := ch/n, ch%n
+		e.begin()
+		q := nxt.chans[ch]
+		m := q[0]
+		copy(q, q[1:])
+		nxt.chans[ch] = q[:len(q)-1]
+		k.alg.Receive(e.at(nxt, to), &nxt.local[to], from, m)
+		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
+	}
+	unreliable := k.cfg.Detector == Unreliable
+	for p := 0; p < n; p++ {
+		if cur.alive&(1<<p) == 0 {
+			if cur.restarts < k.cfg.MaxRestarts {
+				e.begin()
+				nxt.alive |= 1 << p
+				nxt.local[p] = k.alg.Init()
+				nxt.restarts++
+				if k.restart != nil {
+					k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
+				}
+				e.emit(out, mkAction(KindRestart, p, 0, 0), NoFairness)
+			}
+			continue
+		}
+		if k.initMask&(1<<p) != 0 {
+			if k.alg.CanInitiate(e.at(cur, p), &cur.local[p], e.suspects(p)) {
+				e.begin()
+				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
+				e.emit(out, mkAction(KindInitiate, p, 0, 0), k.classInitiate(p))
+			}
+			if unreliable && e.falselySuspects(p) && k.alg.CanInitiate(e.at(cur, p), &cur.local[p], true) {
+				e.begin()
+				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
+				e.emit(out, mkAction(KindSuspect, p, 0, 0), NoFairness)
+			}
+		}
+		for t := range k.timers {
+			tm := &k.timers[t]
+			if !tm.Armed(&cur.local[p]) {
+				continue
+			}
+			fair := NoFairness
+			if tm.Justified(e.at(cur, p), &cur.local[p]) {
+				fair = k.classTimer(p, t)
+				e.begin()
+				tm.Fire(e.at(nxt, p), &nxt.local[p])
+				e.emit(out, mkAction(KindTimeout, p, 0, t), fair)
+			}
+			if unreliable {
+				e.begin()
+				tm.Fire(e.at(nxt, p), &nxt.local[p])
+				e.emit(out, mkAction(KindEarlyTimeout, p, 0, t), fair)
+			}
+		}
+		if cur.crashes < k.cfg.MaxCrashes && cur.alive&^(1<<p) != 0 {
+			e.begin()
+			nxt.alive &^= 1 << p
+			nxt.local[p] = k.alg.Init()
+			for from := 0; from < n; from++ {
+				nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
+			}
+			nxt.crashes++
+			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
+		}
+	}
+}
+
+// falselySuspects is the extra guard of the unreliable detector's suspect(p):
+// p has a leader other than itself, and that leader is live.
+func (e *expander[L, M]) falselySuspects(p int) bool {
+	e.w = &e.cur
+	el := e.k.alg.Elected(&e.cur.local[p])
+	if el == 0 || el == e.k.ids[p] {
+		return false
+	}
+	q := e.k.posOfID(el)
+	return q >= 0 && e.alive(q)
+}
+
+// emit records nxt as a successor, or counts it as discarded when a channel
+// went over the bound.
+func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
+	if e.overflow {
+		out.Discarded++
+		return
+	}
+	off := len(out.buf)
+	out.buf = e.encode(out.buf, &e.nxt)
+	out.Succs = append(out.Succs, Succ{
+		Action: a, Fair: fair,
+		FP:    xxh3.Hash(out.buf[off:]),
+		Props: e.props(&e.nxt),
+		off:   uint32(off), end: uint32(len(out.buf)),
+	})
+}
+
+func (e *expander[L, M]) props(w *world[L, M]) uint64 {
+	v := &e.procs
+	v.Alive = w.alive
+	for p := range w.local {
+		v.Elected[p] = e.k.alg.Elected(&w.local[p])
+	}
+	var bits uint64
+	for i := range e.k.preds {
+		if e.k.preds[i].Holds(v) {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// The canonical encoding: crashes, restarts (uvarints), alive (2 bytes),
+// every local state, the number of non-empty channels, then for each of them
+// in index order: index, length, messages.
+func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
+	b = binary.AppendUvarint(b, uint64(w.crashes))
+	b = binary.AppendUvarint(b, uint64(w.restarts))
+	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
+	c := e.k.codec
+	for p := range w.local {
+		b = c.AppendLocal(b, &w.local[p])
+	}
+	nonEmpty := 0
+	for _, q := range w.chans {
+		if len(q) > 0 {
+			nonEmpty++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(nonEmpty))
+	for ch, q := range w.chans {
+		if len(q) == 0 {
+			continue
+		}
+		b = append(b, byte(ch), byte(len(q)))
+		for i := range q {
+			b = c.AppendMsg(b, &q[i])
+		}
+	}
+	return b
+}
+
+var errShort = errors.New("truncated state")
+
+func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
+	var err error
+	uv := func() int {
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			err = errShort
+			return 0
+		}
+		b = b[k:]
+		return int(v)
+	}
+	w.crashes, w.restarts = uv(), uv()
+	if err != nil || len(b) < 2 {
+		return errShort
+	}
+	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[2:]
+	c := e.k.codec
+	for p := range w.local {
+		if b, err = c.DecodeLocal(b, &w.local[p]); err != nil {
+			return err
+		}
+	}
+	for i := range w.chans {
+		w.chans[i] = w.chans[i][:0]
+	}
+	nonEmpty := uv()
+	for ; nonEmpty > 0 && err == nil; nonEmpty-- {
+		if len(b) < 2 {
+			return errShort
+		}
+		ch, size := int(b[0]), int(b[1])
+		b = b[2:]
+		if ch >= len(w.chans) {
+			return fmt.Errorf("channel index %d out of range", ch)
+		}
+		for ; size > 0; size-- {
+			var m M
+			if b, err = c.DecodeMsg(b, &m); err != nil {
+				return err
+			}
+			w.chans[ch] = append(w.chans[ch], m)
+		}
+	}
+	if err == nil && len(b) != 0 {
+		err = fmt.Errorf("%d bytes left over", len(b))
+	}
+	return err
+}
+
+func (e *expander[L, M]) load(state []byte) *world[L, M] {
+	if err := e.decode(state, &e.cur); err != nil {
+		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
+	}
+	e.w = &e.cur
+	return &e.cur
+}
+
+// Label implements Expander.
+func (e *expander[L, M]) Label(state []byte, a Action) string {
+	k := e.k
+	p := a.P()
+	switch a.Kind() {
+	case KindDeliver:
+		w := e.load(state)
+		q := w.chans[p*k.n+a.Q()]
+		msg := "?"
+		if len(q) > 0 {
+			msg = k.alg.FormatMsg(q[0])
+		}
+		return "deliver " + k.name(p) + "→" + k.name(a.Q()) + " " + msg
+	case KindInitiate:
+		return k.initName + " " + k.name(p)
+	case KindTimeout:
+		return k.timers[a.Timer()].Name + " " + k.name(p)
+	case KindEarlyTimeout:
+		return "early-" + k.timers[a.Timer()].Name + " " + k.name(p)
+	case KindSuspect:
+		return "suspect " + k.name(p)
+	case KindCrash:
+		return "crash " + k.name(p)
+	case KindRestart:
+		return "restart " + k.name(p)
+	}
+	return fmt.Sprintf("action %#x", uint32(a))
+}
+
+// Fields implements Expander: per process alive and local fields, the
+// non-empty channels, and the fault counters.
+func (e *expander[L, M]) Fields(state []byte) []Field {
+	k := e.k
+	w := e.load(state)
+	var fs []Field
+	for p := range w.local {
+		name := k.name(p)
+		fs = append(fs, Field{name + ".alive", strconv.FormatBool(w.alive&(1<<p) != 0)})
+		for _, f := range e.localFields(p) {
+			fs = append(fs, Field{name + "." + f.Name, f.Value})
+		}
+	}
+	for ch, q := range w.chans {
+		if len(q) > 0 {
+			fs = append(fs, Field{"chan " + k.name(ch/k.n) + "→" + k.name(ch%k.n), e.formatQueue(q)})
+		}
+	}
+	fs = append(fs, Field{"crashes", strconv.Itoa(w.crashes)}, Field{"restarts", strconv.Itoa(w.restarts)})
+	return fs
+}
+
+func (e *expander[L, M]) localFields(p int) []Field {
+	l := &e.w.local[p]
+	if e.k.format != nil {
+		return e.k.format.FormatLocal(e.at(e.w, p), l)
+	}
+	return []Field{{"state", fmt.Sprintf("%+v", *l)}}
+}
+
+func (e *expander[L, M]) formatQueue(q []M) string {
+	parts := make([]string, len(q))
+	for i, m := range q {
+		parts[i] = e.k.alg.FormatMsg(m)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// Describe implements Expander: "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)]".
+func (e *expander[L, M]) Describe(state []byte) string {
+	k := e.k
+	w := e.load(state)
+	var sb strings.Builder
+	for p := range w.local {
+		if p > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(k.name(p))
+		if w.alive&(1<<p) == 0 {
+			sb.WriteString("✝")
+			continue
+		}
+		sb.WriteByte('{')
+		for i, f := range e.localFields(p) {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(f.Name + "=" + f.Value)
+		}
+		sb.WriteByte('}')
+	}
+	for ch, q := range w.chans {
+		if len(q) > 0 {
+			sb.WriteString(" | " + k.name(ch/k.n) + "→" + k.name(ch%k.n) + " " + e.formatQueue(q))
+		}
+	}
+	if w.crashes > 0 || w.restarts > 0 {
+		fmt.Fprintf(&sb, " | crashes=%d restarts=%d", w.crashes, w.restarts)
+	}
+	return sb.String()
+}

@@ -1,0 +1,177 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Kernel composes N processes of one algorithm into the global transition
+// system of semantics.md section 1. It is immutable after New and safe to
+// share; each goroutine expands states through its own Expander.
+type Kernel[L, M any] struct {
+	alg      Algorithm[L, M]
+	cfg      Config
+	n        int
+	ids      []int
+	byID     []int  // positions in ascending ID order
+	initMask uint64 // positions allowed to initiate/detect/suspect
+	timers   []Timer[L, M]
+	codec    Codec[L, M]
+	preds    []Predicate
+	initName string
+	restart  Restarter[L, M]
+	leader   Leaderer[L]
+	format   LocalFormatter[L, M]
+	generic  bool
+}
+
+// Option changes how a Kernel is built.
+type Option func(*options)
+
+type options struct{ generic bool }
+
+// WithGenericHashing makes the kernel ignore the algorithm's Codec and
+// identify local states and messages with hashstructure/v2, as it does for
+// algorithms without a Codec. Tests use it to show both paths agree.
+func WithGenericHashing() Option { return func(o *options) { o.generic = true } }
+
+// New builds the global system of alg under cfg, evaluating preds on every
+// generated state.
+func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...Option) (*Kernel[L, M], error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(preds) > 64 {
+		return nil, fmt.Errorf("at most 64 predicates, got %d", len(preds))
+	}
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, ids: cfg.IDs, preds: preds, initName: "initiate"}
+	k.byID = make([]int, k.n)
+	for p := range k.byID {
+		k.byID[p] = p
+	}
+	slices.SortFunc(k.byID, func(a, b int) int { return k.ids[a] - k.ids[b] })
+	if cfg.Initiators == nil {
+		k.initMask = 1<<k.n - 1
+	}
+	for _, id := range cfg.Initiators {
+		k.initMask |= 1 << cfg.posOf(id)
+	}
+	if t, ok := alg.(Timed[L, M]); ok {
+		k.timers = t.Timers()
+	}
+	if nm, ok := alg.(InitiateNamer); ok {
+		k.initName = nm.InitiateName()
+	}
+	k.restart, _ = alg.(Restarter[L, M])
+	k.leader, _ = alg.(Leaderer[L])
+	k.format, _ = alg.(LocalFormatter[L, M])
+	if cfg.InitialLeader && k.leader == nil {
+		return nil, fmt.Errorf("--initial-leader: this algorithm defines no initial-leader state")
+	}
+	if c, ok := alg.(Codec[L, M]); ok && !o.generic {
+		k.codec = c
+	} else {
+		ic, err := newInternCodec[L, M]()
+		if err != nil {
+			return nil, err
+		}
+		k.codec, k.generic = ic, true
+	}
+	return k, nil
+}
+
+// Config is the configuration with defaults filled in.
+func (k *Kernel[L, M]) Config() Config { return k.cfg }
+
+// Generic reports whether states are identified through hashstructure/v2.
+func (k *Kernel[L, M]) Generic() bool { return k.generic }
+
+// Predicates implements System.
+func (k *Kernel[L, M]) Predicates() []string {
+	names := make([]string, len(k.preds))
+	for i, p := range k.preds {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// Fairness classes: one per channel, one per process for initiate/detect,
+// one per (process, timer) for justified timeouts.
+func (k *Kernel[L, M]) classDeliver(from, to int) int32 { return int32(from*k.n + to) }
+func (k *Kernel[L, M]) classInitiate(p int) int32       { return int32(k.n*k.n + p) }
+func (k *Kernel[L, M]) classTimer(p, t int) int32 {
+	return int32(k.n*k.n + k.n + p*len(k.timers) + t)
+}
+
+// FairClass implements System.
+func (k *Kernel[L, M]) FairClass(c int32) string {
+	n := int32(k.n)
+	switch {
+	case c < 0:
+		return "unfair"
+	case c < n*n:
+		return "deliver " + k.name(int(c/n)) + "→" + k.name(int(c%n))
+	case c < n*n+n:
+		return k.initName + " " + k.name(int(c-n*n))
+	default:
+		c -= n*n + n
+		t := int32(len(k.timers))
+		return k.timers[c%t].Name + " " + k.name(int(c/t))
+	}
+}
+
+// name is how people call position p: by its ID, as the course notes do.
+func (k *Kernel[L, M]) name(p int) string { return "p" + strconv.Itoa(k.ids[p]) }
+
+func (k *Kernel[L, M]) posOfID(id int) int {
+	for p, x := range k.ids {
+		if x == id {
+			return p
+		}
+	}
+	return -1
+}
+
+// NewExpander implements System.
+func (k *Kernel[L, M]) NewExpander() Expander { return k.newExpander() }
+
+func (k *Kernel[L, M]) newExpander() *expander[L, M] {
+	e := &expander[L, M]{k: k}
+	e.cur.init(k.n)
+	e.nxt.init(k.n)
+	e.ctx.env = e
+	e.procs.N = k.n
+	copy(e.procs.ID[:], k.ids)
+	return e
+}
+
+// Action kinds. The order of Kind values is also the order of their labels
+// in reports; the enumeration order of steps is fixed in Expand.
+type Kind uint8
+
+const (
+	KindDeliver Kind = iota
+	KindInitiate
+	KindTimeout
+	KindSuspect
+	KindEarlyTimeout
+	KindCrash
+	KindRestart
+)
+
+func mkAction(kind Kind, p, q, t int) Action {
+	return Action(uint32(kind)<<24 | uint32(p)<<16 | uint32(q)<<8 | uint32(t))
+}
+
+// Kind, P, Q and Timer unpack an action of the kernel: deliver(P→Q); the
+// other kinds act at P; Timer indexes the algorithm's timers.
+func (a Action) Kind() Kind { return Kind(a >> 24) }
+func (a Action) P() int     { return int(a>>16) & 0xff }
+func (a Action) Q() int     { return int(a>>8) & 0xff }
+func (a Action) Timer() int { return int(a) & 0xff }

@@ -1,0 +1,30 @@
+package model
+
+// Procs is what properties see of a global state: per process whether it is
+// alive, its ID and its elected value. The kernel fills one per generated
+// state, so predicates run without interface calls.
+type Procs struct {
+	N       int
+	Alive   uint64 // bit p set: position p is live
+	ID      [MaxN]int
+	Elected [MaxN]int // 0 means ⊥
+}
+
+// IsAlive reports whether position p is live.
+func (v *Procs) IsAlive(p int) bool { return v.Alive&(1<<p) != 0 }
+
+// AliveID reports whether the process with ID id is live.
+func (v *Procs) AliveID(id int) bool {
+	for p := 0; p < v.N; p++ {
+		if v.ID[p] == id {
+			return v.IsAlive(p)
+		}
+	}
+	return false
+}
+
+// Predicate is a named state predicate (an invariant, or Stable).
+type Predicate struct {
+	Name  string
+	Holds func(v *Procs) bool
+}

@@ -1,0 +1,79 @@
+// Package model defines what a transition system is for the explorer, and
+// implements the message-passing kernel of shared/semantics.md section 1 that
+// turns one algorithm's local handlers into such a system.
+//
+// States travel as bytes: a canonical encoding for the built-in specs, or a
+// handle into a pool of Go values on the generic (hashstructure) path. The
+// explorer never looks inside them.
+package model
+
+// Action identifies one step of a state (who did what). Its meaning belongs to
+// the System that produced it; the explorer stores and compares it only.
+type Action uint32
+
+// NoFairness marks a step that belongs to no weak-fairness class.
+const NoFairness int32 = -1
+
+// Succ is one enabled step out of an expanded state.
+type Succ struct {
+	Action Action
+	Fair   int32  // weak-fairness class the step satisfies, or NoFairness
+	FP     uint64 // 64-bit fingerprint of the successor
+	Props  uint64 // bit i set: predicate i holds in the successor
+	off    uint32 // encoding of the successor in Batch.buf
+	end    uint32
+}
+
+// Batch receives the successors of one state. It is reused from state to
+// state so that expansion does not allocate.
+type Batch struct {
+	Succs     []Succ
+	Discarded int    // successors dropped by the channel bound
+	Props     uint64 // predicates that hold in the expanded state itself
+	buf       []byte
+}
+
+// Reset empties the batch, keeping its memory.
+func (b *Batch) Reset() {
+	b.Succs = b.Succs[:0]
+	b.buf = b.buf[:0]
+	b.Discarded = 0
+	b.Props = 0
+}
+
+// State returns the encoding of successor i; valid until the next Reset.
+func (b *Batch) State(i int) []byte {
+	s := &b.Succs[i]
+	return b.buf[s.off:s.end]
+}
+
+// Expander generates successors. It holds scratch memory, so each goroutine
+// uses its own (System.NewExpander).
+type Expander interface {
+	// Initial fills out with the initial state(s); Fair is NoFairness.
+	Initial(out *Batch)
+	// Expand fills out with every enabled step of state, in a fixed order.
+	Expand(state []byte, out *Batch)
+	// Label is the readable name of action taken in state
+	// ("deliver p2→p3 ELECTION(9)").
+	Label(state []byte, a Action) string
+	// Describe renders a state for people, one line.
+	Describe(state []byte) string
+	// Fields renders a state as named fields, for diffs and JSON.
+	Fields(state []byte) []Field
+}
+
+// Field is one named part of a state ("p3.elected", "chan p3→p4").
+type Field struct {
+	Name  string
+	Value string
+}
+
+// System is a finite transition system with named state predicates.
+type System interface {
+	NewExpander() Expander
+	// Predicates names the bits of Succ.Props, in order.
+	Predicates() []string
+	// FairClass names a weak-fairness class ("deliver p1→p2").
+	FairClass(c int32) string
+}

@@ -1,0 +1,106 @@
+// Package ring is the ring algorithm with ELECTION/ELECTED and no pruning
+// (semantics.md section 3, "ring"): every ELECTION travels until the highest
+// ID on its way has replaced it and it returns to that process.
+package ring
+
+import (
+	"strconv"
+
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs/internal/wire"
+)
+
+// Local is a process's local state.
+type Local struct {
+	Busy    bool
+	Elected int // 0 is ⊥
+}
+
+// Kind is a message kind.
+type Kind uint8
+
+const (
+	Election Kind = iota + 1
+	Elected
+)
+
+// Msg is ELECTION(J) or ELECTED(J).
+type Msg struct {
+	Kind Kind
+	J    int
+}
+
+// Algorithm is the ring algorithm.
+type Algorithm struct{}
+
+func (Algorithm) Init() Local                 { return Local{} }
+func (Algorithm) InitLeader(leader int) Local { return Local{Elected: leader} }
+func (Algorithm) Elected(l *Local) int        { return l.Elected }
+func (Algorithm) CanInitiate(_ *model.Ctx[Msg], l *Local, suspects bool) bool {
+	return !l.Busy && suspects
+}
+
+func (Algorithm) Initiate(c *model.Ctx[Msg], l *Local) {
+	l.Busy, l.Elected = true, 0
+	c.SendNext(model.CW, Msg{Election, c.ID()})
+}
+
+func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
+	id := c.ID()
+	switch m.Kind {
+	case Election:
+		l.Busy, l.Elected = true, 0
+		switch {
+		case m.J > id:
+			c.SendNext(model.CW, Msg{Election, m.J})
+		case m.J < id:
+			c.SendNext(model.CW, Msg{Election, id})
+		default: // my own ELECTION came back: I am the coordinator
+			c.SendNext(model.CW, Msg{Elected, id})
+		}
+	case Elected:
+		l.Busy, l.Elected = false, m.J
+		if m.J != id {
+			c.SendNext(model.CW, Msg{Elected, m.J})
+		}
+	}
+}
+
+func (Algorithm) FormatMsg(m Msg) string {
+	if m.Kind == Election {
+		return "ELECTION(" + strconv.Itoa(m.J) + ")"
+	}
+	return "ELECTED(" + strconv.Itoa(m.J) + ")"
+}
+
+func (Algorithm) FormatLocal(_ *model.Ctx[Msg], l *Local) []model.Field {
+	return []model.Field{{Name: "busy", Value: strconv.FormatBool(l.Busy)}, {Name: "elected", Value: FormatID(l.Elected)}}
+}
+
+// FormatID renders an elected value: ⊥ for none.
+func FormatID(id int) string {
+	if id == 0 {
+		return "⊥"
+	}
+	return strconv.Itoa(id)
+}
+
+func (Algorithm) AppendLocal(b []byte, l *Local) []byte {
+	return wire.AppendUint(wire.AppendBool(b, l.Busy), l.Elected)
+}
+
+func (Algorithm) DecodeLocal(b []byte, l *Local) ([]byte, error) {
+	r := wire.Reader{B: b}
+	l.Busy, l.Elected = r.Bool(), r.Uint()
+	return r.Done()
+}
+
+func (Algorithm) AppendMsg(b []byte, m *Msg) []byte {
+	return wire.AppendUint(append(b, byte(m.Kind)), m.J)
+}
+
+func (Algorithm) DecodeMsg(b []byte, m *Msg) ([]byte, error) {
+	r := wire.Reader{B: b}
+	m.Kind, m.J = Kind(r.Byte()), r.Uint()
+	return r.Done()
+}
