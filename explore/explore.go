@@ -5,8 +5,10 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mcheck/mcheck/model"
@@ -21,6 +23,9 @@ const (
 	// Stuck: a reachable state outside the goal with no fair step enabled;
 	// the system stops there for good.
 	Stuck
+	// FairCycle: a lasso whose weakly fair cycle passes a state outside the
+	// goal, so the goal is never reached for good.
+	FairCycle
 )
 
 // Options configure a search.
@@ -30,9 +35,16 @@ type Options struct {
 	// Goal is the predicate index every stuck state must satisfy (Stable), or
 	// -1 for no stuck-state check.
 	Goal int
+	// Liveness keeps the state graph and, when the search completes, looks
+	// for fair cycles through states outside Goal (needs Goal >= 0).
+	Liveness bool
 	// Continue searches on after a violation, to report full counts and the
 	// shortest trace of every violated property.
 	Continue bool
+	// MemoryBudget stops the search, incomplete, when its bookkeeping
+	// (fingerprints, parent links, frontier, graph) exceeds this many bytes
+	// (0: no limit).
+	MemoryBudget int64
 	// MaxStates stops the search, incomplete, when this many states are
 	// stored (0: no limit).
 	MaxStates int64
@@ -62,7 +74,10 @@ type Stats struct {
 	Complete    bool  // every reachable state was explored
 	Stopped     string
 	Elapsed     time.Duration
-	MemBytes    int64 // fingerprint table, parent links and frontier
+	MemBytes    int64 // fingerprint table, parent links, frontier and graph
+	// LivenessSkipped says why the fair-cycle check did not run, when it
+	// was asked for and did not.
+	LivenessSkipped string
 }
 
 // Violation is a property violation with its shortest trace.
@@ -131,6 +146,9 @@ type search struct {
 	stuckSeen bool
 	invMask   uint64
 	stop      bool
+	graph     *graph // with Options.Liveness
+	// LivenessSkipped says why the fair-cycle check did not run.
+	livenessSkipped string
 }
 
 // Run explores sys breadth first.
@@ -151,6 +169,12 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	}
 	if opt.Goal >= npred {
 		return nil, fmt.Errorf("goal %d: no such predicate", opt.Goal)
+	}
+	if opt.Liveness {
+		if opt.Goal < 0 {
+			return nil, fmt.Errorf("liveness needs a goal predicate")
+		}
+		s.graph = &graph{}
 	}
 	start := time.Now()
 	s.bfs(start)
@@ -174,6 +198,10 @@ func (s *search) bfs(start time.Time) {
 					s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
 					return
 				}
+				if b := s.opt.MemoryBudget; b > 0 && s.memBytes() > b {
+					s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
+					return
+				}
 				if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
 					lastProgress = time.Now()
 					s.opt.Progress(Progress{
@@ -185,6 +213,12 @@ func (s *search) bfs(start time.Time) {
 			src := s.cur.base + uint32(i)
 			s.exp.Expand(s.cur.state(i), &s.batch)
 			b := &s.batch
+			if g := s.graph; g != nil {
+				g.start = append(g.start, uint32(len(g.dst)))
+				if b.Props&(1<<s.opt.Goal) != 0 {
+					g.setGood(src)
+				}
+			}
 			s.stats.Transitions += int64(len(b.Succs))
 			s.stats.Discarded += int64(b.Discarded)
 			if s.opt.Goal >= 0 && !s.stuckSeen && b.Props&(1<<s.opt.Goal) == 0 && !anyFair(b) {
@@ -196,7 +230,7 @@ func (s *search) bfs(start time.Time) {
 			}
 			if s.stop {
 				if s.stats.Stopped == "" {
-					s.halt("stopped at the first violation (use --continue to search on)")
+					s.halt("stopped at the first violation")
 				}
 				return
 			}
@@ -206,6 +240,45 @@ func (s *search) bfs(start time.Time) {
 	if !s.stop {
 		s.stats.Complete = true
 	}
+}
+
+// lasso runs the fair-cycle check on the complete graph and returns the
+// violation as a prefix plus a cycle, if there is one.
+func (s *search) lasso() (*Violation, error) {
+	g := s.graph
+	g.start = append(g.start, uint32(len(g.dst)))
+	for len(g.good)*64 < g.n() {
+		g.good = append(g.good, 0)
+	}
+	cycle, found := g.fairCycle()
+	if !found {
+		return nil, nil
+	}
+	s0 := g.srcOf(cycle[0])
+	tr, err := s.trace(s0)
+	if err != nil {
+		return nil, err
+	}
+	tr.CycleStart = len(tr.Steps) - 1
+	exp := s.sys.NewExpander()
+	var b model.Batch
+	for _, e := range cycle {
+		prev := tr.Final().State
+		exp.Expand(prev, &b)
+		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool {
+			idx, ok := s.tab.lookup(x.FP)
+			return ok && idx == g.dst[e] && x.Fair == g.class[e]
+		})
+		if j < 0 {
+			return nil, fmt.Errorf("internal error: replay of the cycle: edge %d is not enabled", e)
+		}
+		a := b.Succs[j].Action
+		tr.Steps = append(tr.Steps, Step{Action: a, Label: exp.Label(prev, a), State: slices.Clone(b.State(j)), Props: b.Succs[j].Props})
+	}
+	if !bytes.Equal(tr.Final().State, tr.Steps[tr.CycleStart].State) {
+		return nil, fmt.Errorf("internal error: the cycle does not return to its start")
+	}
+	return &Violation{Kind: FairCycle, Predicate: s.opt.Goal, Trace: tr}, nil
 }
 
 func (s *search) halt(why string) {
@@ -228,6 +301,10 @@ func anyFair(b *model.Batch) bool {
 func (s *search) add(src uint32, j int) {
 	succ := &s.batch.Succs[j]
 	idx, isNew := s.tab.insert(succ.FP, uint32(len(s.parent)))
+	if g := s.graph; g != nil && src != noParent {
+		g.dst = append(g.dst, idx)
+		g.class = append(g.class, succ.Fair)
+	}
 	if !isNew {
 		return
 	}
@@ -252,7 +329,11 @@ func (s *search) add(src uint32, j int) {
 }
 
 func (s *search) memBytes() int64 {
-	return s.tab.bytes() + int64(cap(s.parent))*4 + int64(cap(s.via))*4 +
+	var g int64
+	if s.graph != nil {
+		g = s.graph.bytes()
+	}
+	return g + s.tab.bytes() + int64(cap(s.parent))*4 + int64(cap(s.via))*4 +
 		int64(cap(s.cur.data)+cap(s.next.data)) + int64(cap(s.cur.ends)+cap(s.next.ends))*4
 }
 
@@ -281,5 +362,33 @@ func (s *search) result() (*Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr})
 	}
+	if s.graph != nil {
+		switch {
+		case !s.stats.Complete:
+			r.LivenessSkipped = "the search did not finish"
+		default:
+			v, err := s.lasso()
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				r.Violations = append(r.Violations, *v)
+			}
+		}
+	}
 	return r, nil
+}
+
+// FormatBytes renders a byte count for people: "1.5 GiB".
+func FormatBytes(b int64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := int64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
 }

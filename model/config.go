@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // MaxN is the largest number of processes: channel indices fit one byte and
@@ -90,7 +91,7 @@ func (c Config) Validate() error {
 	}{{"--initiators", c.Initiators}, {"--down", c.Down}} {
 		for _, id := range list.ids {
 			if !seen[id] {
-				return fmt.Errorf("%s: %d is not the ID of a process (IDs are %v)", list.flag, id, c.IDs)
+				return fmt.Errorf("%s: %d is not the ID of a process (the IDs are %s)", list.flag, id, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(c.IDs)), ","), "[]"))
 			}
 		}
 	}

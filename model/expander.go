@@ -332,6 +332,12 @@ func (e *expander[L, M]) load(state []byte) *world[L, M] {
 	return &e.cur
 }
 
+// View implements Viewer.
+func (e *expander[L, M]) View(state []byte) Procs {
+	e.props(e.load(state))
+	return e.procs
+}
+
 // Label implements Expander.
 func (e *expander[L, M]) Label(state []byte, a Action) string {
 	k := e.k

@@ -63,6 +63,12 @@ type Expander interface {
 	Fields(state []byte) []Field
 }
 
+// Viewer is implemented by expanders of leader-election systems: it shows a
+// state the way properties see it.
+type Viewer interface {
+	View(state []byte) Procs
+}
+
 // Field is one named part of a state ("p3.elected", "chan p3→p4").
 type Field struct {
 	Name  string

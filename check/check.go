@@ -1,0 +1,245 @@
+// Package check runs one model-checking job: it builds the system of a spec
+// under a configuration, explores it, and turns the explorer's findings into
+// per-property verdicts with explained traces. It prints nothing; the CLI and
+// the test helpers render its Report.
+package check
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// Request is one check.
+type Request struct {
+	Spec         specs.Spec
+	Config       model.Config
+	Properties   properties.Selection
+	Continue     bool
+	MaxStates    int64
+	MemoryBudget int64
+	// Generic identifies states through hashstructure/v2 even when the
+	// algorithm has a Codec (slow; for cross-checking the fast path).
+	Generic  bool
+	Context  context.Context
+	Progress func(explore.Progress)
+}
+
+// Status is a property's verdict.
+type Status string
+
+const (
+	Holds     Status = "holds"     // the search finished and found no violation
+	Violated  Status = "violated"  // a counterexample was found (and replayed)
+	Unchecked Status = "unchecked" // not selected with --check
+	Unknown   Status = "unknown"   // selected, but the search did not finish
+)
+
+// Verdict is the result for one property.
+type Verdict struct {
+	Name   string
+	Status Status
+	// Kind of counterexample: "invariant", "stuck" or "fair-cycle".
+	Kind string
+	// Summary says in one line what goes wrong, or why the status is Unknown.
+	Summary string
+	Trace   *explore.Trace
+}
+
+// Report is the outcome of a check.
+type Report struct {
+	Algo     string
+	Config   model.Config // with defaults filled in
+	Stats    explore.Stats
+	Verdicts []Verdict
+	// Expander renders the states and actions of the traces.
+	Expander model.Expander
+}
+
+// Bounded reports whether the channel bound cut successors off, so that the
+// verdicts hold for the bounded model only.
+func (r *Report) Bounded() bool { return r.Stats.Discarded > 0 }
+
+// Violated reports whether any property is violated.
+func (r *Report) Violated() bool {
+	for _, v := range r.Verdicts {
+		if v.Status == Violated {
+			return true
+		}
+	}
+	return false
+}
+
+// Run performs the check.
+func Run(req Request) (*Report, error) {
+	var opts []model.Option
+	if req.Generic {
+		opts = append(opts, model.WithGenericHashing())
+	}
+	sys, err := req.Spec.Build(req.Config, properties.Predicates(), opts...)
+	if err != nil {
+		return nil, err
+	}
+	sel := req.Properties
+	eo := explore.Options{
+		Goal: -1, Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
+		Context: req.Context, Progress: req.Progress,
+	}
+	if sel.SingleLeader {
+		eo.Invariants = append(eo.Invariants, properties.IdxSingleLeader)
+	}
+	if sel.Agreement {
+		eo.Invariants = append(eo.Invariants, properties.IdxAgreement)
+	}
+	if sel.Termination {
+		eo.Goal, eo.Liveness = properties.IdxStable, true
+	}
+	res, err := explore.Run(sys, eo)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+	}
+	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Expander: sys.NewExpander()}
+	if k, ok := sys.(interface{ Config() model.Config }); ok {
+		rep.Config = k.Config()
+	}
+	rep.Verdicts = []Verdict{
+		rep.invariant(res, sel.SingleLeader, properties.SingleLeader, properties.IdxSingleLeader),
+		rep.invariant(res, sel.Agreement, properties.Agreement, properties.IdxAgreement),
+		rep.termination(res, sel.Termination),
+	}
+	return rep, nil
+}
+
+func (r *Report) unknown(name string) Verdict {
+	why := "the search did not finish: " + r.Stats.Stopped
+	if r.Stats.Stopped == "stopped at the first violation" {
+		why = "the search stopped at the first violation; --continue decides it"
+	}
+	return Verdict{Name: name, Status: Unknown, Summary: why}
+}
+
+func (r *Report) invariant(res *explore.Result, on bool, name string, idx int) Verdict {
+	switch v := res.Violated(explore.Invariant, idx); {
+	case !on:
+		return Verdict{Name: name, Status: Unchecked}
+	case v != nil:
+		return Verdict{Name: name, Status: Violated, Kind: "invariant", Trace: &v.Trace, Summary: r.explainInvariant(name, &v.Trace)}
+	case !res.Complete:
+		return r.unknown(name)
+	}
+	return Verdict{Name: name, Status: Holds}
+}
+
+func (r *Report) termination(res *explore.Result, on bool) Verdict {
+	name := properties.Termination
+	if !on {
+		return Verdict{Name: name, Status: Unchecked}
+	}
+	// A stuck state is the plainer counterexample; show it when there is one.
+	if v := res.Violated(explore.Stuck, properties.IdxStable); v != nil {
+		return Verdict{Name: name, Status: Violated, Kind: "stuck", Trace: &v.Trace, Summary: r.explainStuck(&v.Trace)}
+	}
+	if v := res.Violated(explore.FairCycle, properties.IdxStable); v != nil {
+		return Verdict{Name: name, Status: Violated, Kind: "fair-cycle", Trace: &v.Trace, Summary: r.explainCycle(&v.Trace)}
+	}
+	if !res.Complete {
+		return r.unknown(name)
+	}
+	if res.LivenessSkipped != "" {
+		return Verdict{Name: name, Status: Unknown, Summary: "fair cycles not checked: " + res.LivenessSkipped}
+	}
+	return Verdict{Name: name, Status: Holds}
+}
+
+func (r *Report) view(s *explore.Step) model.Procs {
+	if v, ok := r.Expander.(model.Viewer); ok {
+		return v.View(s.State)
+	}
+	return model.Procs{}
+}
+
+func pname(v *model.Procs, p int) string { return "p" + strconv.Itoa(v.ID[p]) }
+
+func (r *Report) explainInvariant(name string, t *explore.Trace) string {
+	v := r.view(t.Final())
+	if name == properties.SingleLeader {
+		var leaders []string
+		for p := 0; p < v.N; p++ {
+			if v.IsAlive(p) && v.Elected[p] == v.ID[p] {
+				leaders = append(leaders, pname(&v, p))
+			}
+		}
+		return fmt.Sprintf("after %d steps %s each consider themselves leader", len(t.Steps)-1, strings.Join(leaders, " and "))
+	}
+	byLeader := map[int][]string{}
+	var order []int
+	for p := 0; p < v.N; p++ {
+		if e := v.Elected[p]; v.IsAlive(p) && e != 0 && v.AliveID(e) {
+			if byLeader[e] == nil {
+				order = append(order, e)
+			}
+			byLeader[e] = append(byLeader[e], pname(&v, p))
+		}
+	}
+	var parts []string
+	for _, e := range order {
+		parts = append(parts, strings.Join(byLeader[e], ", ")+" elected "+strconv.Itoa(e))
+	}
+	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", len(t.Steps)-1, strings.Join(parts, "; "))
+}
+
+// notStable lists the live processes that have not elected the largest live ID.
+func notStable(v *model.Procs) (string, int) {
+	maxLive := 0
+	for p := 0; p < v.N; p++ {
+		if v.IsAlive(p) {
+			maxLive = max(maxLive, v.ID[p])
+		}
+	}
+	var parts []string
+	for p := 0; p < v.N; p++ {
+		if v.IsAlive(p) && v.Elected[p] != maxLive {
+			e := "⊥"
+			if v.Elected[p] != 0 {
+				e = strconv.Itoa(v.Elected[p])
+			}
+			parts = append(parts, pname(v, p)+" elected="+e)
+		}
+	}
+	return strings.Join(parts, ", "), maxLive
+}
+
+func (r *Report) explainStuck(t *explore.Trace) string {
+	v := r.view(t.Final())
+	who, maxLive := notStable(&v)
+	return fmt.Sprintf("stuck without a leader: no fair step is enabled, and %s (Stable needs elected=%d)", who, maxLive)
+}
+
+var deliverMsg = regexp.MustCompile(`^deliver \S+ ([A-Z]+\((\d+)[^)]*\))`)
+
+func (r *Report) explainCycle(t *explore.Trace) string {
+	start := r.view(&t.Steps[t.CycleStart])
+	// A message of a crashed process that keeps being delivered round the cycle.
+	for _, s := range t.Steps[t.CycleStart+1:] {
+		m := deliverMsg.FindStringSubmatch(s.Label)
+		if m == nil {
+			continue
+		}
+		id, _ := strconv.Atoi(m[2])
+		if !start.AliveID(id) && slices.Contains(start.ID[:start.N], id) {
+			who, maxLive := notStable(&start)
+			return fmt.Sprintf("%s of crashed p%d circulates forever; Stable (elected=%d) is never reached: %s", m[1], id, maxLive, who)
+		}
+	}
+	who, maxLive := notStable(&start)
+	return fmt.Sprintf("a fair cycle of %d steps repeats forever without reaching Stable (%s; Stable needs elected=%d)",
+		len(t.Steps)-1-t.CycleStart, who, maxLive)
+}

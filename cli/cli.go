@@ -1,0 +1,155 @@
+// Package cli is the mcheck command line. It is a package of its own so that
+// a course or a student can build a mcheck with their own algorithms
+// registered: a main of a few lines that calls Main.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// Exit statuses.
+const (
+	ExitHolds      = 0 // every checked property holds on a complete search
+	ExitViolation  = 1 // a property is violated
+	ExitIncomplete = 2 // bad input, or the search did not finish
+)
+
+// Main runs mcheck with args (without the program name) against the
+// algorithms of reg, and returns the exit status.
+func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	var o options
+	fs := newFlagSet(&o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, usageText, strings.Join(reg.Names(), ", "), model.MaxN)
+			return ExitHolds
+		}
+		return badInput(stderr, fmt.Errorf("%s (see mcheck --help)", flagError(err)))
+	}
+	if fs.NArg() > 0 {
+		return badInput(stderr, fmt.Errorf("unexpected argument %q: every option is a flag, like --algo bully (see mcheck --help)", fs.Arg(0)))
+	}
+	if o.algo == "" {
+		return badInput(stderr, fmt.Errorf("no algorithm: give --algo, one of %s", strings.Join(reg.Names(), ", ")))
+	}
+	spec, err := reg.Lookup(o.algo)
+	if err != nil {
+		return badInput(stderr, fmt.Errorf("--algo: %w", err))
+	}
+	if err := o.finish(fs, spec.InitialLeader); err != nil {
+		return badInput(stderr, err)
+	}
+	if o.memory == 0 {
+		o.memory = defaultMemoryBudget()
+	}
+	// Give the Go heap room above the search's own bookkeeping, and make the
+	// collector work harder rather than let the process be killed.
+	debug.SetMemoryLimit(o.memory + o.memory/2)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	req := check.Request{
+		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
+		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx,
+	}
+	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
+	if showProgress {
+		req.Progress = func(p explore.Progress) {
+			fmt.Fprintf(stderr, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s",
+				commas(p.States), commas(rate(p.States, p.Elapsed)), p.Depth, commas(int64(p.Queue)), explore.FormatBytes(p.MemBytes))
+		}
+	}
+	rep, err := check.Run(req)
+	if showProgress {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return badInput(stderr, err)
+	}
+	if o.json {
+		if err := writeJSON(stdout, rep); err != nil {
+			fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
+			return ExitIncomplete
+		}
+	} else {
+		writeText(stdout, rep)
+	}
+	switch {
+	case rep.Violated():
+		return ExitViolation
+	case !rep.Stats.Complete:
+		return ExitIncomplete
+	}
+	for _, v := range rep.Verdicts {
+		if v.Status == check.Unknown {
+			return ExitIncomplete
+		}
+	}
+	return ExitHolds
+}
+
+var (
+	invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
+	notDefined   = regexp.MustCompile(`^flag provided but not defined: -+(\S+)$`)
+	needsValue   = regexp.MustCompile(`^flag needs an argument: -+(\S+)$`)
+)
+
+// flagError rephrases the flag package's errors in mcheck's words.
+func flagError(err error) string {
+	msg := err.Error()
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		if strings.HasPrefix(m[3], "parse error") || strings.Contains(m[3], "invalid syntax") {
+			return fmt.Sprintf("--%s: %q is not a number", m[2], m[1])
+		}
+		return fmt.Sprintf("--%s: %s", m[2], m[3])
+	}
+	if m := notDefined.FindStringSubmatch(msg); m != nil {
+		return "unknown flag --" + m[1]
+	}
+	if m := needsValue.FindStringSubmatch(msg); m != nil {
+		return "--" + m[1] + " needs a value"
+	}
+	return msg
+}
+
+func badInput(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "mcheck: %v\n", err)
+	return ExitIncomplete
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// defaultMemoryBudget is half of the machine's memory (8 GiB if unknown).
+func defaultMemoryBudget() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		var kb int64
+		for _, line := range strings.Split(string(data), "\n") {
+			if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
+				return kb * 1024 / 2
+			}
+		}
+	}
+	return 8 << 30
+}

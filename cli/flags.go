@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+)
+
+// options are the parsed command line of a check.
+type options struct {
+	algo          string
+	cfg           model.Config
+	crashAny      bool
+	initialLeader optBool
+	check         properties.Selection
+	cont          bool
+	json          bool
+	maxStates     int64
+	memory        int64
+	generic       bool
+	quiet         bool
+	progress      bool
+}
+
+// optBool is a bool flag that remembers whether it was given, for defaults
+// that depend on the algorithm (--initial-leader).
+type optBool struct{ set, value bool }
+
+func (b *optBool) IsBoolFlag() bool { return true }
+func (b *optBool) String() string {
+	if b == nil || !b.set {
+		return "algorithm's default"
+	}
+	return strconv.FormatBool(b.value)
+}
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false")
+	}
+	b.set, b.value = true, v
+	return nil
+}
+
+// idList is a comma list of positive IDs.
+type idList struct{ ids *[]int }
+
+func (l idList) String() string {
+	if l.ids == nil || *l.ids == nil {
+		return ""
+	}
+	return joinInts(*l.ids, ",")
+}
+
+func (l idList) Set(s string) error {
+	var ids []int
+	for _, w := range strings.Split(s, ",") {
+		w = strings.TrimSpace(w)
+		v, err := strconv.Atoi(w)
+		if err != nil {
+			return fmt.Errorf("%q is not a number: give comma-separated positive integers like 3,9,4,8", w)
+		}
+		if v <= 0 {
+			return fmt.Errorf("%d is not positive: IDs are positive integers like 3,9,4,8", v)
+		}
+		ids = append(ids, v)
+	}
+	*l.ids = ids
+	return nil
+}
+
+func joinInts(xs []int, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, sep)
+}
+
+type detectorFlag struct{ d *model.Detector }
+
+func (f detectorFlag) String() string {
+	if f.d == nil {
+		return "perfect"
+	}
+	return f.d.String()
+}
+func (f detectorFlag) Set(s string) error {
+	d, err := model.ParseDetector(s)
+	if err != nil {
+		return errors.New("use perfect or unreliable")
+	}
+	*f.d = d
+	return nil
+}
+
+type selectionFlag struct{ s *properties.Selection }
+
+func (f selectionFlag) String() string { return "all" }
+func (f selectionFlag) Set(v string) error {
+	s, err := properties.ParseSelection(v)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "--check: "))
+	}
+	*f.s = s
+	return nil
+}
+
+// byteSize reads sizes like 8GiB, 512MiB, 2G, 1000000.
+type byteSize struct{ n *int64 }
+
+func (f byteSize) String() string { return "" }
+func (f byteSize) Set(s string) error {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"gib", 1 << 30}, {"gb", 1 << 30}, {"g", 1 << 30}, {"mib", 1 << 20}, {"mb", 1 << 20}, {"m", 1 << 20}, {"kib", 1 << 10}, {"kb", 1 << 10}, {"k", 1 << 10}, {"b", 1}}
+	low, mult := strings.ToLower(strings.TrimSpace(s)), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(low, u.suffix) {
+			low, mult = strings.TrimSpace(strings.TrimSuffix(low, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(low, 64)
+	if err != nil || v <= 0 {
+		return fmt.Errorf("%q is not a size: write it like 8GiB or 512MiB", s)
+	}
+	*f.n = int64(v * float64(mult))
+	return nil
+}
+
+// usageText is shown by --help.
+const usageText = `mcheck: an explicit-state model checker for leader-election algorithms.
+
+Usage:
+  mcheck --algo NAME [--n N] [fault model] [--check LIST] [output]
+
+Algorithms: %s
+
+Model (shared/semantics.md section 1):
+  --n N                 processes, 2..%d (default 3, or the number of --ids)
+  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N)
+  --crashes K           up to K crashes in a run (default 0)
+  --crash-any           any process may crash at any step, one stays live (--crashes N-1)
+  --restarts R          up to R restarts of crashed processes (default 0)
+  --detector D          perfect or unreliable (default perfect)
+  --initiators 3,9      only these IDs initiate/detect/suspect (default all)
+  --down 4              these IDs are crashed from the start
+  --initial-leader      start as if the largest ID had just been elected
+                        (default on for bully, off for the ring algorithms;
+                        --initial-leader=false turns it off)
+  --max-queue K         at most K messages per channel (default 2N); steps
+                        beyond it are discarded and counted
+
+Checking:
+  --check LIST          comma list of SingleLeader, Agreement, Termination,
+                        or safety (the first two), all (default)
+  --continue            do not stop at the first violation: finish the search,
+                        report full counts and every violated property
+  --max-states N        stop after N states (the search is then incomplete)
+  --memory SIZE         stop when the search's memory passes SIZE (default
+                        half of this machine's memory), e.g. 8GiB
+  --generic-hash        identify states with hashstructure/v2 (slow; for
+                        cross-checking the fast encoding)
+
+Output:
+  --json                one JSON object on stdout instead of the report
+  --quiet               no progress on stderr
+  --progress            progress on stderr even when it is not a terminal
+
+Exit status: 0 every checked property holds on a complete search,
+1 a property is violated, 2 bad input or an incomplete search.
+`
+
+func newFlagSet(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("mcheck", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	o.check = properties.All
+	fs.StringVar(&o.algo, "algo", "", "")
+	fs.IntVar(&o.cfg.N, "n", 0, "")
+	fs.Var(idList{&o.cfg.IDs}, "ids", "")
+	fs.IntVar(&o.cfg.MaxCrashes, "crashes", 0, "")
+	fs.BoolVar(&o.crashAny, "crash-any", false, "")
+	fs.IntVar(&o.cfg.MaxRestarts, "restarts", 0, "")
+	fs.Var(detectorFlag{&o.cfg.Detector}, "detector", "")
+	fs.Var(idList{&o.cfg.Initiators}, "initiators", "")
+	fs.Var(idList{&o.cfg.Down}, "down", "")
+	fs.Var(&o.initialLeader, "initial-leader", "")
+	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")
+	fs.Var(selectionFlag{&o.check}, "check", "")
+	fs.BoolVar(&o.cont, "continue", false, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	fs.Int64Var(&o.maxStates, "max-states", 0, "")
+	fs.Var(byteSize{&o.memory}, "memory", "")
+	fs.BoolVar(&o.generic, "generic-hash", false, "")
+	fs.BoolVar(&o.quiet, "quiet", false, "")
+	fs.BoolVar(&o.progress, "progress", false, "")
+	return fs
+}
+
+// finish applies defaults and cross-flag rules after parsing.
+func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if o.cfg.N == 0 {
+		o.cfg.N = 3
+		if o.cfg.IDs != nil {
+			o.cfg.N = len(o.cfg.IDs)
+		}
+	}
+	if o.cfg.N < 2 || o.cfg.N > model.MaxN {
+		return fmt.Errorf("--n %d is out of range: use 2 to %d processes", o.cfg.N, model.MaxN)
+	}
+	if o.crashAny {
+		if given["crashes"] && o.cfg.MaxCrashes != o.cfg.N-1 {
+			return fmt.Errorf("--crash-any means --crashes %d for --n %d: give only one of them", o.cfg.N-1, o.cfg.N)
+		}
+		o.cfg.MaxCrashes = o.cfg.N - 1
+	}
+	switch {
+	case o.cfg.MaxQueue == 0:
+		return errors.New("--max-queue 0 would allow no message at all: use 1 or more (default 2N)")
+	case o.cfg.MaxQueue < 0 && given["max-queue"]:
+		return fmt.Errorf("--max-queue %d is negative: use 1 or more (default 2N)", o.cfg.MaxQueue)
+	case o.cfg.MaxQueue < 0:
+		o.cfg.MaxQueue = 0 // the model's default, 2N
+	}
+	if o.cfg.MaxCrashes < 0 {
+		return fmt.Errorf("--crashes %d is negative: use 0 or more", o.cfg.MaxCrashes)
+	}
+	if o.cfg.MaxRestarts < 0 {
+		return fmt.Errorf("--restarts %d is negative: use 0 or more", o.cfg.MaxRestarts)
+	}
+	if o.maxStates < 0 {
+		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
+	}
+	o.cfg.InitialLeader = initialLeaderDefault
+	if o.initialLeader.set {
+		o.cfg.InitialLeader = o.initialLeader.value
+	}
+	return o.cfg.WithDefaults().Validate()
+}

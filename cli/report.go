@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+)
+
+// commas renders 1234567 as 1,234,567.
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if n < 0 {
+		return "-" + commas(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func rate(n int64, d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64(float64(n) / d.Seconds())
+}
+
+// describeConfig is the configuration in one line.
+func describeConfig(algo string, c model.Config) string {
+	parts := []string{algo, "N=" + strconv.Itoa(c.N), "ids " + joinInts(c.IDs, ",")}
+	switch {
+	case c.MaxCrashes == c.N-1:
+		parts = append(parts, fmt.Sprintf("crash-any (up to %d crashes)", c.MaxCrashes))
+	case c.MaxCrashes > 0:
+		parts = append(parts, plural(c.MaxCrashes, "crash", "crashes"))
+	default:
+		parts = append(parts, "no crashes")
+	}
+	if c.MaxRestarts > 0 {
+		parts = append(parts, plural(c.MaxRestarts, "restart", "restarts"))
+	}
+	parts = append(parts, c.Detector.String()+" detector")
+	if c.Initiators != nil {
+		parts = append(parts, "initiators "+joinInts(c.Initiators, ","))
+	}
+	if c.Down != nil {
+		parts = append(parts, "down "+joinInts(c.Down, ","))
+	}
+	if c.InitialLeader {
+		parts = append(parts, "initial leader")
+	}
+	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "up to 1 " + one
+	}
+	return fmt.Sprintf("up to %d %s", n, many)
+}
+
+// boundNote says how the channel bound weakens the verdicts, or "".
+func boundNote(r *check.Report) string {
+	if !r.Bounded() {
+		return ""
+	}
+	return fmt.Sprintf("exhaustive up to %d messages per channel; %s successors beyond that were not explored",
+		r.Config.MaxQueue, commas(r.Stats.Discarded))
+}
+
+func writeText(w io.Writer, r *check.Report) {
+	st := r.Stats
+	fmt.Fprintf(w, "mcheck %s\n\n", describeConfig(r.Algo, r.Config))
+	if st.Complete {
+		fmt.Fprintln(w, "search       complete")
+	} else {
+		fmt.Fprintf(w, "search       INCOMPLETE: %s\n", st.Stopped)
+	}
+	fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
+	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
+	fmt.Fprintf(w, "depth        %d\n", st.Depth)
+	if st.Discarded > 0 {
+		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d\n", commas(st.Discarded), r.Config.MaxQueue)
+	} else {
+		fmt.Fprintf(w, "discarded    0 (no channel ever needed more than %d messages)\n", r.Config.MaxQueue)
+	}
+	fmt.Fprintf(w, "time         %.2f s, %s states/s, %s of bookkeeping\n\n",
+		st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
+
+	fmt.Fprintln(w, "properties")
+	for _, v := range r.Verdicts {
+		status := string(v.Status)
+		switch v.Status {
+		case check.Violated:
+			status = "VIOLATED"
+		case check.Unchecked:
+			status = "not checked"
+		}
+		line := fmt.Sprintf("  %-13s %s", v.Name, status)
+		if v.Summary != "" {
+			line += "  " + v.Summary
+		}
+		if v.Name == "Termination" && r.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
+			line += " (for the bounded model only: a channel bound can hide and create stuck states)"
+		}
+		fmt.Fprintln(w, line)
+	}
+	if note := boundNote(r); note != "" {
+		fmt.Fprintf(w, "  note: %s\n", note)
+	}
+	if !st.Complete && !r.Violated() {
+		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
+	}
+	for _, v := range r.Verdicts {
+		if v.Trace != nil {
+			fmt.Fprintln(w)
+			writeTrace(w, r, &v)
+		}
+	}
+}
+
+func writeTrace(w io.Writer, r *check.Report, v *check.Verdict) {
+	t := v.Trace
+	kind := map[string]string{"invariant": "counterexample", "stuck": "counterexample (ends in a stuck state)", "fair-cycle": "counterexample (a lasso: a prefix, then a cycle repeated forever)"}[v.Kind]
+	fmt.Fprintf(w, "%s %s, %d steps:\n", v.Name, kind, len(t.Steps)-1)
+	for i, s := range t.Steps {
+		label := s.Label
+		if i == 0 {
+			label = "initial state"
+		}
+		mark := ""
+		if i == t.CycleStart {
+			mark = "   ◀ cycle starts here"
+		}
+		if t.CycleStart >= 0 && i == len(t.Steps)-1 {
+			mark = fmt.Sprintf("   ↩ back to step %d", t.CycleStart)
+		}
+		fmt.Fprintf(w, "%4d  %s%s\n      %s\n", i, label, mark, r.Expander.Describe(s.State))
+	}
+}
+
+// JSON output: the keys of the core issue, plus context.
+type jsonReport struct {
+	Algo            string         `json:"algo"`
+	N               int            `json:"n"`
+	IDs             []int          `json:"ids"`
+	Crashes         int            `json:"crashes"`
+	Restarts        int            `json:"restarts"`
+	Detector        string         `json:"detector"`
+	Initiators      []int          `json:"initiators,omitempty"`
+	Down            []int          `json:"down,omitempty"`
+	InitialLeader   bool           `json:"initial_leader"`
+	MaxQueue        int            `json:"max_queue"`
+	States          int64          `json:"states"`
+	Transitions     int64          `json:"transitions"`
+	Depth           int            `json:"depth"`
+	Discarded       int64          `json:"discarded"`
+	Bounded         bool           `json:"bounded"`
+	Complete        bool           `json:"complete"`
+	Stopped         string         `json:"stopped,omitempty"`
+	Seconds         float64        `json:"seconds"`
+	StatesPerSecond int64          `json:"states_per_second"`
+	MemoryBytes     int64          `json:"memory_bytes"`
+	Properties      []jsonProperty `json:"properties"`
+}
+
+type jsonProperty struct {
+	Name       string     `json:"name"`
+	Status     string     `json:"status"`
+	Kind       string     `json:"kind,omitempty"`
+	Summary    string     `json:"summary,omitempty"`
+	CycleStart *int       `json:"cycle_start,omitempty"`
+	Trace      []jsonStep `json:"trace,omitempty"`
+}
+
+type jsonStep struct {
+	Action string    `json:"action"`
+	State  fieldList `json:"state"`
+}
+
+// fieldList marshals as a JSON object that keeps the fields' order.
+type fieldList []model.Field
+
+func (fl fieldList) MarshalJSON() ([]byte, error) {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, f := range fl {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.Name)
+		v, _ := json.Marshal(f.Value)
+		sb.Write(k)
+		sb.WriteByte(':')
+		sb.Write(v)
+	}
+	sb.WriteByte('}')
+	return []byte(sb.String()), nil
+}
+
+func writeJSON(w io.Writer, r *check.Report) error {
+	c, st := r.Config, r.Stats
+	out := jsonReport{
+		Algo: r.Algo, N: c.N, IDs: c.IDs, Crashes: c.MaxCrashes, Restarts: c.MaxRestarts,
+		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader,
+		MaxQueue: c.MaxQueue, States: st.States, Transitions: st.Transitions, Depth: st.Depth,
+		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
+		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
+	}
+	for _, v := range r.Verdicts {
+		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary}
+		if t := v.Trace; t != nil {
+			if t.CycleStart >= 0 {
+				cs := t.CycleStart
+				p.CycleStart = &cs
+			}
+			for i, s := range t.Steps {
+				label := s.Label
+				if i == 0 {
+					label = "initial state"
+				}
+				p.Trace = append(p.Trace, jsonStep{Action: label, State: r.Expander.Fields(s.State)})
+			}
+		}
+		out.Properties = append(out.Properties, p)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

@@ -1,0 +1,305 @@
+package explore
+
+import (
+	"slices"
+	"sort"
+)
+
+// graph is the explored state graph, kept compactly for the liveness check:
+// edges in CSR form (out-edges of state s are start[s]..start[s+1]), each a
+// destination index and a fairness class; and per state whether the goal
+// (Stable) holds.
+type graph struct {
+	start []uint32
+	dst   []uint32
+	class []int32
+	good  []uint64 // bitset: goal holds
+}
+
+func (g *graph) n() int { return len(g.start) - 1 }
+
+func (g *graph) isGood(s uint32) bool { return g.good[s>>6]&(1<<(s&63)) != 0 }
+
+func (g *graph) setGood(s uint32) {
+	for int(s>>6) >= len(g.good) {
+		g.good = append(g.good, 0)
+	}
+	g.good[s>>6] |= 1 << (s & 63)
+}
+
+func (g *graph) bytes() int64 {
+	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.good))*8
+}
+
+// sccs returns the strongly connected components (Tarjan's algorithm with an
+// explicit stack, so depth is not limited by the goroutine stack). comp[s] is
+// the component of s; components are numbered in reverse topological order.
+func (g *graph) sccs() (comp []uint32, ncomp int) {
+	n := g.n()
+	const unvisited = ^uint32(0)
+	index := make([]uint32, n)
+	low := make([]uint32, n)
+	comp = make([]uint32, n)
+	for i := range index {
+		index[i], comp[i] = unvisited, unvisited
+	}
+	type frame struct{ v, edge uint32 }
+	var call []frame
+	var stack []uint32
+	next := uint32(0)
+	for root := 0; root < n; root++ {
+		if index[root] != unvisited {
+			continue
+		}
+		call = append(call, frame{uint32(root), g.start[root]})
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, uint32(root))
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.edge < g.start[v+1] {
+				w := g.dst[f.edge]
+				f.edge++
+				switch {
+				case index[w] == unvisited:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					call = append(call, frame{w, g.start[w]})
+				case comp[w] == unvisited: // w is on the stack
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					comp[w] = uint32(ncomp)
+					if w == v {
+						break
+					}
+				}
+				ncomp++
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+		}
+	}
+	return comp, ncomp
+}
+
+// cycleEdge is one step of a cycle: the edge index in the graph.
+type cycleEdge = uint32
+
+// fairCycle looks for a reachable cycle that is weakly fair and passes a
+// state where the goal does not hold, and returns it as edge indices starting
+// and ending at its first state.
+//
+// Weak fairness on a cycle: every class enabled in all of the cycle's states
+// is taken by one of its edges. Within a strongly connected component C, the
+// walk through all of C's states and edges is the fairest one: any smaller
+// cycle has at least the same classes enabled everywhere and at most the
+// same classes taken. So C contains a fair cycle iff that walk is fair, and
+// it then passes every state of C, including a bad one if C has one.
+//
+// Among the violating components it picks the one whose bad state has the
+// lowest index (the shallowest, so the prefix is short) and builds a short
+// fair cycle in it greedily.
+func (g *graph) fairCycle() ([]cycleEdge, bool) {
+	comp, ncomp := g.sccs()
+	// The states of each component, by a counting sort on comp: component c
+	// is order[first[c]:first[c+1]], in increasing state order.
+	first := make([]uint32, ncomp+1)
+	for _, c := range comp {
+		first[c+1]++
+	}
+	for c := 0; c < ncomp; c++ {
+		first[c+1] += first[c]
+	}
+	order := make([]uint32, len(comp))
+	fill := slices.Clone(first[:ncomp])
+	for s, c := range comp {
+		order[fill[c]] = uint32(s)
+		fill[c]++
+	}
+	best, bestBad := -1, uint32(0)
+	for c := 0; c < ncomp; c++ {
+		bad, ok := g.violatingComponent(comp, uint32(c), order[first[c]:first[c+1]])
+		if ok && (best < 0 || bad < bestBad) {
+			best, bestBad = c, bad
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	return g.buildFairCycle(comp, uint32(best), bestBad), true
+}
+
+// violatingComponent reports whether component c (with states ms) is a
+// nontrivial, fair component with a bad state, and its lowest bad state.
+func (g *graph) violatingComponent(comp []uint32, c uint32, ms []uint32) (uint32, bool) {
+	bad, hasBad, internal := uint32(0), false, false
+	for _, s := range ms {
+		if !g.isGood(s) && !hasBad {
+			bad, hasBad = s, true
+		}
+		for e := g.start[s]; e < g.start[s+1]; e++ {
+			if comp[g.dst[e]] == c {
+				internal = true
+			}
+		}
+	}
+	if !hasBad || !internal {
+		return 0, false
+	}
+	required := g.enabledEverywhere(ms)
+	taken := map[int32]bool{}
+	for _, s := range ms {
+		for e := g.start[s]; e < g.start[s+1]; e++ {
+			if comp[g.dst[e]] == c && g.class[e] >= 0 {
+				taken[g.class[e]] = true
+			}
+		}
+	}
+	for _, cl := range required {
+		if !taken[cl] {
+			return 0, false
+		}
+	}
+	return bad, true
+}
+
+// enabledEverywhere lists the fair classes with an out-edge (in the whole
+// graph) from every state of ms, sorted.
+func (g *graph) enabledEverywhere(ms []uint32) []int32 {
+	var common []int32
+	for i, s := range ms {
+		var here []int32
+		for e := g.start[s]; e < g.start[s+1]; e++ {
+			if g.class[e] >= 0 {
+				here = append(here, g.class[e])
+			}
+		}
+		slices.Sort(here)
+		here = slices.Compact(here)
+		if i == 0 {
+			common = here
+			continue
+		}
+		common = slices.DeleteFunc(common, func(c int32) bool {
+			_, found := slices.BinarySearch(here, c)
+			return !found
+		})
+		if len(common) == 0 {
+			break
+		}
+	}
+	return common
+}
+
+// buildFairCycle walks inside component c from bad state s0: it repeatedly
+// finds a class that is enabled in every state visited so far and not yet
+// taken, and extends the walk by a shortest path to an edge of that class or
+// to a state where the class is disabled, whichever is nearer; finally it
+// returns to s0. Each extension shrinks the classes still owed or grows the
+// walk, and the whole component is fair, so it ends.
+func (g *graph) buildFairCycle(comp []uint32, c uint32, s0 uint32) []cycleEdge {
+	var walk []cycleEdge
+	visited := []uint32{s0}
+	at := s0
+	for {
+		owed, ok := g.firstOwed(walk, visited)
+		if !ok {
+			break
+		}
+		path := g.pathInside(comp, c, at, func(s uint32, e uint32, viaEdge bool) bool {
+			if viaEdge {
+				return g.class[e] == owed
+			}
+			return !g.enables(s, owed)
+		})
+		for _, e := range path {
+			walk = append(walk, e)
+			at = g.dst[e]
+			visited = append(visited, at)
+		}
+	}
+	// Close the cycle (a lone self-loop when the walk is still empty).
+	if len(walk) == 0 || at != s0 {
+		walk = append(walk, g.pathInside(comp, c, at, func(s uint32, e uint32, viaEdge bool) bool {
+			return viaEdge && g.dst[e] == s0
+		})...)
+	}
+	return walk
+}
+
+// firstOwed returns the smallest class enabled in every visited state and
+// taken by no edge of walk.
+func (g *graph) firstOwed(walk []cycleEdge, visited []uint32) (int32, bool) {
+	common := g.enabledEverywhere(visited)
+	taken := map[int32]bool{}
+	for _, e := range walk {
+		taken[g.class[e]] = true
+	}
+	for _, cl := range common {
+		if !taken[cl] {
+			return cl, true
+		}
+	}
+	return 0, false
+}
+
+func (g *graph) enables(s uint32, cl int32) bool {
+	for e := g.start[s]; e < g.start[s+1]; e++ {
+		if g.class[e] == cl {
+			return true
+		}
+	}
+	return false
+}
+
+// pathInside is a BFS over edges inside component c from state from; it
+// stops at the first edge e (viaEdge) or state s reached (by at least one
+// edge) that satisfies stop, and returns the edges leading there. Edges are
+// tried in index order, so the result is deterministic.
+func (g *graph) pathInside(comp []uint32, c uint32, from uint32, stop func(s, e uint32, viaEdge bool) bool) []cycleEdge {
+	const none = ^uint32(0)
+	prevEdge := map[uint32]uint32{from: none}
+	queue := []uint32{from}
+	build := func(last uint32) []cycleEdge {
+		path := []cycleEdge{last}
+		for s := g.srcOf(last); prevEdge[s] != none; s = g.srcOf(prevEdge[s]) {
+			path = append(path, prevEdge[s])
+		}
+		slices.Reverse(path)
+		return path
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for e := g.start[s]; e < g.start[s+1]; e++ {
+			w := g.dst[e]
+			if comp[w] != c {
+				continue
+			}
+			if stop(w, e, true) || stop(w, e, false) {
+				return build(e)
+			}
+			if _, seen := prevEdge[w]; !seen {
+				prevEdge[w] = e
+				queue = append(queue, w)
+			}
+		}
+	}
+	return nil // unreachable inside a strongly connected component
+}
+
+// srcOf finds the state an edge leaves (binary search over start).
+func (g *graph) srcOf(e uint32) uint32 {
+	return uint32(sort.Search(g.n(), func(s int) bool { return g.start[s+1] > e }))
+}
