@@ -52,6 +52,16 @@ type Verdict struct {
 	// Summary says in one line what goes wrong, or why the status is Unknown.
 	Summary string
 	Trace   *explore.Trace
+	// Also holds further counterexamples of other kinds (Termination: a
+	// stuck state besides a fair cycle).
+	Also []Counterexample
+}
+
+// Counterexample is one way a property fails.
+type Counterexample struct {
+	Kind    string
+	Summary string
+	Trace   *explore.Trace
 }
 
 // Report is the outcome of a check.
@@ -143,18 +153,24 @@ func (r *Report) termination(res *explore.Result, on bool) Verdict {
 	if !on {
 		return Verdict{Name: name, Status: Unchecked}
 	}
-	// A stuck state is the plainer counterexample; show it when there is one.
-	if v := res.Violated(explore.Stuck, properties.IdxStable); v != nil {
-		return Verdict{Name: name, Status: Violated, Kind: "stuck", Trace: &v.Trace, Summary: r.explainStuck(&v.Trace)}
-	}
+	// The lasso first (a run that goes on forever without a leader), then
+	// the stuck state (a run that stops without one).
+	var found []Counterexample
 	if v := res.Violated(explore.FairCycle, properties.IdxStable); v != nil {
-		return Verdict{Name: name, Status: Violated, Kind: "fair-cycle", Trace: &v.Trace, Summary: r.explainCycle(&v.Trace)}
+		found = append(found, Counterexample{Kind: "fair-cycle", Trace: &v.Trace, Summary: r.explainCycle(&v.Trace)})
+	}
+	if v := res.Violated(explore.Stuck, properties.IdxStable); v != nil {
+		found = append(found, Counterexample{Kind: "stuck", Trace: &v.Trace, Summary: r.explainStuck(&v.Trace)})
+	}
+	if len(found) > 0 {
+		first := found[0]
+		return Verdict{Name: name, Status: Violated, Kind: first.Kind, Trace: first.Trace, Summary: first.Summary, Also: found[1:]}
 	}
 	if !res.Complete {
 		return r.unknown(name)
 	}
 	if res.LivenessSkipped != "" {
-		return Verdict{Name: name, Status: Unknown, Summary: "fair cycles not checked: " + res.LivenessSkipped}
+		return Verdict{Name: name, Status: Unknown, Summary: "no stuck state, but fair cycles were not checked: " + res.LivenessSkipped}
 	}
 	return Verdict{Name: name, Status: Holds}
 }

@@ -104,12 +104,18 @@ func writeText(w io.Writer, r *check.Report) {
 		case check.Unchecked:
 			status = "not checked"
 		}
+		if v.Name == "Termination" && r.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
+			status += " (for the bounded model only: a channel bound can hide and create stuck states)"
+			if v.Status == check.Violated {
+				status = "VIOLATED (for the bounded model only)"
+			}
+		}
 		line := fmt.Sprintf("  %-13s %s", v.Name, status)
 		if v.Summary != "" {
 			line += "  " + v.Summary
 		}
-		if v.Name == "Termination" && r.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
-			line += " (for the bounded model only: a channel bound can hide and create stuck states)"
+		for _, a := range v.Also {
+			line += fmt.Sprintf("\n  %-13s also: %s", "", a.Summary)
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -122,15 +128,18 @@ func writeText(w io.Writer, r *check.Report) {
 	for _, v := range r.Verdicts {
 		if v.Trace != nil {
 			fmt.Fprintln(w)
-			writeTrace(w, r, &v)
+			writeTrace(w, r, v.Name, v.Kind, v.Trace)
+		}
+		for _, a := range v.Also {
+			fmt.Fprintln(w)
+			writeTrace(w, r, v.Name, a.Kind, a.Trace)
 		}
 	}
 }
 
-func writeTrace(w io.Writer, r *check.Report, v *check.Verdict) {
-	t := v.Trace
-	kind := map[string]string{"invariant": "counterexample", "stuck": "counterexample (ends in a stuck state)", "fair-cycle": "counterexample (a lasso: a prefix, then a cycle repeated forever)"}[v.Kind]
-	fmt.Fprintf(w, "%s %s, %d steps:\n", v.Name, kind, len(t.Steps)-1)
+func writeTrace(w io.Writer, r *check.Report, name, kindName string, t *explore.Trace) {
+	kind := map[string]string{"invariant": "counterexample", "stuck": "counterexample (ends in a stuck state)", "fair-cycle": "counterexample (a lasso: a prefix, then a cycle repeated forever)"}[kindName]
+	fmt.Fprintf(w, "%s %s, %d steps:\n", name, kind, len(t.Steps)-1)
 	for i, s := range t.Steps {
 		label := s.Label
 		if i == 0 {
@@ -179,6 +188,30 @@ type jsonProperty struct {
 	Summary    string     `json:"summary,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
 	Trace      []jsonStep `json:"trace,omitempty"`
+	// Also: further counterexamples of other kinds.
+	Also []jsonCounterexample `json:"also,omitempty"`
+}
+
+type jsonCounterexample struct {
+	Kind       string     `json:"kind"`
+	Summary    string     `json:"summary"`
+	CycleStart *int       `json:"cycle_start,omitempty"`
+	Trace      []jsonStep `json:"trace"`
+}
+
+func jsonTrace(r *check.Report, t *explore.Trace) (steps []jsonStep, cycleStart *int) {
+	if t.CycleStart >= 0 {
+		cs := t.CycleStart
+		cycleStart = &cs
+	}
+	for i, s := range t.Steps {
+		label := s.Label
+		if i == 0 {
+			label = "initial state"
+		}
+		steps = append(steps, jsonStep{Action: label, State: r.Expander.Fields(s.State)})
+	}
+	return steps, cycleStart
 }
 
 type jsonStep struct {
@@ -217,18 +250,13 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	}
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary}
-		if t := v.Trace; t != nil {
-			if t.CycleStart >= 0 {
-				cs := t.CycleStart
-				p.CycleStart = &cs
-			}
-			for i, s := range t.Steps {
-				label := s.Label
-				if i == 0 {
-					label = "initial state"
-				}
-				p.Trace = append(p.Trace, jsonStep{Action: label, State: r.Expander.Fields(s.State)})
-			}
+		if v.Trace != nil {
+			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
+		}
+		for _, a := range v.Also {
+			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary}
+			jc.Trace, jc.CycleStart = jsonTrace(r, a.Trace)
+			p.Also = append(p.Also, jc)
 		}
 		out.Properties = append(out.Properties, p)
 	}

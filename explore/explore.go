@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
@@ -199,8 +200,21 @@ func (s *search) bfs(start time.Time) {
 					return
 				}
 				if b := s.opt.MemoryBudget; b > 0 && s.memBytes() > b {
-					s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
-					return
+					if s.graph != nil {
+						// The graph is what liveness costs: give it up and
+						// go on checking safety and stuck states.
+						s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), len(s.parent))
+						s.graph = nil
+						runtime.GC()
+					}
+					if s.memBytes() > b {
+						s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
+						return
+					}
+					if s.stuckSeen && !s.opt.Continue {
+						s.halt("stopped at the first violation")
+						return
+					}
 				}
 				if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
 					lastProgress = time.Now()
@@ -223,7 +237,10 @@ func (s *search) bfs(start time.Time) {
 			s.stats.Discarded += int64(b.Discarded)
 			if s.opt.Goal >= 0 && !s.stuckSeen && b.Props&(1<<s.opt.Goal) == 0 && !anyFair(b) {
 				s.stuckSeen, s.stuckAt = true, src
-				s.stop = !s.opt.Continue
+				// With liveness on, the search goes on: the fair-cycle check
+				// needs the whole graph and may find the other way to fail.
+				s.stop = !s.opt.Continue && s.graph == nil
+
 			}
 			for j := range b.Succs {
 				s.add(src, j)
@@ -362,6 +379,7 @@ func (s *search) result() (*Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr})
 	}
+	r.LivenessSkipped = s.livenessSkipped
 	if s.graph != nil {
 		switch {
 		case !s.stats.Complete:

@@ -1,0 +1,70 @@
+package check_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mcheck/mcheck/explore"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// The built-in specs hash a compact canonical encoding; the generic path
+// identifies local states and messages with hashstructure/v2. Both must
+// explore exactly the same state graph.
+func TestFastAndGenericHashingExploreTheSameStates(t *testing.T) {
+	configs := []struct {
+		algo string
+		cfg  model.Config
+	}{
+		{"ring", model.Config{N: 3}},
+		{"ring", model.Config{N: 3, MaxCrashes: 1}},
+		{"chang-roberts", model.Config{N: 3, MaxCrashes: 2}},
+		{"chang-roberts", model.Config{N: 4}},
+		{"lelann", model.Config{N: 4}},
+		{"lelann", model.Config{N: 3, MaxCrashes: 2, IDs: []int{3, 9, 4}}},
+		{"hirschberg-sinclair", model.Config{N: 3}},
+		{"hirschberg-sinclair", model.Config{N: 3, MaxCrashes: 1}},
+		{"bully", model.Config{N: 3}},
+		{"bully", model.Config{N: 3, MaxCrashes: 2, InitialLeader: true}},
+		{"bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}},
+		{"bully", model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}},
+	}
+	for _, c := range configs {
+		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
+			spec, err := specs.Builtin().Lookup(c.algo)
+			require.NoError(t, err)
+			run := func(generic bool) *check.Report {
+				rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: properties.All, Continue: true, Generic: generic})
+				require.NoError(t, err)
+				require.True(t, rep.Stats.Complete)
+				return rep
+			}
+			fast, slow := run(false), run(true)
+			require.Equal(t, fast.Stats.States, slow.Stats.States, "states")
+			require.Equal(t, fast.Stats.Transitions, slow.Stats.Transitions, "transitions")
+			require.Equal(t, fast.Stats.Depth, slow.Stats.Depth, "depth")
+			require.Equal(t, fast.Stats.Discarded, slow.Stats.Discarded, "discarded")
+			for i := range fast.Verdicts {
+				require.Equal(t, fast.Verdicts[i].Status, slow.Verdicts[i].Status, fast.Verdicts[i].Name)
+				if fast.Verdicts[i].Trace != nil {
+					// Same shortest counterexample: same actions step by step.
+					require.Equal(t, labels(fast.Verdicts[i].Trace.Steps), labels(slow.Verdicts[i].Trace.Steps))
+				}
+			}
+		})
+	}
+}
+
+func labels(steps []explore.Step) []string {
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = s.Label
+	}
+	return out
+}

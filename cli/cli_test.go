@@ -1,0 +1,175 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/specs"
+)
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = cli.Main(args, specs.Builtin(), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHeadlineCommandHolds(t *testing.T) {
+	code, out, stderr := run("--algo", "bully", "--n", "4", "--crash-any")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "search       complete")
+	assert.Contains(t, out, "states       27,390 distinct")
+	assert.Contains(t, out, "transitions  130,758")
+	assert.Contains(t, out, "depth        41")
+	assert.Regexp(t, `SingleLeader\s+holds`, out)
+	assert.Regexp(t, `Agreement\s+holds`, out)
+	assert.Regexp(t, `Termination\s+holds \(for the bounded model only`, out)
+	assert.Contains(t, out, "exhaustive up to 8 messages per channel; 666 successors beyond that were not explored")
+	assert.Empty(t, stderr, "no progress when stderr is not a terminal")
+}
+
+func TestViolationExitsOneWithTrace(t *testing.T) {
+	code, out, _ := run("--algo", "bully", "--n", "3", "--crashes", "1", "--restarts", "1", "--check", "safety")
+	require.Equal(t, 1, code)
+	assert.Regexp(t, `SingleLeader\s+VIOLATED\s+after 4 steps p2 and p3 each consider themselves leader`, out)
+	assert.Regexp(t, `Termination\s+not checked`, out)
+	assert.Contains(t, out, "SingleLeader counterexample, 4 steps:")
+	assert.Contains(t, out, "   4  restart p3\n")
+	// Stopped at the first violation: the search is incomplete and says so.
+	assert.Contains(t, out, "INCOMPLETE: stopped at the first violation")
+}
+
+func TestLassoIsMarked(t *testing.T) {
+	code, out, _ := run("--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--check", "termination", "--continue")
+	require.Equal(t, 1, code)
+	// Both ways to fail are real; the report shows the stuck state.
+	assert.Regexp(t, `Termination\s+VIOLATED\s+stuck without a leader`, out)
+	code, out, _ = run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--check", "termination", "--continue")
+	require.Equal(t, 1, code)
+	assert.Contains(t, out, "Termination counterexample")
+}
+
+func TestJSONSummary(t *testing.T) {
+	code, out, _ := run("--algo", "ring", "--n", "3", "--json")
+	require.Equal(t, 0, code)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	for _, key := range []string{"algo", "n", "ids", "states", "transitions", "depth", "discarded", "complete", "seconds", "properties"} {
+		assert.Contains(t, rep, key)
+	}
+	assert.Equal(t, "ring", rep["algo"])
+	assert.EqualValues(t, 106, rep["states"])
+	assert.EqualValues(t, 185, rep["transitions"])
+	assert.EqualValues(t, 22, rep["depth"])
+	assert.Equal(t, true, rep["complete"])
+	props := rep["properties"].([]any)
+	require.Len(t, props, 3)
+	for _, p := range props {
+		assert.Equal(t, "holds", p.(map[string]any)["status"])
+	}
+}
+
+func TestJSONTrace(t *testing.T) {
+	code, out, _ := run("--algo", "bully", "--n", "3", "--crashes", "1", "--restarts", "1", "--check", "SingleLeader", "--json")
+	require.Equal(t, 1, code)
+	var rep struct {
+		Complete   bool
+		Properties []struct {
+			Name, Status string
+			Trace        []struct {
+				Action string
+				State  map[string]string
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.False(t, rep.Complete)
+	sl := rep.Properties[0]
+	assert.Equal(t, "SingleLeader", sl.Name)
+	assert.Equal(t, "violated", sl.Status)
+	require.Len(t, sl.Trace, 5)
+	assert.Equal(t, "initial state", sl.Trace[0].Action)
+	assert.Equal(t, "restart p3", sl.Trace[4].Action)
+	assert.Equal(t, "2", sl.Trace[4].State["p2.elected"])
+	assert.Equal(t, "3", sl.Trace[4].State["p3.elected"])
+	assert.Equal(t, "unchecked", rep.Properties[1].Status)
+}
+
+func TestIncompleteSearchNeverHolds(t *testing.T) {
+	code, out, _ := run("--algo", "ring", "--n", "4", "--max-states", "100")
+	require.Equal(t, 2, code)
+	assert.Contains(t, out, "INCOMPLETE: --max-states 100 reached")
+	assert.NotRegexp(t, `\bholds\b`, out)
+	assert.Regexp(t, `SingleLeader\s+unknown`, out)
+	assert.Contains(t, out, "no property can be said to hold")
+
+	code, out, _ = run("--algo", "ring", "--n", "4", "--memory", "1KiB", "--json")
+	require.Equal(t, 2, code)
+	assert.Contains(t, out, `"complete": false`)
+	assert.Contains(t, out, `memory budget of 1.0 KiB reached`)
+	assert.NotContains(t, out, `"holds"`)
+}
+
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algo", "paxos"}, `--algo: unknown algorithm "paxos": use one of bully, chang-roberts, hirschberg-sinclair, lelann, ring`},
+		{[]string{}, "no algorithm: give --algo"},
+		{[]string{"--algo", "ring", "--n", "1"}, "--n 1 is out of range: use 2 to 16 processes"},
+		{[]string{"--algo", "ring", "--n", "17"}, "--n 17 is out of range"},
+		{[]string{"--algo", "ring", "--n", "x"}, `--n: "x" is not a number`},
+		{[]string{"--algo", "ring", "--ids", "3,x,4"}, `--ids: "x" is not a number`},
+		{[]string{"--algo", "ring", "--ids", "3,3,4"}, "--ids: ID 3 appears twice"},
+		{[]string{"--algo", "ring", "--ids", "0,1,2"}, "--ids: 0 is not positive"},
+		{[]string{"--algo", "ring", "--n", "4", "--ids", "1,2,3"}, "--ids has 3 IDs but --n is 4"},
+		{[]string{"--algo", "ring", "--initiators", "7"}, "--initiators: 7 is not the ID of a process (the IDs are 1,2,3)"},
+		{[]string{"--algo", "ring", "--down", "1,2,3"}, "--down names every process"},
+		{[]string{"--algo", "ring", "--max-queue", "-1"}, "--max-queue -1 is negative"},
+		{[]string{"--algo", "ring", "--max-queue", "0"}, "--max-queue 0 would allow no message"},
+		{[]string{"--algo", "ring", "--crashes", "-2"}, "--crashes -2 is negative"},
+		{[]string{"--algo", "ring", "--restarts", "-1"}, "--restarts -1 is negative"},
+		{[]string{"--algo", "ring", "--detector", "flaky"}, "--detector: use perfect or unreliable"},
+		{[]string{"--algo", "ring", "--check", "fast"}, `--check: unknown property "fast"`},
+		{[]string{"--algo", "ring", "--bogus"}, "unknown flag --bogus"},
+		{[]string{"--algo", "ring", "extra"}, `unexpected argument "extra"`},
+		{[]string{"--algo", "ring", "--crash-any", "--crashes", "1"}, "--crash-any means --crashes 2 for --n 3"},
+		{[]string{"--algo", "ring", "--memory", "lots"}, `--memory: "lots" is not a size`},
+		{[]string{"--algo", "ring", "--initial-leader=maybe"}, "--initial-leader: want true or false"},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, stderr := run(c.args...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.True(t, strings.HasPrefix(stderr, "mcheck: "), stderr)
+			assert.Contains(t, stderr, c.want)
+			assert.NotContains(t, stderr, "goroutine")
+		})
+	}
+}
+
+func TestInitialLeaderDefaults(t *testing.T) {
+	_, out, _ := run("--algo", "bully", "--n", "3")
+	assert.Contains(t, out, "initial leader")
+	_, out, _ = run("--algo", "bully", "--n", "3", "--initial-leader=false")
+	assert.NotContains(t, out, "initial leader")
+	assert.Contains(t, out, "states       862 distinct")
+	_, out, _ = run("--algo", "ring", "--n", "3")
+	assert.NotContains(t, out, "initial leader")
+	_, out, _ = run("--algo", "ring", "--n", "3", "--initial-leader")
+	assert.Contains(t, out, "initial leader")
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := run("--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "--crash-any")
+	assert.Contains(t, out, "bully, chang-roberts, hirschberg-sinclair, lelann, ring")
+}
