@@ -45,13 +45,21 @@ func TestViolationExitsOneWithTrace(t *testing.T) {
 }
 
 func TestLassoIsMarked(t *testing.T) {
-	code, out, _ := run("--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--check", "termination", "--continue")
+	// Without --continue: a stuck state does not stop the search when
+	// Termination is checked, so both ways to fail are shown, lasso first.
+	code, out, _ := run("--algo", "chang-roberts", "--n", "4", "--crashes", "1")
 	require.Equal(t, 1, code)
-	// Both ways to fail are real; the report shows the stuck state.
-	assert.Regexp(t, `Termination\s+VIOLATED\s+stuck without a leader`, out)
-	code, out, _ = run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--check", "termination", "--continue")
+	assert.Contains(t, out, "search       complete")
+	assert.Regexp(t, `Termination\s+VIOLATED\s+ELECTION\(4\) of crashed p4 circulates forever`, out)
+	assert.Regexp(t, `\n\s+also: stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥ \(Stable needs elected=3\)`, out)
+	assert.Contains(t, out, "Termination counterexample (a lasso: a prefix, then a cycle repeated forever), 8 steps:")
+	assert.Contains(t, out, "   5  crash p4   ◀ cycle starts here\n")
+	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 5\n")
+	assert.Contains(t, out, "Termination counterexample (ends in a stuck state), 4 steps:")
+
+	code, out, _ = run("--algo", "chang-roberts", "--n", "3", "--crash-any")
 	require.Equal(t, 1, code)
-	assert.Contains(t, out, "Termination counterexample")
+	assert.Regexp(t, `Termination\s+VIOLATED \(for the bounded model only\)\s+ELECTION\(3\) of crashed p3 circulates forever`, out)
 }
 
 func TestJSONSummary(t *testing.T) {
