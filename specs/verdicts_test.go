@@ -1,0 +1,498 @@
+package specs_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/specs/lelann"
+)
+
+// Whole-check verdicts of the built-in algorithms (semantics.md sections 1-3),
+// with every counterexample replayed through the report's Expander.
+
+const (
+	holds    = check.Holds
+	violated = check.Violated
+	unknown  = check.Unknown
+)
+
+// want is the expected verdict of each property; kind is Termination's
+// counterexample kind when it is violated.
+type want struct {
+	single, agree, term check.Status
+	kind                string
+}
+
+func lookup(t *testing.T, name string) specs.Spec {
+	t.Helper()
+	sp, err := specs.Builtin().Lookup(name)
+	require.NoError(t, err)
+	return sp
+}
+
+func forwardFirst() specs.Spec {
+	return specs.Spec{
+		Name:    "lelann-forward-first",
+		Summary: "LeLann with the joiner's sends swapped",
+		Build:   specs.Builder(lelann.Algorithm{ForwardFirst: true}),
+	}
+}
+
+// run checks all three properties. MaxStates is only a guard against a
+// runaway search: every case here finishes far below it, or stops early.
+func run(t *testing.T, sp specs.Spec, cfg model.Config, cont bool) *check.Report {
+	t.Helper()
+	rep, err := check.Run(check.Request{Spec: sp, Config: cfg, Properties: properties.All, Continue: cont, MaxStates: 2_000_000})
+	require.NoError(t, err)
+	var vs []string
+	for _, v := range rep.Verdicts {
+		s := v.Name + "=" + string(v.Status)
+		if v.Kind != "" {
+			s += "/" + v.Kind
+		}
+		vs = append(vs, s)
+	}
+	t.Logf("%s %+v continue=%v: states=%d transitions=%d discarded=%d depth=%d complete=%v (%v): %s",
+		sp.Name, rep.Config, cont, rep.Stats.States, rep.Stats.Transitions, rep.Stats.Discarded, rep.Stats.Depth,
+		rep.Stats.Complete, rep.Stats.Elapsed, strings.Join(vs, " "))
+	return rep
+}
+
+func verdict(t *testing.T, rep *check.Report, name string) check.Verdict {
+	t.Helper()
+	for _, v := range rep.Verdicts {
+		if v.Name == name {
+			return v
+		}
+	}
+	require.FailNow(t, "no verdict for "+name)
+	return check.Verdict{}
+}
+
+// expect asserts the exact statuses, replays every counterexample, and
+// checks what the statuses imply about the search.
+func expect(t *testing.T, rep *check.Report, cont bool, w want) {
+	t.Helper()
+	require.Len(t, rep.Verdicts, 3)
+	got := want{
+		single: verdict(t, rep, properties.SingleLeader).Status,
+		agree:  verdict(t, rep, properties.Agreement).Status,
+		term:   verdict(t, rep, properties.Termination).Status,
+		kind:   verdict(t, rep, properties.Termination).Kind,
+	}
+	require.Equal(t, w, got, "verdicts (SingleLeader, Agreement, Termination, kind)")
+
+	anyViolated := false
+	for _, v := range rep.Verdicts {
+		switch v.Status {
+		case violated:
+			anyViolated = true
+			require.NotNil(t, v.Trace, v.Name)
+			assert.NotEmpty(t, v.Summary, v.Name)
+			if v.Name == properties.Termination {
+				require.Contains(t, []string{"stuck", "fair-cycle"}, v.Kind)
+			} else {
+				require.Equal(t, "invariant", v.Kind, v.Name)
+			}
+			replay(t, rep, v)
+		case holds:
+			assert.Nil(t, v.Trace, v.Name)
+			assert.True(t, rep.Stats.Complete, "%s holds only on a complete search", v.Name)
+		case unknown:
+			assert.False(t, rep.Stats.Complete && v.Name != properties.Termination, "%s unknown on a complete search", v.Name)
+			assert.Nil(t, v.Trace, v.Name)
+		default:
+			t.Errorf("%s: unexpected status %q", v.Name, v.Status)
+		}
+	}
+	if !cont && anyViolated {
+		// The search stops at the first violation: nothing else is decided.
+		assert.False(t, rep.Stats.Complete, "a search that stops at a violation is incomplete")
+		assert.Equal(t, "stopped at the first violation", rep.Stats.Stopped)
+		for _, v := range rep.Verdicts {
+			assert.NotEqual(t, holds, v.Status, "%s must not hold on an incomplete search", v.Name)
+			if v.Status == unknown {
+				assert.Contains(t, v.Summary, "--continue", v.Name)
+			}
+		}
+	}
+	if !anyViolated {
+		assert.True(t, rep.Stats.Complete, "no violation and no limit hit: the search must finish")
+	}
+}
+
+// Properties as semantics.md section 2 defines them, computed here from a
+// state's View independently of the properties package.
+func maxLive(v *model.Procs) int {
+	m := 0
+	for p := 0; p < v.N; p++ {
+		if v.IsAlive(p) {
+			m = max(m, v.ID[p])
+		}
+	}
+	return m
+}
+
+func isStable(v *model.Procs) bool {
+	m := maxLive(v)
+	for p := 0; p < v.N; p++ {
+		if v.IsAlive(p) && v.Elected[p] != m {
+			return false
+		}
+	}
+	return true
+}
+
+func liveLeaders(v *model.Procs) []int {
+	var ls []int
+	for p := 0; p < v.N; p++ {
+		if v.IsAlive(p) && v.Elected[p] == v.ID[p] {
+			ls = append(ls, v.ID[p])
+		}
+	}
+	return ls
+}
+
+func agrees(v *model.Procs) bool {
+	seen := 0
+	for p := 0; p < v.N; p++ {
+		e := v.Elected[p]
+		if !v.IsAlive(p) || e == 0 || !v.AliveID(e) {
+			continue
+		}
+		if seen != 0 && e != seen {
+			return false
+		}
+		seen = e
+	}
+	return true
+}
+
+func view(t *testing.T, rep *check.Report, state []byte) model.Procs {
+	t.Helper()
+	vw, ok := rep.Expander.(model.Viewer)
+	require.True(t, ok, "the expander of a built-in spec is a Viewer")
+	return vw.View(state)
+}
+
+// replay checks that the counterexample of v is a run of the system: it
+// starts in the initial state, every step is an enabled action leading to the
+// recorded state, and its end violates the property the way its kind says.
+func replay(t *testing.T, rep *check.Report, v check.Verdict) {
+	t.Helper()
+	tr := v.Trace
+	steps := tr.Steps
+	require.NotEmpty(t, steps, v.Name)
+	exp := rep.Expander
+	var b model.Batch
+	exp.Initial(&b)
+	require.Len(t, b.Succs, 1)
+	require.Equal(t, b.State(0), steps[0].State, "%s: the trace starts in the initial state", v.Name)
+	assert.Empty(t, steps[0].Label)
+
+	fairOf := make([]int32, len(steps)) // fairness class of the step into steps[i]
+	fairOf[0] = model.NoFairness
+	for i := 0; i+1 < len(steps); i++ {
+		exp.Expand(steps[i].State, &b)
+		found := -1
+		for j := range b.Succs {
+			if b.Succs[j].Action == steps[i+1].Action && bytes.Equal(b.State(j), steps[i+1].State) {
+				found = j
+				break
+			}
+		}
+		require.GreaterOrEqual(t, found, 0, "%s: step %d (%s) is not a successor of step %d: %s",
+			v.Name, i+1, steps[i+1].Label, i, exp.Describe(steps[i].State))
+		fairOf[i+1] = b.Succs[found].Fair
+		assert.Equal(t, exp.Label(steps[i].State, steps[i+1].Action), steps[i+1].Label, "%s: label of step %d", v.Name, i+1)
+	}
+
+	final := view(t, rep, tr.Final().State)
+	switch v.Kind {
+	case "invariant":
+		assert.Equal(t, -1, tr.CycleStart)
+		switch v.Name {
+		case properties.SingleLeader:
+			assert.Greater(t, len(liveLeaders(&final)), 1, "the last state has several live leaders")
+		case properties.Agreement:
+			assert.False(t, agrees(&final), "live processes disagree on a live leader in the last state")
+		}
+		// The shortest trace: no earlier state violates it.
+		for i := range steps[:len(steps)-1] {
+			s := view(t, rep, steps[i].State)
+			if v.Name == properties.SingleLeader {
+				assert.LessOrEqual(t, len(liveLeaders(&s)), 1, "step %d", i)
+			} else {
+				assert.True(t, agrees(&s), "step %d", i)
+			}
+		}
+	case "stuck":
+		assert.Equal(t, -1, tr.CycleStart)
+		assert.False(t, isStable(&final), "a stuck state is outside Stable")
+		exp.Expand(tr.Final().State, &b)
+		for j := range b.Succs {
+			assert.Equal(t, model.NoFairness, b.Succs[j].Fair, "stuck state has fair step %s enabled",
+				exp.Label(tr.Final().State, b.Succs[j].Action))
+		}
+	case "fair-cycle":
+		cs := tr.CycleStart
+		require.GreaterOrEqual(t, cs, 0, "a lasso marks its cycle")
+		require.Less(t, cs, len(steps)-1, "a cycle has at least one step")
+		require.Equal(t, steps[cs].State, tr.Final().State, "the lasso returns to the start of its cycle")
+		cycle := steps[cs : len(steps)-1] // its distinct positions
+		outside := false
+		for i := range cycle {
+			s := view(t, rep, cycle[i].State)
+			outside = outside || !isStable(&s)
+		}
+		assert.True(t, outside, "the cycle passes a state outside Stable")
+		// Weak fairness: a fair class enabled in every state of the cycle is
+		// taken by one of its steps.
+		enabledAll := map[int32]bool{}
+		for i := range cycle {
+			exp.Expand(cycle[i].State, &b)
+			here := map[int32]bool{}
+			for j := range b.Succs {
+				if f := b.Succs[j].Fair; f != model.NoFairness {
+					here[f] = true
+				}
+			}
+			if i == 0 {
+				enabledAll = here
+				continue
+			}
+			for f := range enabledAll {
+				if !here[f] {
+					delete(enabledAll, f)
+				}
+			}
+		}
+		taken := map[int32]bool{}
+		for _, f := range fairOf[cs+1:] {
+			taken[f] = true
+		}
+		for f := range enabledAll {
+			assert.True(t, taken[f], "fair class %d is enabled throughout the cycle but never taken", f)
+		}
+	default:
+		t.Errorf("%s: unknown kind %q", v.Name, v.Kind)
+	}
+}
+
+func labels(tr *explore.Trace) []string {
+	var ls []string
+	for _, s := range tr.Steps[1:] {
+		ls = append(ls, s.Label)
+	}
+	return ls
+}
+
+func anyLabel(tr *explore.Trace, prefix string) bool {
+	for _, l := range labels(tr) {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Bully with the perfect detector and no restarts keeps a single leader, with
+// any number of crashes, starting from a known coordinator.
+func TestBullySafePerfectDetectorCrashAny(t *testing.T) {
+	bully := lookup(t, "bully")
+	require.True(t, bully.InitialLeader, "bully starts from a known coordinator by default")
+	for _, n := range []int{3, 4} {
+		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
+			cfg := model.Config{N: n, MaxCrashes: n - 1, InitialLeader: true}
+			rep := run(t, bully, cfg, false)
+			expect(t, rep, false, want{holds, holds, holds, ""})
+			assert.Equal(t, n-1, rep.Config.MaxCrashes)
+		})
+	}
+}
+
+// A restarted process calls an election at once, and while it is electing
+// it is not a leader; but the restarted highest process declares itself
+// coordinator at once, next to the coordinator elected in its absence.
+func TestBullyCrashRestartTwoLeaders(t *testing.T) {
+	bully := lookup(t, "bully")
+	cfg := model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}
+	for _, cont := range []bool{true, false} {
+		t.Run(fmt.Sprintf("continue=%v", cont), func(t *testing.T) {
+			rep := run(t, bully, cfg, cont)
+			w := want{violated, violated, violated, "stuck"}
+			if !cont {
+				w = want{violated, violated, unknown, ""}
+			}
+			expect(t, rep, cont, w)
+			tr := verdict(t, rep, properties.SingleLeader).Trace
+			last := view(t, rep, tr.Final().State)
+			assert.Len(t, liveLeaders(&last), 2, "the last state has two live leaders: %s", rep.Expander.Describe(tr.Final().State))
+			assert.True(t, anyLabel(tr, "crash "), "the trace crashes a process: %v", labels(tr))
+			assert.True(t, anyLabel(tr, "restart "), "the trace restarts a process: %v", labels(tr))
+		})
+	}
+}
+
+// A false suspicion or an early timeout makes a second coordinator. The full
+// search is unbounded in practice (millions of states), so this stops at the
+// first violation.
+func TestBullyUnreliableDetectorUnsafe(t *testing.T) {
+	bully := lookup(t, "bully")
+	rep := run(t, bully, model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true}, false)
+	expect(t, rep, false, want{violated, violated, unknown, ""})
+	tr := verdict(t, rep, properties.SingleLeader).Trace
+	assert.True(t, anyLabel(tr, "suspect ") || anyLabel(tr, "early-"),
+		"only a spurious action of the unreliable detector can break Bully without faults: %v", labels(tr))
+	assert.False(t, anyLabel(tr, "crash "), "no crashes are allowed: %v", labels(tr))
+}
+
+func TestLeLannSafeWithoutFaults(t *testing.T) {
+	for _, n := range []int{3, 4, 5} {
+		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
+			rep := run(t, lookup(t, "lelann"), model.Config{N: n}, false)
+			expect(t, rep, false, want{holds, holds, holds, ""})
+			assert.Zero(t, rep.Stats.Discarded, "exhaustive: the channel bound cut nothing off")
+		})
+	}
+	t.Run("N=4 ids 3,9,4,8", func(t *testing.T) {
+		rep := run(t, lookup(t, "lelann"), model.Config{N: 4, IDs: []int{3, 9, 4, 8}}, false)
+		expect(t, rep, false, want{holds, holds, holds, ""})
+	})
+}
+
+// Forwarding before sending one's own ID lets a process decide before it has
+// seen every ID: two leaders without any fault.
+func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		for _, cont := range []bool{true, false} {
+			t.Run(fmt.Sprintf("N=%d continue=%v", n, cont), func(t *testing.T) {
+				rep := run(t, forwardFirst(), model.Config{N: n}, cont)
+				w := want{violated, violated, violated, "stuck"}
+				if !cont {
+					w = want{violated, violated, unknown, ""}
+				}
+				expect(t, rep, cont, w)
+				tr := verdict(t, rep, properties.SingleLeader).Trace
+				last := view(t, rep, tr.Final().State)
+				assert.Len(t, liveLeaders(&last), 2)
+				for _, l := range labels(tr) {
+					assert.True(t, strings.HasPrefix(l, "initiate ") || strings.HasPrefix(l, "deliver "), "no fault in %q", l)
+				}
+			})
+		}
+	}
+}
+
+// semantics.md: "LeLann with crashes is not safe, and the checker should say
+// so". With --continue it finds two leaders; without, the stuck state (a
+// shorter counterexample) stops the search first and the invariants stay
+// unknown.
+func TestLeLannCrashAnyNotSafe(t *testing.T) {
+	ll := lookup(t, "lelann")
+	cfg := model.Config{N: 3, MaxCrashes: 2}
+	t.Run("continue=true", func(t *testing.T) {
+		rep := run(t, ll, cfg, true)
+		expect(t, rep, true, want{violated, violated, violated, "stuck"})
+		tr := verdict(t, rep, properties.SingleLeader).Trace
+		last := view(t, rep, tr.Final().State)
+		assert.Len(t, liveLeaders(&last), 2)
+		assert.True(t, anyLabel(tr, "crash "), "it takes a crash: %v", labels(tr))
+	})
+	t.Run("continue=false", func(t *testing.T) {
+		rep := run(t, ll, cfg, false)
+		expect(t, rep, false, want{unknown, unknown, violated, "stuck"})
+	})
+}
+
+// Every algorithm elects the largest ID for good when nothing fails.
+func TestTerminationWithoutFaults(t *testing.T) {
+	type tc struct {
+		algo string
+		cfg  model.Config
+	}
+	var cases []tc
+	for _, algo := range []string{"ring", "chang-roberts", "lelann", "hirschberg-sinclair", "bully"} {
+		def := lookup(t, algo).InitialLeader
+		for _, n := range []int{3, 4, 5} {
+			// The default start: an election for the ring algorithms, a known
+			// coordinator for Bully.
+			cases = append(cases, tc{algo, model.Config{N: n, InitialLeader: def}})
+			if algo != "bully" {
+				cases = append(cases, tc{algo, model.Config{N: n, InitialLeader: true}})
+			}
+		}
+		cases = append(cases, tc{algo, model.Config{N: 4, IDs: []int{3, 9, 4, 8}, InitialLeader: def}})
+	}
+	// Bully from scratch: every process detects at N=3. At N=4 the full
+	// interleaving of all four detections has millions of states, so one
+	// process (the notes' lowest) starts it.
+	cases = append(cases,
+		tc{"bully", model.Config{N: 3}},
+		tc{"bully", model.Config{N: 3, IDs: []int{3, 9, 4}}},
+		tc{"bully", model.Config{N: 4, Initiators: []int{1}}},
+		tc{"bully", model.Config{N: 4, IDs: []int{3, 9, 4, 8}, Initiators: []int{3}}},
+	)
+	for _, c := range cases {
+		name := fmt.Sprintf("%s N=%d ids=%v initial-leader=%v initiators=%v", c.algo, c.cfg.N, c.cfg.IDs, c.cfg.InitialLeader, c.cfg.Initiators)
+		t.Run(name, func(t *testing.T) {
+			rep := run(t, lookup(t, c.algo), c.cfg, true)
+			expect(t, rep, true, want{holds, holds, holds, ""})
+			assert.True(t, rep.Stats.Complete)
+			assert.Zero(t, rep.Stats.Discarded, "exhaustive: the channel bound cut nothing off")
+			assert.Empty(t, rep.Stats.LivenessSkipped)
+		})
+	}
+}
+
+// On a repaired ring, a crash can swallow the only ELECTION or ELECTED: the
+// live processes wait for good (a stuck state, which the report prefers to a
+// fair cycle).
+func TestRingAlgorithmsCrashAnyDoNotTerminate(t *testing.T) {
+	for _, algo := range []string{"ring", "chang-roberts"} {
+		t.Run(algo, func(t *testing.T) {
+			rep := run(t, lookup(t, algo), model.Config{N: 3, MaxCrashes: 2}, true)
+			expect(t, rep, true, want{holds, holds, violated, "stuck"})
+			tr := verdict(t, rep, properties.Termination).Trace
+			assert.True(t, anyLabel(tr, "crash "), "it takes a crash: %v", labels(tr))
+		})
+		t.Run(algo+" continue=false", func(t *testing.T) {
+			rep := run(t, lookup(t, algo), model.Config{N: 3, MaxCrashes: 2}, false)
+			expect(t, rep, false, want{unknown, unknown, violated, "stuck"})
+		})
+	}
+}
+
+func TestChangRobertsOneCrashStuck(t *testing.T) {
+	rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 4, MaxCrashes: 1}, true)
+	expect(t, rep, true, want{holds, holds, violated, "stuck"})
+	tr := verdict(t, rep, properties.Termination).Trace
+	assert.True(t, anyLabel(tr, "crash "), "it takes a crash: %v", labels(tr))
+	assert.Contains(t, verdict(t, rep, properties.Termination).Summary, "stuck without a leader")
+}
+
+// A lasso: under the unreliable detector a process can falsely suspect the
+// live leader again and again, and each time the election runs its course,
+// so Stable is left forever after (the suspicion is unfair, but every fair
+// step enabled throughout is taken).
+func TestChangRobertsUnreliableFairCycle(t *testing.T) {
+	for _, il := range []bool{true, false} {
+		t.Run(fmt.Sprintf("initial-leader=%v", il), func(t *testing.T) {
+			rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 3, Detector: model.Unreliable, InitialLeader: il}, true)
+			expect(t, rep, true, want{holds, holds, violated, "fair-cycle"})
+			tr := verdict(t, rep, properties.Termination).Trace
+			cycle := &explore.Trace{Steps: tr.Steps[tr.CycleStart:], CycleStart: 0}
+			assert.True(t, anyLabel(cycle, "suspect "), "the cycle is driven by a false suspicion: %v", labels(cycle))
+		})
+	}
+}
