@@ -41,6 +41,7 @@ type expander[L, M any] struct {
 	ctx      Ctx[M]
 	procs    Procs
 	overflow bool // a send in this step went over the channel bound
+	msg      M    // scratch for decoding
 }
 
 // env, for Ctx.
@@ -277,17 +278,13 @@ var errShort = errors.New("truncated state")
 
 func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	var err error
-	uv := func() int {
-		v, k := binary.Uvarint(b)
-		if k <= 0 {
-			err = errShort
-			return 0
-		}
-		b = b[k:]
-		return int(v)
+	if w.crashes, b, err = uvarint(b); err != nil {
+		return err
 	}
-	w.crashes, w.restarts = uv(), uv()
-	if err != nil || len(b) < 2 {
+	if w.restarts, b, err = uvarint(b); err != nil {
+		return err
+	}
+	if len(b) < 2 {
 		return errShort
 	}
 	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[2:]
@@ -300,8 +297,11 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	for i := range w.chans {
 		w.chans[i] = w.chans[i][:0]
 	}
-	nonEmpty := uv()
-	for ; nonEmpty > 0 && err == nil; nonEmpty-- {
+	nonEmpty := 0
+	if nonEmpty, b, err = uvarint(b); err != nil {
+		return err
+	}
+	for ; nonEmpty > 0; nonEmpty-- {
 		if len(b) < 2 {
 			return errShort
 		}
@@ -311,17 +311,26 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 			return fmt.Errorf("channel index %d out of range", ch)
 		}
 		for ; size > 0; size-- {
-			var m M
-			if b, err = c.DecodeMsg(b, &m); err != nil {
+			// e.msg, not a local: its address goes through an interface
+			// and would escape, one allocation per message.
+			if b, err = c.DecodeMsg(b, &e.msg); err != nil {
 				return err
 			}
-			w.chans[ch] = append(w.chans[ch], m)
+			w.chans[ch] = append(w.chans[ch], e.msg)
 		}
 	}
-	if err == nil && len(b) != 0 {
-		err = fmt.Errorf("%d bytes left over", len(b))
+	if len(b) != 0 {
+		return fmt.Errorf("%d bytes left over", len(b))
 	}
-	return err
+	return nil
+}
+
+func uvarint(b []byte) (int, []byte, error) {
+	v, k := binary.Uvarint(b)
+	if k <= 0 {
+		return 0, nil, errShort
+	}
+	return int(v), b[k:], nil
 }
 
 func (e *expander[L, M]) load(state []byte) *world[L, M] {

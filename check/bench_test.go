@@ -1,0 +1,66 @@
+package check_test
+
+import (
+	"testing"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// Whole checks: the numbers that users wait on.
+func BenchmarkCheck(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		algo string
+		cfg  model.Config
+		sel  properties.Selection
+	}{
+		{"bully-n4-crash-any", "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, properties.All},
+		{"bully-n4-crash-any-safety", "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, properties.Selection{SingleLeader: true, Agreement: true}},
+		{"chang-roberts-n3-crash-any", "chang-roberts", model.Config{N: 3, MaxCrashes: 2}, properties.All},
+		{"ring-n3-crash-any-safety", "ring", model.Config{N: 3, MaxCrashes: 2}, properties.Selection{SingleLeader: true, Agreement: true}},
+		{"ring-n3-crash-any", "ring", model.Config{N: 3, MaxCrashes: 2}, properties.All},
+		{"hirschberg-sinclair-n4", "hirschberg-sinclair", model.Config{N: 4}, properties.All},
+	} {
+		spec, err := specs.Builtin().Lookup(c.algo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var states int64
+			for b.Loop() {
+				rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: c.sel, Continue: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				states = rep.Stats.States
+			}
+			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+		})
+	}
+}
+
+// The generic (hashstructure) path against the fast encoding, same model.
+func BenchmarkHashingPath(b *testing.B) {
+	spec, _ := specs.Builtin().Lookup("chang-roberts")
+	cfg := model.Config{N: 3, MaxCrashes: 2}
+	for _, generic := range []bool{false, true} {
+		name := "fast"
+		if generic {
+			name = "hashstructure"
+		}
+		b.Run(name, func(b *testing.B) {
+			var states int64
+			for b.Loop() {
+				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: properties.All, Continue: true, Generic: generic})
+				if err != nil {
+					b.Fatal(err)
+				}
+				states = rep.Stats.States
+			}
+			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+		})
+	}
+}
