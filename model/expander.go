@@ -278,10 +278,10 @@ var errShort = errors.New("truncated state")
 
 func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	var err error
-	if w.crashes, b, err = uvarint(b); err != nil {
+	if w.crashes, b, err = readUvarint(b); err != nil {
 		return err
 	}
-	if w.restarts, b, err = uvarint(b); err != nil {
+	if w.restarts, b, err = readUvarint(b); err != nil {
 		return err
 	}
 	if len(b) < 2 {
@@ -298,7 +298,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 		w.chans[i] = w.chans[i][:0]
 	}
 	nonEmpty := 0
-	if nonEmpty, b, err = uvarint(b); err != nil {
+	if nonEmpty, b, err = readUvarint(b); err != nil {
 		return err
 	}
 	for ; nonEmpty > 0; nonEmpty-- {
@@ -325,7 +325,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	return nil
 }
 
-func uvarint(b []byte) (int, []byte, error) {
+func readUvarint(b []byte) (int, []byte, error) {
 	v, k := binary.Uvarint(b)
 	if k <= 0 {
 		return 0, nil, errShort
