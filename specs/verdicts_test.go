@@ -27,10 +27,12 @@ const (
 )
 
 // want is the expected verdict of each property; kind is Termination's
-// counterexample kind when it is violated.
+// (first) counterexample kind when it is violated, also the kinds of its
+// further counterexamples (Verdict.Also).
 type want struct {
 	single, agree, term check.Status
 	kind                string
+	also                []string
 }
 
 func lookup(t *testing.T, name string) specs.Spec {
@@ -60,6 +62,9 @@ func run(t *testing.T, sp specs.Spec, cfg model.Config, cont bool) *check.Report
 		if v.Kind != "" {
 			s += "/" + v.Kind
 		}
+		for _, a := range v.Also {
+			s += "+" + a.Kind
+		}
 		vs = append(vs, s)
 	}
 	t.Logf("%s %+v continue=%v: states=%d transitions=%d discarded=%d depth=%d complete=%v (%v): %s",
@@ -84,39 +89,50 @@ func verdict(t *testing.T, rep *check.Report, name string) check.Verdict {
 func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 	t.Helper()
 	require.Len(t, rep.Verdicts, 3)
+	term := verdict(t, rep, properties.Termination)
 	got := want{
 		single: verdict(t, rep, properties.SingleLeader).Status,
 		agree:  verdict(t, rep, properties.Agreement).Status,
-		term:   verdict(t, rep, properties.Termination).Status,
-		kind:   verdict(t, rep, properties.Termination).Kind,
+		term:   term.Status,
+		kind:   term.Kind,
 	}
-	require.Equal(t, w, got, "verdicts (SingleLeader, Agreement, Termination, kind)")
+	for _, a := range term.Also {
+		got.also = append(got.also, a.Kind)
+	}
+	require.Equal(t, w, got, "verdicts (SingleLeader, Agreement, Termination, kind, also)")
 
-	anyViolated := false
+	invViolated := false
 	for _, v := range rep.Verdicts {
 		switch v.Status {
 		case violated:
-			anyViolated = true
 			require.NotNil(t, v.Trace, v.Name)
 			assert.NotEmpty(t, v.Summary, v.Name)
 			if v.Name == properties.Termination {
 				require.Contains(t, []string{"stuck", "fair-cycle"}, v.Kind)
 			} else {
+				invViolated = true
 				require.Equal(t, "invariant", v.Kind, v.Name)
+				assert.Empty(t, v.Also, v.Name)
 			}
-			replay(t, rep, v)
+			replay(t, rep, v.Name, v.Kind, v.Trace)
+			for _, a := range v.Also {
+				assert.NotEqual(t, v.Kind, a.Kind, "further counterexamples are of other kinds")
+				assert.NotEmpty(t, a.Summary, v.Name)
+				require.NotNil(t, a.Trace, v.Name)
+				replay(t, rep, v.Name, a.Kind, a.Trace)
+			}
 		case holds:
 			assert.Nil(t, v.Trace, v.Name)
 			assert.True(t, rep.Stats.Complete, "%s holds only on a complete search", v.Name)
 		case unknown:
-			assert.False(t, rep.Stats.Complete && v.Name != properties.Termination, "%s unknown on a complete search", v.Name)
 			assert.Nil(t, v.Trace, v.Name)
 		default:
 			t.Errorf("%s: unexpected status %q", v.Name, v.Status)
 		}
 	}
-	if !cont && anyViolated {
-		// The search stops at the first violation: nothing else is decided.
+	if !cont && invViolated {
+		// The search stops at the first invariant violation: nothing else
+		// is decided.
 		assert.False(t, rep.Stats.Complete, "a search that stops at a violation is incomplete")
 		assert.Equal(t, "stopped at the first violation", rep.Stats.Stopped)
 		for _, v := range rep.Verdicts {
@@ -126,8 +142,11 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 			}
 		}
 	}
-	if !anyViolated {
-		assert.True(t, rep.Stats.Complete, "no violation and no limit hit: the search must finish")
+	if !invViolated {
+		// A stuck state does not stop the search when Termination is
+		// checked: the fair-cycle check needs the whole graph.
+		assert.True(t, rep.Stats.Complete, "no invariant violation and no limit hit: the search must finish")
+		assert.Empty(t, rep.Stats.LivenessSkipped)
 	}
 }
 
@@ -188,16 +207,15 @@ func view(t *testing.T, rep *check.Report, state []byte) model.Procs {
 // replay checks that the counterexample of v is a run of the system: it
 // starts in the initial state, every step is an enabled action leading to the
 // recorded state, and its end violates the property the way its kind says.
-func replay(t *testing.T, rep *check.Report, v check.Verdict) {
+func replay(t *testing.T, rep *check.Report, name, kind string, tr *explore.Trace) {
 	t.Helper()
-	tr := v.Trace
 	steps := tr.Steps
-	require.NotEmpty(t, steps, v.Name)
+	require.NotEmpty(t, steps, name)
 	exp := rep.Expander
 	var b model.Batch
 	exp.Initial(&b)
 	require.Len(t, b.Succs, 1)
-	require.Equal(t, b.State(0), steps[0].State, "%s: the trace starts in the initial state", v.Name)
+	require.Equal(t, b.State(0), steps[0].State, "%s: the trace starts in the initial state", name)
 	assert.Empty(t, steps[0].Label)
 
 	fairOf := make([]int32, len(steps)) // fairness class of the step into steps[i]
@@ -212,16 +230,16 @@ func replay(t *testing.T, rep *check.Report, v check.Verdict) {
 			}
 		}
 		require.GreaterOrEqual(t, found, 0, "%s: step %d (%s) is not a successor of step %d: %s",
-			v.Name, i+1, steps[i+1].Label, i, exp.Describe(steps[i].State))
+			name, i+1, steps[i+1].Label, i, exp.Describe(steps[i].State))
 		fairOf[i+1] = b.Succs[found].Fair
-		assert.Equal(t, exp.Label(steps[i].State, steps[i+1].Action), steps[i+1].Label, "%s: label of step %d", v.Name, i+1)
+		assert.Equal(t, exp.Label(steps[i].State, steps[i+1].Action), steps[i+1].Label, "%s: label of step %d", name, i+1)
 	}
 
 	final := view(t, rep, tr.Final().State)
-	switch v.Kind {
+	switch kind {
 	case "invariant":
 		assert.Equal(t, -1, tr.CycleStart)
-		switch v.Name {
+		switch name {
 		case properties.SingleLeader:
 			assert.Greater(t, len(liveLeaders(&final)), 1, "the last state has several live leaders")
 		case properties.Agreement:
@@ -230,7 +248,7 @@ func replay(t *testing.T, rep *check.Report, v check.Verdict) {
 		// The shortest trace: no earlier state violates it.
 		for i := range steps[:len(steps)-1] {
 			s := view(t, rep, steps[i].State)
-			if v.Name == properties.SingleLeader {
+			if name == properties.SingleLeader {
 				assert.LessOrEqual(t, len(liveLeaders(&s)), 1, "step %d", i)
 			} else {
 				assert.True(t, agrees(&s), "step %d", i)
@@ -285,7 +303,7 @@ func replay(t *testing.T, rep *check.Report, v check.Verdict) {
 			assert.True(t, taken[f], "fair class %d is enabled throughout the cycle but never taken", f)
 		}
 	default:
-		t.Errorf("%s: unknown kind %q", v.Name, v.Kind)
+		t.Errorf("%s: unknown kind %q", name, kind)
 	}
 }
 
@@ -315,24 +333,24 @@ func TestBullySafePerfectDetectorCrashAny(t *testing.T) {
 		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
 			cfg := model.Config{N: n, MaxCrashes: n - 1, InitialLeader: true}
 			rep := run(t, bully, cfg, false)
-			expect(t, rep, false, want{holds, holds, holds, ""})
+			expect(t, rep, false, want{holds, holds, holds, "", nil})
 			assert.Equal(t, n-1, rep.Config.MaxCrashes)
 		})
 	}
 }
 
-// A restarted process calls an election at once, and while it is electing
-// it is not a leader; but the restarted highest process declares itself
-// coordinator at once, next to the coordinator elected in its absence.
+// The highest process crashes, the next one times out and takes over, and
+// the highest restarts and declares itself coordinator at once: two live
+// leaders until the COORDINATOR messages arrive.
 func TestBullyCrashRestartTwoLeaders(t *testing.T) {
 	bully := lookup(t, "bully")
 	cfg := model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}
 	for _, cont := range []bool{true, false} {
 		t.Run(fmt.Sprintf("continue=%v", cont), func(t *testing.T) {
 			rep := run(t, bully, cfg, cont)
-			w := want{violated, violated, violated, "stuck"}
+			w := want{violated, violated, violated, "stuck", nil}
 			if !cont {
-				w = want{violated, violated, unknown, ""}
+				w = want{violated, violated, unknown, "", nil}
 			}
 			expect(t, rep, cont, w)
 			tr := verdict(t, rep, properties.SingleLeader).Trace
@@ -350,7 +368,7 @@ func TestBullyCrashRestartTwoLeaders(t *testing.T) {
 func TestBullyUnreliableDetectorUnsafe(t *testing.T) {
 	bully := lookup(t, "bully")
 	rep := run(t, bully, model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true}, false)
-	expect(t, rep, false, want{violated, violated, unknown, ""})
+	expect(t, rep, false, want{violated, violated, unknown, "", nil})
 	tr := verdict(t, rep, properties.SingleLeader).Trace
 	assert.True(t, anyLabel(tr, "suspect ") || anyLabel(tr, "early-"),
 		"only a spurious action of the unreliable detector can break Bully without faults: %v", labels(tr))
@@ -361,13 +379,13 @@ func TestLeLannSafeWithoutFaults(t *testing.T) {
 	for _, n := range []int{3, 4, 5} {
 		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
 			rep := run(t, lookup(t, "lelann"), model.Config{N: n}, false)
-			expect(t, rep, false, want{holds, holds, holds, ""})
+			expect(t, rep, false, want{holds, holds, holds, "", nil})
 			assert.Zero(t, rep.Stats.Discarded, "exhaustive: the channel bound cut nothing off")
 		})
 	}
 	t.Run("N=4 ids 3,9,4,8", func(t *testing.T) {
 		rep := run(t, lookup(t, "lelann"), model.Config{N: 4, IDs: []int{3, 9, 4, 8}}, false)
-		expect(t, rep, false, want{holds, holds, holds, ""})
+		expect(t, rep, false, want{holds, holds, holds, "", nil})
 	})
 }
 
@@ -378,9 +396,9 @@ func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
 		for _, cont := range []bool{true, false} {
 			t.Run(fmt.Sprintf("N=%d continue=%v", n, cont), func(t *testing.T) {
 				rep := run(t, forwardFirst(), model.Config{N: n}, cont)
-				w := want{violated, violated, violated, "stuck"}
+				w := want{violated, violated, violated, "stuck", nil}
 				if !cont {
-					w = want{violated, violated, unknown, ""}
+					w = want{violated, violated, unknown, "", nil}
 				}
 				expect(t, rep, cont, w)
 				tr := verdict(t, rep, properties.SingleLeader).Trace
@@ -395,15 +413,16 @@ func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
 }
 
 // semantics.md: "LeLann with crashes is not safe, and the checker should say
-// so". With --continue it finds two leaders; without, the stuck state (a
-// shorter counterexample) stops the search first and the invariants stay
-// unknown.
+// so": after a crash repairs the ring, a joiner's own ELECT can come back
+// ahead of an ID still queued on the old path, and it decides too early. The
+// lone survivor also keeps rejoining for the ELECT of a crashed process (a
+// fair cycle), and a crash can swallow the election (a stuck state).
 func TestLeLannCrashAnyNotSafe(t *testing.T) {
 	ll := lookup(t, "lelann")
 	cfg := model.Config{N: 3, MaxCrashes: 2}
 	t.Run("continue=true", func(t *testing.T) {
 		rep := run(t, ll, cfg, true)
-		expect(t, rep, true, want{violated, violated, violated, "stuck"})
+		expect(t, rep, true, want{violated, violated, violated, "fair-cycle", []string{"stuck"}})
 		tr := verdict(t, rep, properties.SingleLeader).Trace
 		last := view(t, rep, tr.Final().State)
 		assert.Len(t, liveLeaders(&last), 2)
@@ -411,7 +430,11 @@ func TestLeLannCrashAnyNotSafe(t *testing.T) {
 	})
 	t.Run("continue=false", func(t *testing.T) {
 		rep := run(t, ll, cfg, false)
-		expect(t, rep, false, want{unknown, unknown, violated, "stuck"})
+		// The stuck state does not stop the search (the fair-cycle check
+		// needs the whole graph); the first invariant violation does, and
+		// then fair cycles are not looked for.
+		expect(t, rep, false, want{violated, violated, violated, "stuck", nil})
+		assert.False(t, rep.Stats.Complete)
 	})
 }
 
@@ -447,7 +470,7 @@ func TestTerminationWithoutFaults(t *testing.T) {
 		name := fmt.Sprintf("%s N=%d ids=%v initial-leader=%v initiators=%v", c.algo, c.cfg.N, c.cfg.IDs, c.cfg.InitialLeader, c.cfg.Initiators)
 		t.Run(name, func(t *testing.T) {
 			rep := run(t, lookup(t, c.algo), c.cfg, true)
-			expect(t, rep, true, want{holds, holds, holds, ""})
+			expect(t, rep, true, want{holds, holds, holds, "", nil})
 			assert.True(t, rep.Stats.Complete)
 			assert.Zero(t, rep.Stats.Discarded, "exhaustive: the channel bound cut nothing off")
 			assert.Empty(t, rep.Stats.LivenessSkipped)
@@ -455,30 +478,36 @@ func TestTerminationWithoutFaults(t *testing.T) {
 	}
 }
 
-// On a repaired ring, a crash can swallow the only ELECTION or ELECTED: the
-// live processes wait for good (a stuck state, which the report prefers to a
-// fair cycle).
+// On a repaired ring, a crash can swallow the only ELECTION or ELECTED (the
+// live processes wait for good: a stuck state), or leave the ELECTION of a
+// crashed process circulating forever (a fair cycle). The report shows the
+// lasso first and the stuck state as a further counterexample.
 func TestRingAlgorithmsCrashAnyDoNotTerminate(t *testing.T) {
 	for _, algo := range []string{"ring", "chang-roberts"} {
 		t.Run(algo, func(t *testing.T) {
 			rep := run(t, lookup(t, algo), model.Config{N: 3, MaxCrashes: 2}, true)
-			expect(t, rep, true, want{holds, holds, violated, "stuck"})
-			tr := verdict(t, rep, properties.Termination).Trace
-			assert.True(t, anyLabel(tr, "crash "), "it takes a crash: %v", labels(tr))
-		})
-		t.Run(algo+" continue=false", func(t *testing.T) {
-			rep := run(t, lookup(t, algo), model.Config{N: 3, MaxCrashes: 2}, false)
-			expect(t, rep, false, want{unknown, unknown, violated, "stuck"})
+			expect(t, rep, true, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
+			term := verdict(t, rep, properties.Termination)
+			assert.True(t, anyLabel(term.Trace, "crash "), "it takes a crash: %v", labels(term.Trace))
+			assert.True(t, anyLabel(term.Also[0].Trace, "crash "), "it takes a crash: %v", labels(term.Also[0].Trace))
 		})
 	}
+	// Without --continue the stuck state does not stop the search when
+	// Termination is checked, so the invariants are still decided.
+	t.Run("chang-roberts continue=false", func(t *testing.T) {
+		rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 3, MaxCrashes: 2}, false)
+		expect(t, rep, false, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
+	})
 }
 
+// With one crash at N=4 the run can stop without a leader: the stuck state is
+// reported next to the lasso.
 func TestChangRobertsOneCrashStuck(t *testing.T) {
 	rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 4, MaxCrashes: 1}, true)
-	expect(t, rep, true, want{holds, holds, violated, "stuck"})
-	tr := verdict(t, rep, properties.Termination).Trace
-	assert.True(t, anyLabel(tr, "crash "), "it takes a crash: %v", labels(tr))
-	assert.Contains(t, verdict(t, rep, properties.Termination).Summary, "stuck without a leader")
+	expect(t, rep, true, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
+	stuck := verdict(t, rep, properties.Termination).Also[0]
+	assert.True(t, anyLabel(stuck.Trace, "crash "), "it takes a crash: %v", labels(stuck.Trace))
+	assert.Contains(t, stuck.Summary, "stuck without a leader")
 }
 
 // A lasso: under the unreliable detector a process can falsely suspect the
@@ -489,7 +518,7 @@ func TestChangRobertsUnreliableFairCycle(t *testing.T) {
 	for _, il := range []bool{true, false} {
 		t.Run(fmt.Sprintf("initial-leader=%v", il), func(t *testing.T) {
 			rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 3, Detector: model.Unreliable, InitialLeader: il}, true)
-			expect(t, rep, true, want{holds, holds, violated, "fair-cycle"})
+			expect(t, rep, true, want{holds, holds, violated, "fair-cycle", nil})
 			tr := verdict(t, rep, properties.Termination).Trace
 			cycle := &explore.Trace{Steps: tr.Steps[tr.CycleStart:], CycleStart: 0}
 			assert.True(t, anyLabel(cycle, "suspect "), "the cycle is driven by a false suspicion: %v", labels(cycle))

@@ -160,6 +160,8 @@ func TestReceive(t *testing.T) {
 			local(bully.Electing, 0), []sent{snd(2, 0, ok(4)), snd(2, 3, election(4)), snd(2, 1, election(4))}, nil}, 0, election(3)},
 		{stepCase{"ELECTION, idle highest: OK, then COORDINATOR to all lower", setup{}, 1, local(bully.Idle, 9),
 			local(bully.Idle, 9), []sent{snd(1, 3, ok(9)), snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}, nil}, 3, election(8)},
+		{stepCase{"ELECTION: the OK goes to the channel it came from, not by the ID it carries", setup{}, 3, local(bully.Electing, 0),
+			local(bully.Electing, 0), []sent{snd(3, 2, ok(8))}, nil}, 2, election(3)},
 		{stepCase{"ELECTION, electing: OK only", setup{}, 2, local(bully.Electing, 0),
 			local(bully.Electing, 0), []sent{snd(2, 0, ok(4))}, nil}, 0, election(3)},
 		{stepCase{"ELECTION, waiting: OK only", setup{}, 3, local(bully.Waiting, 0),
