@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/zeebo/xxh3"
 )
@@ -376,27 +374,34 @@ func (e *expander[L, M]) Label(state []byte, a Action) string {
 	return fmt.Sprintf("action %#x", uint32(a))
 }
 
-// Fields implements Expander: per process alive and local fields, the
-// non-empty channels, and the fault counters.
-func (e *expander[L, M]) Fields(state []byte) []Field {
+// Snapshot implements Expander.
+func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	k := e.k
 	w := e.load(state)
-	var fs []Field
+	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts}
 	for p := range w.local {
-		name := k.name(p)
-		fs = append(fs, Field{name + ".alive", strconv.FormatBool(w.alive&(1<<p) != 0)})
-		for _, f := range e.localFields(p) {
-			fs = append(fs, Field{name + "." + f.Name, f.Value})
-		}
+		snap.Processes = append(snap.Processes, ProcessSnapshot{
+			Name: k.name(p), ID: k.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
+		})
 	}
 	for ch, q := range w.chans {
-		if len(q) > 0 {
-			fs = append(fs, Field{"chan " + k.name(ch/k.n) + "→" + k.name(ch%k.n), e.formatQueue(q)})
+		if len(q) == 0 {
+			continue
 		}
+		c := ChannelSnapshot{From: k.name(ch / k.n), To: k.name(ch % k.n)}
+		for _, m := range q {
+			c.Messages = append(c.Messages, k.alg.FormatMsg(m))
+		}
+		snap.Channels = append(snap.Channels, c)
 	}
-	fs = append(fs, Field{"crashes", strconv.Itoa(w.crashes)}, Field{"restarts", strconv.Itoa(w.restarts)})
-	return fs
+	return snap
 }
+
+// Fields implements Expander.
+func (e *expander[L, M]) Fields(state []byte) []Field { return e.Snapshot(state).Fields() }
+
+// Describe implements Expander.
+func (e *expander[L, M]) Describe(state []byte) string { return e.Snapshot(state).String() }
 
 func (e *expander[L, M]) localFields(p int) []Field {
 	l := &e.w.local[p]
@@ -404,46 +409,4 @@ func (e *expander[L, M]) localFields(p int) []Field {
 		return e.k.format.FormatLocal(e.at(e.w, p), l)
 	}
 	return []Field{{"state", fmt.Sprintf("%+v", *l)}}
-}
-
-func (e *expander[L, M]) formatQueue(q []M) string {
-	parts := make([]string, len(q))
-	for i, m := range q {
-		parts[i] = e.k.alg.FormatMsg(m)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
-}
-
-// Describe implements Expander: "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)]".
-func (e *expander[L, M]) Describe(state []byte) string {
-	k := e.k
-	w := e.load(state)
-	var sb strings.Builder
-	for p := range w.local {
-		if p > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(k.name(p))
-		if w.alive&(1<<p) == 0 {
-			sb.WriteString("✝")
-			continue
-		}
-		sb.WriteByte('{')
-		for i, f := range e.localFields(p) {
-			if i > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(f.Name + "=" + f.Value)
-		}
-		sb.WriteByte('}')
-	}
-	for ch, q := range w.chans {
-		if len(q) > 0 {
-			sb.WriteString(" | " + k.name(ch/k.n) + "→" + k.name(ch%k.n) + " " + e.formatQueue(q))
-		}
-	}
-	if w.crashes > 0 || w.restarts > 0 {
-		fmt.Fprintf(&sb, " | crashes=%d restarts=%d", w.crashes, w.restarts)
-	}
-	return sb.String()
 }

@@ -57,9 +57,10 @@ type Expander interface {
 	// Label is the readable name of action taken in state
 	// ("deliver p2→p3 ELECTION(9)").
 	Label(state []byte, a Action) string
-	// Describe renders a state for people, one line.
+	// Snapshot shows a state as processes, channels and counters.
+	Snapshot(state []byte) Snapshot
+	// Describe is Snapshot(state).String(); Fields is Snapshot(state).Fields().
 	Describe(state []byte) string
-	// Fields renders a state as named fields, for diffs and JSON.
 	Fields(state []byte) []Field
 }
 
@@ -67,12 +68,6 @@ type Expander interface {
 // state the way properties see it.
 type Viewer interface {
 	View(state []byte) Procs
-}
-
-// Field is one named part of a state ("p3.elected", "chan p3→p4").
-type Field struct {
-	Name  string
-	Value string
 }
 
 // System is a finite transition system with named state predicates.
