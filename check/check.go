@@ -16,6 +16,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // Request is one check.
@@ -52,6 +53,8 @@ type Verdict struct {
 	// Summary says in one line what goes wrong, or why the status is Unknown.
 	Summary string
 	Trace   *explore.Trace
+	// File is the trace as a trace file, verified by replay.
+	File *trace.File
 	// Also holds further counterexamples of other kinds (Termination: a
 	// stuck state besides a fair cycle).
 	Also []Counterexample
@@ -62,6 +65,7 @@ type Counterexample struct {
 	Kind    string
 	Summary string
 	Trace   *explore.Trace
+	File    *trace.File
 }
 
 // Report is the outcome of a check.
@@ -125,7 +129,46 @@ func Run(req Request) (*Report, error) {
 		rep.invariant(res, sel.Agreement, properties.Agreement, properties.IdxAgreement),
 		rep.termination(res, sel.Termination),
 	}
+	// Every counterexample is replayed through the transition function
+	// before anyone sees it.
+	for i := range rep.Verdicts {
+		v := &rep.Verdicts[i]
+		if v.Trace == nil {
+			continue
+		}
+		if v.File, err = rep.verified(sys, v.Name, v.Kind, v.Summary, v.Trace); err != nil {
+			return nil, err
+		}
+		for j := range v.Also {
+			a := &v.Also[j]
+			if a.File, err = rep.verified(sys, v.Name, a.Kind, a.Summary, a.Trace); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return rep, nil
+}
+
+func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {
+	f := trace.New(r.Algo, r.Config, property, kind, summary, t, r.Expander)
+	if err := trace.Verify(sys, f); err != nil {
+		return nil, fmt.Errorf("internal error: the %s counterexample of %s does not replay: %w", kind, property, err)
+	}
+	return f, nil
+}
+
+// Files lists every verified counterexample, primary ones first.
+func (r *Report) Files() []*trace.File {
+	var fs []*trace.File
+	for _, v := range r.Verdicts {
+		if v.File != nil {
+			fs = append(fs, v.File)
+		}
+		for _, a := range v.Also {
+			fs = append(fs, a.File)
+		}
+	}
+	return fs
 }
 
 func (r *Report) unknown(name string) Verdict {

@@ -31,6 +31,9 @@ const (
 // Main runs mcheck with args (without the program name) against the
 // algorithms of reg, and returns the exit status.
 func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "replay" {
+		return replayMain(args[1:], reg, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o)
 	if err := fs.Parse(args); err != nil {
@@ -86,7 +89,13 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 			return ExitIncomplete
 		}
 	} else {
-		writeText(stdout, rep)
+		writeText(stdout, rep, o.fullStates)
+	}
+	if o.traceOut != "" {
+		if err := writeTraceFiles(o.traceOut, rep, stderr); err != nil {
+			fmt.Fprintf(stderr, "mcheck: --trace-out: %v\n", err)
+			return ExitIncomplete
+		}
 	}
 	switch {
 	case rep.Violated():

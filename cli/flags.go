@@ -26,6 +26,8 @@ type options struct {
 	generic       bool
 	quiet         bool
 	progress      bool
+	fullStates    bool
+	traceOut      string
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -172,8 +174,15 @@ Checking:
 
 Output:
   --json                one JSON object on stdout instead of the report
+  --full-states         print whole states in traces, not only what changed
+  --trace-out PATH      write the counterexample as a trace file (mcheck-trace/1);
+                        a directory (existing, or ending in /) keeps one file per
+                        counterexample
   --quiet               no progress on stderr
   --progress            progress on stderr even when it is not a terminal
+
+Replay a trace file (exit 0: a genuine counterexample, 1: not one, 2: malformed):
+  mcheck replay [--full-states] [--quiet] FILE
 
 Exit status: 0 every checked property holds on a complete search,
 1 a property is violated, 2 bad input or an incomplete search.
@@ -203,6 +212,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.generic, "generic-hash", false, "")
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.progress, "progress", false, "")
+	fs.BoolVar(&o.fullStates, "full-states", false, "")
+	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	return fs
 }
 

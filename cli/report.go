@@ -11,6 +11,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // commas renders 1234567 as 1,234,567.
@@ -76,7 +77,7 @@ func boundNote(r *check.Report) string {
 		r.Config.MaxQueue, commas(r.Stats.Discarded))
 }
 
-func writeText(w io.Writer, r *check.Report) {
+func writeText(w io.Writer, r *check.Report, full bool) {
 	st := r.Stats
 	fmt.Fprintf(w, "mcheck %s\n\n", describeConfig(r.Algo, r.Config))
 	if st.Complete {
@@ -125,34 +126,9 @@ func writeText(w io.Writer, r *check.Report) {
 	if !st.Complete && !r.Violated() {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
 	}
-	for _, v := range r.Verdicts {
-		if v.Trace != nil {
-			fmt.Fprintln(w)
-			writeTrace(w, r, v.Name, v.Kind, v.Trace)
-		}
-		for _, a := range v.Also {
-			fmt.Fprintln(w)
-			writeTrace(w, r, v.Name, a.Kind, a.Trace)
-		}
-	}
-}
-
-func writeTrace(w io.Writer, r *check.Report, name, kindName string, t *explore.Trace) {
-	kind := map[string]string{"invariant": "counterexample", "stuck": "counterexample (ends in a stuck state)", "fair-cycle": "counterexample (a lasso: a prefix, then a cycle repeated forever)"}[kindName]
-	fmt.Fprintf(w, "%s %s, %d steps:\n", name, kind, len(t.Steps)-1)
-	for i, s := range t.Steps {
-		label := s.Label
-		if i == 0 {
-			label = "initial state"
-		}
-		mark := ""
-		if i == t.CycleStart {
-			mark = "   ◀ cycle starts here"
-		}
-		if t.CycleStart >= 0 && i == len(t.Steps)-1 {
-			mark = fmt.Sprintf("   ↩ back to step %d", t.CycleStart)
-		}
-		fmt.Fprintf(w, "%4d  %s%s\n      %s\n", i, label, mark, r.Expander.Describe(s.State))
+	for _, f := range r.Files() {
+		fmt.Fprintln(w)
+		trace.WriteText(w, f, full)
 	}
 }
 

@@ -1,0 +1,78 @@
+package trace
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+var kindText = map[string]string{
+	KindInvariant: "counterexample",
+	KindStuck:     "counterexample (ends in a stuck state)",
+	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
+}
+
+// WriteText renders f for people: the initial state in full, then each
+// step's action and the fields it changed ("p3.elected: ⊥ → 9"), or with
+// full the whole state after every step. A lasso's cycle is marked.
+func WriteText(w io.Writer, f *File, full bool) {
+	fmt.Fprintf(w, "%s %s, %d steps:\n", f.Property, kindText[f.Kind], len(f.Steps)-1)
+	cycle := -1
+	if f.CycleStart != nil {
+		cycle = *f.CycleStart
+	}
+	for i, s := range f.Steps {
+		mark := ""
+		if i == cycle {
+			mark = "   ◀ cycle starts here"
+		}
+		if cycle >= 0 && i == len(f.Steps)-1 {
+			mark = fmt.Sprintf("   ↩ back to step %d", cycle)
+		}
+		fmt.Fprintf(w, "%4d  %s%s\n", i, s.Action, mark)
+		if i == 0 || full {
+			fmt.Fprintf(w, "      %s\n", s.State)
+			continue
+		}
+		changes := Diff(f.Steps[i-1].State, s.State)
+		if len(changes) == 0 {
+			fmt.Fprintln(w, "      (no change)")
+		}
+		for _, c := range changes {
+			fmt.Fprintf(w, "      %s: %s → %s\n", c.Name, c.Old, c.New)
+		}
+	}
+}
+
+// Change is one field that a step changed.
+type Change struct{ Name, Old, New string }
+
+// Diff lists the fields that differ between two states, in the order of
+// the fields of b (then those only in a); a channel absent from a state is
+// empty, [].
+func Diff(a, b model.Snapshot) []Change {
+	af, bf := a.Fields(), b.Fields()
+	old := make(map[string]string, len(af))
+	for _, f := range af {
+		old[f.Name] = f.Value
+	}
+	seen := make(map[string]bool, len(bf))
+	var out []Change
+	for _, f := range bf {
+		seen[f.Name] = true
+		o, ok := old[f.Name]
+		if !ok {
+			o = "[]"
+		}
+		if o != f.Value {
+			out = append(out, Change{f.Name, o, f.Value})
+		}
+	}
+	for _, f := range af {
+		if !seen[f.Name] && f.Value != "[]" {
+			out = append(out, Change{f.Name, f.Value, "[]"})
+		}
+	}
+	return out
+}
