@@ -299,6 +299,12 @@ func (r *Report) explainCycle(t *explore.Trace) string {
 		}
 	}
 	who, maxLive := notStable(&start)
+	for _, s := range t.Steps[t.CycleStart+1:] {
+		if strings.HasPrefix(s.Label, "suspect ") || strings.HasPrefix(s.Label, "early-") {
+			return fmt.Sprintf("elections repeat forever: %s (an unreliable detector's false suspicion or early timeout) starts a new one each time round a fair cycle of %d steps; Stable (elected=%d) is not kept: %s",
+				strings.TrimSpace(s.Label), len(t.Steps)-1-t.CycleStart, maxLive, who)
+		}
+	}
 	return fmt.Sprintf("a fair cycle of %d steps repeats forever without reaching Stable (%s; Stable needs elected=%d)",
 		len(t.Steps)-1-t.CycleStart, who, maxLive)
 }

@@ -1,0 +1,64 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/internal/golden"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// The seed examples of the course notes, as golden reports and trace files
+// under testdata/golden. `go test ./... -update` rewrites them.
+var seedExamples = []struct {
+	name string
+	args []string
+	exit int
+}{
+	{"circulating-election", []string{"--algo", "chang-roberts", "--n", "4", "--crashes", "1"}, 1},
+	{"bully-restart", []string{"--algo", "bully", "--n", "3", "--crashes", "1", "--restarts", "1", "--check", "safety"}, 1},
+	{"bully-unreliable", []string{"--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "safety"}, 1},
+	{"bully-unreliable-termination", []string{"--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "termination", "--max-queue", "2"}, 1},
+	{"clean-run", []string{"--algo", "bully", "--n", "4", "--crash-any"}, 0},
+}
+
+// timeLine is the one line of a report that changes from run to run.
+var timeLine = regexp.MustCompile(`(?m)^time .*$`)
+
+func TestGoldenSeedExamples(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "golden")
+	for _, ex := range seedExamples {
+		t.Run(ex.name, func(t *testing.T) {
+			traces := t.TempDir() + "/"
+			var out, errb bytes.Buffer
+			code := cli.Main(append(ex.args, "--trace-out", traces), specs.Builtin(), &out, &errb)
+			require.Equal(t, ex.exit, code, errb.String())
+			report := timeLine.ReplaceAll(out.Bytes(), []byte("time         (varies)"))
+			golden.Check(t, filepath.Join(dir, ex.name+".txt"), report)
+
+			files, err := filepath.Glob(traces + "*.trace.json")
+			require.NoError(t, err)
+			if ex.exit == 0 {
+				require.Empty(t, files)
+				return
+			}
+			require.NotEmpty(t, files)
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				require.NoError(t, err)
+				golden.Check(t, filepath.Join(dir, ex.name+"."+filepath.Base(f)), data)
+				// The kept file is a genuine counterexample.
+				tf, err := trace.Read(bytes.NewReader(data))
+				require.NoError(t, err)
+				require.NoError(t, trace.Replay(tf, specs.Builtin()))
+			}
+		})
+	}
+}
