@@ -1,0 +1,101 @@
+package explore_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// naiveBFS is the simplest possible search: a Go map from the full state
+// encoding to its depth. No fingerprints, no parallelism, no reduction.
+func naiveBFS(sys model.System) (states, transitions, discarded int64, depth int) {
+	exp := sys.NewExpander()
+	var b model.Batch
+	exp.Initial(&b)
+	seen := map[string]int{string(b.State(0)): 0}
+	frontier := []string{string(b.State(0))}
+	for len(frontier) > 0 {
+		var next []string
+		for _, s := range frontier {
+			exp.Expand([]byte(s), &b)
+			transitions += int64(len(b.Succs))
+			discarded += int64(b.Discarded)
+			for i := range b.Succs {
+				key := string(b.State(i))
+				if _, ok := seen[key]; !ok {
+					seen[key] = depth + 1
+					next = append(next, key)
+				}
+			}
+		}
+		if len(next) > 0 {
+			depth++
+		}
+		frontier = next
+	}
+	return int64(len(seen)), transitions, discarded, depth
+}
+
+type diffConfig struct {
+	algo string
+	cfg  model.Config
+}
+
+// differentialConfigs covers every algorithm and fault mode at N = 3..5
+// (N = 6 where it is small), each small enough for the naive search.
+func differentialConfigs() []diffConfig {
+	var out []diffConfig
+	for _, algo := range []string{"ring", "chang-roberts", "lelann", "hirschberg-sinclair", "bully"} {
+		il := algo == "bully"
+		for n := 3; n <= 5; n++ {
+			out = append(out, diffConfig{algo, model.Config{N: n, InitialLeader: il}})
+		}
+		out = append(out,
+			diffConfig{algo, model.Config{N: 3, MaxCrashes: 2, InitialLeader: il, MaxQueue: 4}},
+			diffConfig{algo, model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: il, MaxQueue: 2}},
+			diffConfig{algo, model.Config{N: 3, Detector: model.Unreliable, InitialLeader: il, MaxQueue: 2}},
+			diffConfig{algo, model.Config{N: 4, IDs: []int{3, 9, 4, 8}, Initiators: []int{3, 9}, InitialLeader: il}},
+			diffConfig{algo, model.Config{N: 4, Down: []int{4}, MaxCrashes: 1, InitialLeader: true, MaxQueue: 3}},
+		)
+	}
+	out = append(out,
+		diffConfig{"chang-roberts", model.Config{N: 6}},
+		diffConfig{"lelann", model.Config{N: 6}},
+		diffConfig{"chang-roberts", model.Config{N: 4, MaxCrashes: 1}},
+		diffConfig{"lelann", model.Config{N: 4, MaxCrashes: 3}},
+		diffConfig{"bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}},
+		diffConfig{"bully", model.Config{N: 3}},
+		diffConfig{"bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}},
+	)
+	return out
+}
+
+// maxDifferentialStates keeps the naive search quick; a configuration
+// above it fails the test, so that the table is changed rather than CI slowed.
+const maxDifferentialStates = 300_000
+
+func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
+	reg := specs.Builtin()
+	for _, c := range differentialConfigs() {
+		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
+			spec, err := reg.Lookup(c.algo)
+			require.NoError(t, err)
+			sys, err := spec.Build(c.cfg, properties.Predicates())
+			require.NoError(t, err)
+			res, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, MaxStates: maxDifferentialStates})
+			require.NoError(t, err)
+			require.True(t, res.Complete, "too big for the differential test: %s", res.Stopped)
+			states, transitions, discarded, depth := naiveBFS(sys)
+			require.Equal(t, states, res.States, "states")
+			require.Equal(t, transitions, res.Transitions, "transitions")
+			require.Equal(t, discarded, res.Discarded, "discarded")
+			require.Equal(t, depth, res.Depth, "depth")
+		})
+	}
+}
