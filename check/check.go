@@ -29,7 +29,10 @@ type Request struct {
 	MemoryBudget int64
 	// Generic identifies states through hashstructure/v2 even when the
 	// algorithm has a Codec (slow; for cross-checking the fast path).
-	Generic  bool
+	Generic bool
+	// Workers expand states in parallel (0: one per CPU); results do not
+	// depend on it.
+	Workers  int
 	Context  context.Context
 	Progress func(explore.Progress)
 }
@@ -105,7 +108,7 @@ func Run(req Request) (*Report, error) {
 	sel := req.Properties
 	eo := explore.Options{
 		Goal: -1, Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
-		Context: req.Context, Progress: req.Progress,
+		Context: req.Context, Progress: req.Progress, Workers: req.Workers,
 	}
 	if sel.SingleLeader {
 		eo.Invariants = append(eo.Invariants, properties.IdxSingleLeader)

@@ -88,14 +88,56 @@ func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 			require.NoError(t, err)
 			sys, err := spec.Build(c.cfg, properties.Predicates())
 			require.NoError(t, err)
-			res, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, MaxStates: maxDifferentialStates})
-			require.NoError(t, err)
-			require.True(t, res.Complete, "too big for the differential test: %s", res.Stopped)
 			states, transitions, discarded, depth := naiveBFS(sys)
-			require.Equal(t, states, res.States, "states")
-			require.Equal(t, transitions, res.Transitions, "transitions")
-			require.Equal(t, discarded, res.Discarded, "discarded")
-			require.Equal(t, depth, res.Depth, "depth")
+			for _, workers := range []int{1, 2, 3} {
+				res, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, MaxStates: maxDifferentialStates, Workers: workers})
+				require.NoError(t, err)
+				require.True(t, res.Complete, "too big for the differential test: %s", res.Stopped)
+				require.Equal(t, states, res.States, "states, %d workers", workers)
+				require.Equal(t, transitions, res.Transitions, "transitions, %d workers", workers)
+				require.Equal(t, discarded, res.Discarded, "discarded, %d workers", workers)
+				require.Equal(t, depth, res.Depth, "depth, %d workers", workers)
+			}
 		})
+	}
+}
+
+// Verdicts and traces, liveness included, do not depend on the number of
+// workers: the same violations, found at the same states, with the same steps.
+func TestSameResultAtAnyWorkerCount(t *testing.T) {
+	reg := specs.Builtin()
+	for _, c := range []diffConfig{
+		{"chang-roberts", model.Config{N: 3, MaxCrashes: 2}},
+		{"ring", model.Config{N: 3, MaxCrashes: 1, MaxQueue: 4}},
+		{"lelann", model.Config{N: 3, MaxCrashes: 2}},
+		{"bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}},
+		{"bully", model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}},
+		{"hirschberg-sinclair", model.Config{N: 3, MaxCrashes: 2, MaxQueue: 3}},
+	} {
+		for _, cont := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/%+v/continue=%v", c.algo, c.cfg, cont), func(t *testing.T) {
+				spec, err := reg.Lookup(c.algo)
+				require.NoError(t, err)
+				sys, err := spec.Build(c.cfg, properties.Predicates())
+				require.NoError(t, err)
+				opts := explore.Options{
+					Invariants: []int{properties.IdxSingleLeader, properties.IdxAgreement},
+					Goal:       properties.IdxStable, Liveness: true, Continue: cont,
+				}
+				var first *explore.Result
+				for _, workers := range []int{1, 2, 4} {
+					opts.Workers = workers
+					res, err := explore.Run(sys, opts)
+					require.NoError(t, err)
+					res.Elapsed, res.MemBytes = 0, 0
+					if first == nil {
+						first = res
+						continue
+					}
+					require.Equal(t, first.Stats, res.Stats, "%d workers", workers)
+					require.Equal(t, first.Violations, res.Violations, "%d workers", workers)
+				}
+			})
+		}
 	}
 }

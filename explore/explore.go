@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/mcheck/mcheck/model"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	// Context interrupts the search (Ctrl-C, a deadline); the result is then
 	// incomplete but keeps what was found.
 	Context context.Context
+	// Workers is the number of goroutines that expand states (0: one per
+	// CPU). Counts, verdicts and traces are the same for every value.
+	Workers int
 	// Progress, if set, is called about every ProgressEvery (default 1 s).
 	Progress      func(Progress)
 	ProgressEvery time.Duration
@@ -131,16 +135,20 @@ func (l *level) reset(base uint32) {
 }
 
 type search struct {
-	sys    model.System
-	exp    model.Expander
-	opt    Options
-	batch  model.Batch
-	tab    *table
-	parent []uint32
-	via    []model.Action
-	cur    level
-	next   level
-	stats  Stats
+	sys   model.System
+	exp   model.Expander
+	opt   Options
+	batch model.Batch
+	tab   *table
+	// workers expand and claim chunks of a batch in parallel; each has its
+	// own expander.
+	workers []worker
+	chunks  []chunk
+	parent  []uint32
+	via     []model.Action
+	cur     level
+	next    level
+	stats   Stats
 	// found[k] maps a predicate to the state index that violates it.
 	invFound  map[int]uint32
 	stuckAt   uint32
@@ -161,6 +169,13 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		opt.ProgressEvery = time.Second
 	}
 	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt, tab: newTable(1 << 16), invFound: map[int]uint32{}}
+	n := opt.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for range n {
+		s.workers = append(s.workers, worker{exp: sys.NewExpander()})
+	}
 	npred := len(sys.Predicates())
 	for _, p := range opt.Invariants {
 		if p < 0 || p >= npred {
@@ -181,82 +196,6 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	s.bfs(start)
 	s.stats.Elapsed = time.Since(start)
 	return s.result()
-}
-
-func (s *search) bfs(start time.Time) {
-	s.exp.Initial(&s.batch)
-	for i := range s.batch.Succs {
-		s.add(noParent, i)
-	}
-	lastProgress := start
-	s.cur, s.next = s.next, s.cur
-	for depth := 0; len(s.cur.ends) > 0 && !s.stop; depth++ {
-		s.stats.Depth = depth
-		s.next.reset(uint32(len(s.parent)))
-		for i := range s.cur.ends {
-			if i&1023 == 0 {
-				if err := s.opt.Context.Err(); err != nil {
-					s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
-					return
-				}
-				if b := s.opt.MemoryBudget; b > 0 && s.memBytes() > b {
-					if s.graph != nil {
-						// The graph is what liveness costs: give it up and
-						// go on checking safety and stuck states.
-						s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), len(s.parent))
-						s.graph = nil
-						runtime.GC()
-					}
-					if s.memBytes() > b {
-						s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
-						return
-					}
-					if s.stuckSeen && !s.opt.Continue {
-						s.halt("stopped at the first violation")
-						return
-					}
-				}
-				if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
-					lastProgress = time.Now()
-					s.opt.Progress(Progress{
-						States: int64(len(s.parent)), Transitions: s.stats.Transitions, Depth: depth,
-						Queue: len(s.cur.ends) - i + len(s.next.ends), Elapsed: time.Since(start), MemBytes: s.memBytes(),
-					})
-				}
-			}
-			src := s.cur.base + uint32(i)
-			s.exp.Expand(s.cur.state(i), &s.batch)
-			b := &s.batch
-			if g := s.graph; g != nil {
-				g.start = append(g.start, uint32(len(g.dst)))
-				if b.Props&(1<<s.opt.Goal) != 0 {
-					g.setGood(src)
-				}
-			}
-			s.stats.Transitions += int64(len(b.Succs))
-			s.stats.Discarded += int64(b.Discarded)
-			if s.opt.Goal >= 0 && !s.stuckSeen && b.Props&(1<<s.opt.Goal) == 0 && !anyFair(b) {
-				s.stuckSeen, s.stuckAt = true, src
-				// With liveness on, the search goes on: the fair-cycle check
-				// needs the whole graph and may find the other way to fail.
-				s.stop = !s.opt.Continue && s.graph == nil
-
-			}
-			for j := range b.Succs {
-				s.add(src, j)
-			}
-			if s.stop {
-				if s.stats.Stopped == "" {
-					s.halt("stopped at the first violation")
-				}
-				return
-			}
-		}
-		s.cur, s.next = s.next, s.cur
-	}
-	if !s.stop {
-		s.stats.Complete = true
-	}
 }
 
 // lasso runs the fair-cycle check on the complete graph and returns the
@@ -314,41 +253,14 @@ func anyFair(b *model.Batch) bool {
 	return false
 }
 
-// add stores successor j of the batch if it is new, and checks invariants.
-func (s *search) add(src uint32, j int) {
-	succ := &s.batch.Succs[j]
-	idx, isNew := s.tab.insert(succ.FP, uint32(len(s.parent)))
-	if g := s.graph; g != nil && src != noParent {
-		g.dst = append(g.dst, idx)
-		g.class = append(g.class, succ.Fair)
-	}
-	if !isNew {
-		return
-	}
-	s.parent = append(s.parent, src)
-	s.via = append(s.via, succ.Action)
-	s.next.push(s.batch.State(j))
-	if bad := s.invMask &^ succ.Props; bad != 0 {
-		for p := 0; bad != 0; p, bad = p+1, bad>>1 {
-			if bad&1 != 0 {
-				if _, seen := s.invFound[p]; !seen {
-					s.invFound[p] = idx
-					if !s.opt.Continue {
-						s.stop = true
-					}
-				}
-			}
-		}
-	}
-	if s.opt.MaxStates > 0 && int64(len(s.parent)) >= s.opt.MaxStates {
-		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
-	}
-}
-
 func (s *search) memBytes() int64 {
 	var g int64
 	if s.graph != nil {
 		g = s.graph.bytes()
+	}
+	for i := range s.chunks {
+		c := &s.chunks[i]
+		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf))
 	}
 	return g + s.tab.bytes() + int64(cap(s.parent))*4 + int64(cap(s.via))*4 +
 		int64(cap(s.cur.data)+cap(s.next.data)) + int64(cap(s.cur.ends)+cap(s.next.ends))*4

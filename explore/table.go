@@ -1,68 +1,142 @@
 package explore
 
-// table maps 64-bit state fingerprints to state indices: open addressing
-// with linear probing over parallel arrays, 12 bytes per slot, kept at most
-// three quarters full. Fingerprint 0 marks an empty slot, so a state whose
-// fingerprint is 0 is stored as 1 (one more way to collide, at 2^-64).
+import "sync/atomic"
+
+// table maps 64-bit state fingerprints to state indices. It is open
+// addressing with linear probing over two parallel arrays (16 bytes a slot,
+// kept at most three quarters full), written concurrently with atomic
+// compare-and-swap while a batch of successors is being claimed, and grown
+// between batches, when no worker runs.
+//
+// A slot's value is 0 while unset, idx+1 once the state has its index, or
+// pending|pos while successors of the current batch claim it: pos is the
+// claimant's place in the sequential order of the batch, and the smallest
+// pos wins, so the outcome does not depend on which worker came first.
+// Fingerprint 0 marks an empty slot, so a state whose fingerprint is 0 is
+// stored as 1 (one more way to collide, at 2^-64).
 type table struct {
 	keys []uint64
-	vals []uint32
+	vals []uint64
 	mask uint64
-	used int
+	used int // slots in use; updated between batches
 }
 
+const pending = uint64(1) << 63
+
 func newTable(capacity int) *table {
+	t := &table{}
+	t.alloc(sizeFor(capacity))
+	return t
+}
+
+func sizeFor(capacity int) int {
 	size := 1024
 	for size*3/4 < capacity {
 		size *= 2
 	}
-	return &table{keys: make([]uint64, size), vals: make([]uint32, size), mask: uint64(size - 1)}
+	return size
 }
 
-// insert returns the index stored for fp, or stores idx and reports isNew.
-func (t *table) insert(fp uint64, idx uint32) (uint32, bool) {
+func (t *table) alloc(size int) {
+	t.keys, t.vals, t.mask = make([]uint64, size), make([]uint64, size), uint64(size-1)
+}
+
+func fix(fp uint64) uint64 {
 	if fp == 0 {
-		fp = 1
+		return 1
 	}
-	if (t.used+1)*4 > len(t.keys)*3 {
-		t.grow()
-	}
-	for i := fp & t.mask; ; i = (i + 1) & t.mask {
-		switch t.keys[i] {
-		case 0:
-			t.keys[i], t.vals[i] = fp, idx
-			t.used++
-			return idx, true
-		case fp:
-			return t.vals[i], false
+	return fp
+}
+
+// slot finds or takes the slot of fp; newSlot says it was taken now.
+func (t *table) slot(fp uint64) (i uint64, newSlot bool) {
+	for i = fp & t.mask; ; i = (i + 1) & t.mask {
+		k := atomic.LoadUint64(&t.keys[i])
+		if k == fp {
+			return i, false
+		}
+		if k == 0 {
+			if atomic.CompareAndSwapUint64(&t.keys[i], 0, fp) {
+				return i, true
+			}
+			if atomic.LoadUint64(&t.keys[i]) == fp {
+				return i, false
+			}
 		}
 	}
 }
 
-// lookup returns the index stored for fp.
+// claim records that the successor at sequential position pos reaches fp.
+// If fp already has an index it returns it (old = true). Safe for
+// concurrent use.
+func (t *table) claim(fp, pos uint64) (idx uint32, old, newSlot bool) {
+	i, newSlot := t.slot(fix(fp))
+	want := pending | pos
+	for {
+		v := atomic.LoadUint64(&t.vals[i])
+		if v != 0 && v&pending == 0 {
+			return uint32(v - 1), true, newSlot
+		}
+		if v != 0 && v <= want {
+			return 0, false, newSlot
+		}
+		if atomic.CompareAndSwapUint64(&t.vals[i], v, want) {
+			return 0, false, newSlot
+		}
+	}
+}
+
+// won reports whether the claim at pos is the earliest for fp; call it
+// after every claim of the batch has been made.
+func (t *table) won(fp, pos uint64) bool {
+	i, _ := t.find(fix(fp))
+	return atomic.LoadUint64(&t.vals[i]) == pending|pos
+}
+
+// set gives fp its state index.
+func (t *table) set(fp uint64, idx uint32) {
+	i, _ := t.find(fix(fp))
+	atomic.StoreUint64(&t.vals[i], uint64(idx)+1)
+}
+
+func (t *table) find(fp uint64) (uint64, bool) {
+	for i := fp & t.mask; ; i = (i + 1) & t.mask {
+		switch atomic.LoadUint64(&t.keys[i]) {
+		case fp:
+			return i, true
+		case 0:
+			return i, false
+		}
+	}
+}
+
+// lookup returns the index of fp, if it has one.
 func (t *table) lookup(fp uint64) (uint32, bool) {
-	if fp == 0 {
-		fp = 1
+	i, ok := t.find(fix(fp))
+	if !ok {
+		return 0, false
 	}
-	for i := fp & t.mask; ; i = (i + 1) & t.mask {
-		switch t.keys[i] {
-		case 0:
-			return 0, false
-		case fp:
-			return t.vals[i], true
-		}
+	v := atomic.LoadUint64(&t.vals[i])
+	if v == 0 || v&pending != 0 {
+		return 0, false
 	}
+	return uint32(v - 1), true
 }
 
-func (t *table) grow() {
+// reserve grows the table, when no worker runs, so that extra more slots
+// fit under the load limit.
+func (t *table) reserve(extra int) {
+	if (t.used+extra)*4 <= len(t.keys)*3 {
+		return
+	}
 	oldKeys, oldVals := t.keys, t.vals
-	size := 2 * len(oldKeys)
-	t.keys, t.vals, t.mask, t.used = make([]uint64, size), make([]uint32, size), uint64(size-1), 0
+	t.alloc(sizeFor(t.used + extra))
 	for i, k := range oldKeys {
 		if k != 0 {
-			t.insert(k, oldVals[i])
+			j, _ := t.find(k)
+			t.keys[j], t.vals[j] = k, oldVals[i]
 		}
 	}
 }
 
-func (t *table) bytes() int64 { return int64(len(t.keys)) * 12 }
+func (t *table) bytes() int64 { return int64(len(t.keys)) * 16 }

@@ -1,0 +1,371 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// The search goes level by level (BFS), and each level in batches of
+// chunks of consecutive frontier states. A batch runs in phases, each in
+// parallel over its chunks, with a barrier between them:
+//
+//	expand   every state of the chunk; keep the successors in order
+//	claim    each successor's fingerprint in the table at its sequential
+//	         position (chunk, offset); the smallest position wins
+//	count    the winners: the first occurrence of each new state
+//	write    winners get consecutive indices in sequential order (from
+//	         prefix sums over chunks), parent links and frontier bytes
+//	resolve  every successor's index, for the liveness graph
+//
+// So state indices, counts, first violations and traces are exactly those of
+// a one-goroutine search, for any number of workers.
+const (
+	chunkStates = 512 // frontier states per chunk
+	batchChunks = 64  // chunks per batch
+)
+
+type worker struct {
+	exp   model.Expander
+	batch model.Batch
+}
+
+// Per-successor outcome of claiming.
+const (
+	recOld  uint8 = iota // an earlier state
+	recWon               // the first occurrence of a new state
+	recLost              // a new state first reached by an earlier successor
+)
+
+type succRec struct {
+	fp       uint64
+	props    uint64
+	action   model.Action
+	fair     int32
+	src      uint32 // index of the expanded state
+	off, end uint32 // encoding in chunk.buf
+	idx      uint32
+	outcome  uint8
+}
+
+type chunk struct {
+	lo, hi      int // frontier positions
+	recs        []succRec
+	buf         []byte
+	fanout      []uint32 // successors per expanded state, for the graph
+	good        []bool   // Goal holds in the expanded state, for the graph
+	transitions int64
+	discarded   int64
+	stuck       int64 // frontier position of the first stuck state, or -1
+	newSlots    int
+	winners     int
+	winBytes    int
+	firstIdx    uint32 // index of the chunk's first winner
+	firstByte   int    // frontier offset of its bytes
+	firstEdge   int    // graph edge index of the chunk's first successor
+	bad         [64]int64
+}
+
+// parallel runs f(worker, i) for i in [0, n) on the workers.
+func (s *search) parallel(n int, f func(w *worker, i int)) {
+	if len(s.workers) == 1 || n == 1 {
+		for i := 0; i < n; i++ {
+			f(&s.workers[0], i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range s.workers {
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(w, i)
+			}
+		}(&s.workers[w])
+	}
+	wg.Wait()
+}
+
+func (s *search) bfs(start time.Time) {
+	s.exp.Initial(&s.batch)
+	for j := range s.batch.Succs {
+		succ := &s.batch.Succs[j]
+		if _, old, newSlot := s.tab.claim(succ.FP, uint64(j)); !old {
+			if newSlot {
+				s.tab.used++
+			}
+			idx := uint32(len(s.parent))
+			s.tab.set(succ.FP, idx)
+			s.parent = append(s.parent, noParent)
+			s.via = append(s.via, succ.Action)
+			s.next.push(s.batch.State(j))
+			s.checkInvariants(succ.Props, idx)
+		}
+	}
+	lastProgress := start
+	s.cur, s.next = s.next, s.cur
+	for depth := 0; len(s.cur.ends) > 0 && !s.stop; depth++ {
+		s.stats.Depth = depth
+		s.next.reset(uint32(len(s.parent)))
+		for lo := 0; lo < len(s.cur.ends) && !s.stop; lo += chunkStates * batchChunks {
+			if err := s.opt.Context.Err(); err != nil {
+				s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
+				return
+			}
+			if !s.withinBudget() {
+				return
+			}
+			if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
+				lastProgress = time.Now()
+				s.opt.Progress(Progress{
+					States: int64(len(s.parent)), Transitions: s.stats.Transitions, Depth: depth,
+					Queue: len(s.cur.ends) - lo + len(s.next.ends), Elapsed: time.Since(start), MemBytes: s.memBytes(),
+				})
+			}
+			s.runBatch(lo, min(lo+chunkStates*batchChunks, len(s.cur.ends)))
+		}
+		s.cur, s.next = s.next, s.cur
+	}
+	if !s.stop {
+		s.stats.Complete = true
+	}
+}
+
+// withinBudget enforces the memory budget: the liveness graph is given up
+// first, then the search stops.
+func (s *search) withinBudget() bool {
+	b := s.opt.MemoryBudget
+	if b <= 0 || s.memBytes() <= b {
+		return true
+	}
+	if s.graph != nil {
+		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), len(s.parent))
+		s.graph = nil
+		runtime.GC()
+		if s.stuckSeen && !s.opt.Continue {
+			s.halt("stopped at the first violation")
+			return false
+		}
+	}
+	if s.memBytes() > b {
+		s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
+		return false
+	}
+	return true
+}
+
+func (s *search) runBatch(lo, hi int) {
+	nch := (hi - lo + chunkStates - 1) / chunkStates
+	for len(s.chunks) < nch {
+		s.chunks = append(s.chunks, chunk{})
+	}
+	chunks := s.chunks[:nch]
+	for c := range chunks {
+		chunks[c].lo, chunks[c].hi = lo+c*chunkStates, min(lo+(c+1)*chunkStates, hi)
+	}
+	s.parallel(nch, func(w *worker, c int) { s.expandChunk(w, &chunks[c]) })
+
+	// Between phases: totals in chunk order, room in the table, the graph's
+	// per-state bookkeeping, the first stuck state.
+	succs := 0
+	g := s.graph
+	for c := range chunks {
+		ch := &chunks[c]
+		ch.firstEdge = succs
+		succs += len(ch.recs)
+		s.stats.Transitions += ch.transitions
+		s.stats.Discarded += ch.discarded
+		if ch.stuck >= 0 && !s.stuckSeen {
+			s.stuckSeen, s.stuckAt = true, s.cur.base+uint32(ch.stuck)
+			// With liveness on the search goes on: the fair-cycle check
+			// needs the whole graph and may find the other way to fail.
+			if !s.opt.Continue && g == nil {
+				s.halt("stopped at the first violation")
+			}
+		}
+		if g != nil {
+			e := len(g.dst) + ch.firstEdge
+			for i, n := range ch.fanout {
+				g.start = append(g.start, uint32(e))
+				e += int(n)
+				if ch.good[i] {
+					g.setGood(s.cur.base + uint32(ch.lo+i))
+				}
+			}
+		}
+	}
+	if s.stop {
+		return
+	}
+	s.tab.reserve(succs)
+
+	s.parallel(nch, func(_ *worker, c int) { s.claimChunk(uint64(c), &chunks[c]) })
+	s.parallel(nch, func(_ *worker, c int) { s.countChunk(uint64(c), &chunks[c]) })
+
+	next, nbytes := uint32(len(s.parent)), len(s.next.data)
+	for c := range chunks {
+		ch := &chunks[c]
+		s.tab.used += ch.newSlots
+		ch.firstIdx, ch.firstByte = next, nbytes
+		next += uint32(ch.winners)
+		nbytes += ch.winBytes
+	}
+	s.parent = grow(s.parent, int(next))
+	s.via = grow(s.via, int(next))
+	s.next.data = grow(s.next.data, nbytes)
+	s.next.ends = grow(s.next.ends, int(next-s.next.base))
+	s.parallel(nch, func(_ *worker, c int) { s.writeChunk(&chunks[c]) })
+
+	if g != nil {
+		g.dst = grow(g.dst, len(g.dst)+succs)
+		g.class = grow(g.class, len(g.class)+succs)
+		base := len(g.dst) - succs
+		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
+	}
+	for c := range chunks {
+		for p, idx := range chunks[c].bad {
+			if idx >= 0 {
+				s.recordInvariant(p, uint32(idx))
+			}
+		}
+	}
+	if s.opt.MaxStates > 0 && int64(len(s.parent)) >= s.opt.MaxStates {
+		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
+	}
+}
+
+// grow extends xs to length n, keeping its contents.
+func grow[T any](xs []T, n int) []T {
+	if n <= cap(xs) {
+		return xs[:n]
+	}
+	return append(xs[:cap(xs)], make([]T, n-cap(xs))...)[:n]
+}
+
+func (s *search) expandChunk(w *worker, ch *chunk) {
+	ch.recs, ch.buf, ch.fanout, ch.good = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0]
+	ch.transitions, ch.discarded, ch.stuck = 0, 0, -1
+	goal := s.opt.Goal
+	for i := ch.lo; i < ch.hi; i++ {
+		src := s.cur.base + uint32(i)
+		b := &w.batch
+		w.exp.Expand(s.cur.state(i), b)
+		ch.transitions += int64(len(b.Succs))
+		ch.discarded += int64(b.Discarded)
+		if goal >= 0 && ch.stuck < 0 && b.Props&(1<<goal) == 0 && !anyFair(b) {
+			ch.stuck = int64(i)
+		}
+		if s.graph != nil {
+			ch.fanout = append(ch.fanout, uint32(len(b.Succs)))
+			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
+		}
+		for j := range b.Succs {
+			x := &b.Succs[j]
+			off := len(ch.buf)
+			ch.buf = append(ch.buf, b.State(j)...)
+			ch.recs = append(ch.recs, succRec{
+				fp: x.FP, props: x.Props, action: x.Action, fair: x.Fair, src: src,
+				off: uint32(off), end: uint32(len(ch.buf)),
+			})
+		}
+	}
+}
+
+func (s *search) claimChunk(c uint64, ch *chunk) {
+	ch.newSlots = 0
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		idx, old, newSlot := s.tab.claim(r.fp, c<<32|uint64(j))
+		if newSlot {
+			ch.newSlots++
+		}
+		if old {
+			r.outcome, r.idx = recOld, idx
+		} else {
+			r.outcome = recLost // until counted
+		}
+	}
+}
+
+func (s *search) countChunk(c uint64, ch *chunk) {
+	ch.winners, ch.winBytes = 0, 0
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if r.outcome != recOld && s.tab.won(r.fp, c<<32|uint64(j)) {
+			r.outcome = recWon
+			ch.winners++
+			ch.winBytes += int(r.end - r.off)
+		}
+	}
+}
+
+func (s *search) writeChunk(ch *chunk) {
+	for p := range ch.bad {
+		ch.bad[p] = -1
+	}
+	idx, off := ch.firstIdx, ch.firstByte
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if r.outcome != recWon {
+			continue
+		}
+		r.idx = idx
+		s.tab.set(r.fp, idx)
+		s.parent[idx], s.via[idx] = r.src, r.action
+		off += copy(s.next.data[off:], ch.buf[r.off:r.end])
+		s.next.ends[idx-s.next.base] = uint32(off)
+		if bad := s.invMask &^ r.props; bad != 0 {
+			for p := 0; bad != 0; p, bad = p+1, bad>>1 {
+				if bad&1 != 0 && ch.bad[p] < 0 {
+					ch.bad[p] = int64(idx)
+				}
+			}
+		}
+		idx++
+	}
+}
+
+func (s *search) resolveChunk(ch *chunk, base int) {
+	g := s.graph
+	e := base + ch.firstEdge
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if r.outcome == recLost {
+			r.idx, _ = s.tab.lookup(r.fp)
+		}
+		g.dst[e+j], g.class[e+j] = r.idx, r.fair
+	}
+}
+
+// checkInvariants records the invariants that state idx violates.
+func (s *search) checkInvariants(props uint64, idx uint32) {
+	if bad := s.invMask &^ props; bad != 0 {
+		for p := 0; bad != 0; p, bad = p+1, bad>>1 {
+			if bad&1 != 0 {
+				s.recordInvariant(p, idx)
+			}
+		}
+	}
+}
+
+// recordInvariant keeps the first (lowest-index, so shallowest) violation.
+func (s *search) recordInvariant(p int, idx uint32) {
+	if old, seen := s.invFound[p]; seen && old <= idx {
+		return
+	}
+	s.invFound[p] = idx
+	if !s.opt.Continue {
+		s.halt("stopped at the first violation")
+	}
+}
