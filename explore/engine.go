@@ -44,6 +44,7 @@ const (
 
 type succRec struct {
 	fp       uint64
+	slot     uint64 // in the table, valid within the batch
 	props    uint64
 	action   model.Action
 	fair     int32
@@ -101,12 +102,12 @@ func (s *search) bfs(start time.Time) {
 	s.exp.Initial(&s.batch)
 	for j := range s.batch.Succs {
 		succ := &s.batch.Succs[j]
-		if _, old, newSlot := s.tab.claim(succ.FP, uint64(j)); !old {
+		if slot, _, old, newSlot := s.tab.claim(succ.FP, uint64(j)); !old {
 			if newSlot {
 				s.tab.used++
 			}
 			idx := uint32(len(s.parent))
-			s.tab.set(succ.FP, idx)
+			s.tab.setAt(slot, idx)
 			s.parent = append(s.parent, noParent)
 			s.via = append(s.via, succ.Action)
 			s.next.push(s.batch.State(j))
@@ -286,7 +287,8 @@ func (s *search) claimChunk(c uint64, ch *chunk) {
 	ch.newSlots = 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		idx, old, newSlot := s.tab.claim(r.fp, c<<32|uint64(j))
+		slot, idx, old, newSlot := s.tab.claim(r.fp, c<<32|uint64(j))
+		r.slot = slot
 		if newSlot {
 			ch.newSlots++
 		}
@@ -302,7 +304,7 @@ func (s *search) countChunk(c uint64, ch *chunk) {
 	ch.winners, ch.winBytes = 0, 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		if r.outcome != recOld && s.tab.won(r.fp, c<<32|uint64(j)) {
+		if r.outcome != recOld && s.tab.won(r.slot, c<<32|uint64(j)) {
 			r.outcome = recWon
 			ch.winners++
 			ch.winBytes += int(r.end - r.off)
@@ -321,7 +323,7 @@ func (s *search) writeChunk(ch *chunk) {
 			continue
 		}
 		r.idx = idx
-		s.tab.set(r.fp, idx)
+		s.tab.setAt(r.slot, idx)
 		s.parent[idx], s.via[idx] = r.src, r.action
 		off += copy(s.next.data[off:], ch.buf[r.off:r.end])
 		s.next.ends[idx-s.next.base] = uint32(off)
@@ -342,7 +344,7 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome == recLost {
-			r.idx, _ = s.tab.lookup(r.fp)
+			r.idx = s.tab.indexAt(r.slot)
 		}
 		g.dst[e+j], g.class[e+j] = r.idx, r.fair
 	}

@@ -67,37 +67,37 @@ func (t *table) slot(fp uint64) (i uint64, newSlot bool) {
 }
 
 // claim records that the successor at sequential position pos reaches fp.
-// If fp already has an index it returns it (old = true). Safe for
-// concurrent use.
-func (t *table) claim(fp, pos uint64) (idx uint32, old, newSlot bool) {
+// If fp already has an index it returns it (old = true). It also returns
+// the slot, which stays put until the table grows (between batches), so
+// won, setAt and indexAt need not probe again. Safe for concurrent use.
+func (t *table) claim(fp, pos uint64) (slot uint64, idx uint32, old, newSlot bool) {
 	i, newSlot := t.slot(fix(fp))
 	want := pending | pos
 	for {
 		v := atomic.LoadUint64(&t.vals[i])
 		if v != 0 && v&pending == 0 {
-			return uint32(v - 1), true, newSlot
+			return i, uint32(v - 1), true, newSlot
 		}
 		if v != 0 && v <= want {
-			return 0, false, newSlot
+			return i, 0, false, newSlot
 		}
 		if atomic.CompareAndSwapUint64(&t.vals[i], v, want) {
-			return 0, false, newSlot
+			return i, 0, false, newSlot
 		}
 	}
 }
 
-// won reports whether the claim at pos is the earliest for fp; call it
-// after every claim of the batch has been made.
-func (t *table) won(fp, pos uint64) bool {
-	i, _ := t.find(fix(fp))
-	return atomic.LoadUint64(&t.vals[i]) == pending|pos
+// won reports whether the claim at pos is the earliest for its slot; call
+// it after every claim of the batch has been made.
+func (t *table) won(slot, pos uint64) bool {
+	return atomic.LoadUint64(&t.vals[slot]) == pending|pos
 }
 
-// set gives fp its state index.
-func (t *table) set(fp uint64, idx uint32) {
-	i, _ := t.find(fix(fp))
-	atomic.StoreUint64(&t.vals[i], uint64(idx)+1)
-}
+// setAt gives the state of a slot its index.
+func (t *table) setAt(slot uint64, idx uint32) { atomic.StoreUint64(&t.vals[slot], uint64(idx)+1) }
+
+// indexAt is the index of the state of a slot, once set.
+func (t *table) indexAt(slot uint64) uint32 { return uint32(atomic.LoadUint64(&t.vals[slot]) - 1) }
 
 func (t *table) find(fp uint64) (uint64, bool) {
 	for i := fp & t.mask; ; i = (i + 1) & t.mask {
