@@ -67,7 +67,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	defer stop()
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
-		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx,
+		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers,
 	}
 	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
 	if showProgress {
@@ -96,6 +96,9 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %v\n", err)
 			return ExitIncomplete
 		}
+	}
+	if err := writeCharts(o.msc, rep, stderr); err != nil {
+		return badInput(stderr, err)
 	}
 	switch {
 	case rep.Violated():

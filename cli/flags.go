@@ -27,7 +27,9 @@ type options struct {
 	quiet         bool
 	progress      bool
 	fullStates    bool
+	workers       int
 	traceOut      string
+	msc           string
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -169,6 +171,8 @@ Checking:
   --max-states N        stop after N states (the search is then incomplete)
   --memory SIZE         stop when the search's memory passes SIZE (default
                         half of this machine's memory), e.g. 8GiB
+  --workers N           goroutines expanding states (default: one per CPU);
+                        counts, verdicts and traces are the same for any N
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -178,11 +182,15 @@ Output:
   --trace-out PATH      write the counterexample as a trace file (mcheck-trace/1);
                         a directory (existing, or ending in /) keeps one file per
                         counterexample
+  --msc FILE.svg|.md    draw the counterexample (the first, if several) as a
+                        message-sequence chart: SVG, or Markdown with a Mermaid
+                        sequenceDiagram; when GITHUB_STEP_SUMMARY is set, the
+                        verdicts and every chart are appended to that file
   --quiet               no progress on stderr
   --progress            progress on stderr even when it is not a terminal
 
 Replay a trace file (exit 0: a genuine counterexample, 1: not one, 2: malformed):
-  mcheck replay [--full-states] [--quiet] FILE
+  mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE
 
 Exit status: 0 every checked property holds on a complete search,
 1 a property is violated, 2 bad input or an incomplete search.
@@ -213,7 +221,9 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.progress, "progress", false, "")
 	fs.BoolVar(&o.fullStates, "full-states", false, "")
+	fs.IntVar(&o.workers, "workers", 0, "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
+	fs.StringVar(&o.msc, "msc", "", "")
 	return fs
 }
 
@@ -250,8 +260,14 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.cfg.MaxRestarts < 0 {
 		return fmt.Errorf("--restarts %d is negative: use 0 or more", o.cfg.MaxRestarts)
 	}
+	if o.workers < 0 {
+		return fmt.Errorf("--workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
+	}
 	if o.maxStates < 0 {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
+	}
+	if err := checkMSCPath(o.msc); err != nil {
+		return err
 	}
 	o.cfg.InitialLeader = initialLeaderDefault
 	if o.initialLeader.set {

@@ -14,17 +14,23 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
+const replayUsage = "mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE"
+
 // replayMain is `mcheck replay FILE`.
 func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	full := fs.Bool("full-states", false, "")
 	quiet := fs.Bool("quiet", false, "")
+	chart := fs.String("msc", "", "")
 	if err := fs.Parse(args); err != nil {
-		return badInput(stderr, fmt.Errorf("replay: %s (usage: mcheck replay [--full-states] [--quiet] FILE)", flagError(err)))
+		return badInput(stderr, fmt.Errorf("replay: %s (usage: %s)", flagError(err), replayUsage))
 	}
 	if fs.NArg() != 1 {
-		return badInput(stderr, errors.New("replay: give exactly one trace file (usage: mcheck replay [--full-states] [--quiet] FILE)"))
+		return badInput(stderr, fmt.Errorf("replay: give exactly one trace file (usage: %s)", replayUsage))
+	}
+	if err := checkMSCPath(*chart); err != nil {
+		return badInput(stderr, fmt.Errorf("replay: %w", err))
 	}
 	path := fs.Arg(0)
 	fh, err := os.Open(path)
@@ -46,6 +52,11 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
 	fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
+	if *chart != "" {
+		if err := writeMSCFile(*chart, f); err != nil {
+			return badInput(stderr, fmt.Errorf("replay: --msc: %w", err))
+		}
+	}
 	if !*quiet {
 		fmt.Fprintln(stdout)
 		trace.WriteText(stdout, f, *full)

@@ -77,6 +77,12 @@ func boundNote(r *check.Report) string {
 		r.Config.MaxQueue, commas(r.Stats.Discarded))
 }
 
+// WriteText renders r as the mcheck command prints it: the configuration,
+// the counts, the verdicts and every counterexample, each step with the
+// fields it changed (with fullStates, the whole state after every step).
+// Test helpers such as mchecktest print failures with it.
+func WriteText(w io.Writer, r *check.Report, fullStates bool) { writeText(w, r, fullStates) }
+
 func writeText(w io.Writer, r *check.Report, full bool) {
 	st := r.Stats
 	fmt.Fprintf(w, "mcheck %s\n\n", describeConfig(r.Algo, r.Config))

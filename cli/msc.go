@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// Message-sequence charts (--msc) and the GitHub job summary
+// (GITHUB_STEP_SUMMARY).
+
+// errMSCPath is the one-line complaint about an --msc path.
+var errMSCPath = errors.New("--msc: want a file ending in .svg or .md")
+
+// checkMSCPath accepts "" (no chart) or a path ending in .svg or .md.
+func checkMSCPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".svg", ".md":
+		return nil
+	}
+	return errMSCPath
+}
+
+// writeMSCFile draws f into path: an SVG chart, or for .md a Markdown
+// document with a heading and the Mermaid chart in a fenced block.
+func writeMSCFile(path string, f *trace.File) error {
+	if err := checkMSCPath(path); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	var err error
+	if strings.EqualFold(filepath.Ext(path), ".svg") {
+		err = msc.SVG(&b, f)
+	} else {
+		err = msc.Markdown(&b, f, 1)
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// writeCharts follows a check: --msc draws the first counterexample, and
+// when GITHUB_STEP_SUMMARY names a file the verdicts and every
+// counterexample's chart are appended to it. Only a failure to write the
+// --msc file is an error; the job summary only warns.
+func writeCharts(path string, rep *check.Report, stderr io.Writer) error {
+	if path != "" {
+		files := rep.Files()
+		switch {
+		case len(files) == 0:
+			fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s not written\n", path)
+		default:
+			if len(files) > 1 {
+				fmt.Fprintf(stderr, "mcheck: --msc: %d counterexamples, drew the first in %s; keep them all with --trace-out DIR/ and draw one with mcheck replay --msc\n", len(files), path)
+			}
+			if err := writeMSCFile(path, files[0]); err != nil {
+				return fmt.Errorf("--msc: %w", err)
+			}
+		}
+	}
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
+		if err := appendStepSummary(summary, rep); err != nil {
+			fmt.Fprintf(stderr, "mcheck: GITHUB_STEP_SUMMARY: %v (the job summary is incomplete)\n", err)
+		}
+	}
+	return nil
+}
+
+func appendStepSummary(path string, rep *check.Report) error {
+	var b bytes.Buffer
+	if err := writeStepSummary(&b, rep); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := out.Write(b.Bytes()); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// writeStepSummary writes the check as a Markdown section for a GitHub job
+// summary: the configuration, how far the search went, a verdict table, and
+// the Mermaid chart of each counterexample.
+func writeStepSummary(w io.Writer, rep *check.Report) error {
+	st := rep.Stats
+	fmt.Fprintf(w, "## mcheck %s\n\n", mdCell(describeConfig(rep.Algo, rep.Config)))
+	if st.Complete {
+		fmt.Fprintf(w, "Search complete: %s states, %s transitions, depth %d.\n\n", commas(st.States), commas(st.Transitions), st.Depth)
+	} else {
+		fmt.Fprintf(w, "Search **incomplete** (%s): %s states, %s transitions, depth %d.\n\n", mdCell(st.Stopped), commas(st.States), commas(st.Transitions), st.Depth)
+	}
+	fmt.Fprintf(w, "| property | status | summary |\n|---|---|---|\n")
+	for _, v := range rep.Verdicts {
+		fmt.Fprintf(w, "| %s | %s | %s |\n", v.Name, statusCell(rep, v), mdCell(v.Summary))
+		for _, a := range v.Also {
+			fmt.Fprintf(w, "| | also | %s |\n", mdCell(a.Summary))
+		}
+	}
+	if note := boundNote(rep); note != "" {
+		fmt.Fprintf(w, "\nNote: %s.\n", mdCell(note))
+	}
+	fmt.Fprintln(w)
+	for _, f := range rep.Files() {
+		if err := msc.Markdown(w, f, 3); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func statusCell(rep *check.Report, v check.Verdict) string {
+	s := string(v.Status)
+	switch v.Status {
+	case check.Violated:
+		s = "**VIOLATED**"
+	case check.Unchecked:
+		s = "not checked"
+	}
+	if v.Name == properties.Termination && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
+		s += " (bounded model only)"
+	}
+	return s
+}
+
+// mdCell makes s safe in a Markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(s)
+}

@@ -1,0 +1,396 @@
+package msc_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/internal/golden" // also defines -update: go test ./msc -update
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// fixtures are the traces the charts are tested on: the seed examples' trace
+// files (kept by the cli golden test) and a 6-process LeLann lasso of 38 steps.
+var fixtures = []struct{ name, path string }{
+	{"circulating-election", "../testdata/golden/circulating-election.Termination-fair-cycle.trace.json"},
+	{"circulating-election-stuck", "../testdata/golden/circulating-election.Termination-stuck.trace.json"},
+	{"bully-restart", "../testdata/golden/bully-restart.SingleLeader-invariant.trace.json"},
+	{"bully-unreliable-termination", "../testdata/golden/bully-unreliable-termination.Termination-fair-cycle.trace.json"},
+	{"lelann6-crash", "../testdata/msc/lelann6-crash.Termination-fair-cycle.trace.json"},
+}
+
+func load(t *testing.T, path string) *trace.File {
+	t.Helper()
+	fh, err := os.Open(path)
+	require.NoError(t, err)
+	defer fh.Close()
+	f, err := trace.Read(fh)
+	require.NoError(t, err)
+	return f
+}
+
+func render(t *testing.T, fn func(io.Writer, *trace.File) error, f *trace.File) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, fn(&b, f))
+	return b.String()
+}
+
+// counts is what a trace says about its messages, worked out independently
+// of the chart code: deliveries from the actions, in-flight messages from
+// the last state, lost ones as messages that left a channel into a process
+// that crashed at that step.
+type counts struct{ delivered, lost, inFlight int }
+
+func countMessages(f *trace.File) counts {
+	var c counts
+	for i, s := range f.Steps {
+		if strings.HasPrefix(s.Action, "deliver ") {
+			c.delivered++
+		}
+		if victim, ok := strings.CutPrefix(s.Action, "crash "); ok && i > 0 {
+			for _, ch := range f.Steps[i-1].State.Channels {
+				if ch.To == victim {
+					c.lost += len(ch.Messages)
+				}
+			}
+		}
+	}
+	for _, ch := range f.Steps[len(f.Steps)-1].State.Channels {
+		c.inFlight += len(ch.Messages)
+	}
+	return c
+}
+
+func TestFixturesAreGenuineCounterexamples(t *testing.T) {
+	for _, fx := range fixtures {
+		require.NoError(t, trace.Replay(load(t, fx.path), specs.Builtin()), fx.name)
+	}
+	f := load(t, fixtures[4].path)
+	assert.Len(t, f.Steps[0].State.Processes, 6)
+	assert.Len(t, f.Steps, 39, "the big fixture is a 6-process trace of 38 steps")
+}
+
+func TestGolden(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			f := load(t, fx.path)
+			golden.Check(t, filepath.Join("..", "testdata", "msc", fx.name+".svg"), []byte(render(t, msc.SVG, f)))
+			golden.Check(t, filepath.Join("..", "testdata", "msc", fx.name+".mmd"), []byte(render(t, msc.Mermaid, f)))
+		})
+	}
+}
+
+// The README shows docs/circulating-election.svg: it is the chart of the
+// seed example as mcheck draws it now (-update redraws it; the PNG beside
+// it is redrawn by TestSVGRendersInChromium with -update).
+func TestREADMEChartIsCurrent(t *testing.T) {
+	golden.Check(t, filepath.Join("..", "docs", "circulating-election.svg"), []byte(render(t, msc.SVG, load(t, fixtures[0].path))))
+}
+
+func TestDeterministic(t *testing.T) {
+	f := load(t, fixtures[4].path)
+	assert.Equal(t, render(t, msc.SVG, f), render(t, msc.SVG, f))
+	assert.Equal(t, render(t, msc.Mermaid, f), render(t, msc.Mermaid, f))
+}
+
+// svgDoc decodes a whole SVG document with encoding/xml and collects what
+// the tests look at.
+type svgDoc struct {
+	width, height int
+	text          string         // all character data, in order
+	classes       map[string]int // <g class="..."> counts
+	labelsAfter   bool           // the labels group comes after the messages group
+}
+
+func decodeSVG(t *testing.T, doc string) svgDoc {
+	t.Helper()
+	d := svgDoc{classes: map[string]int{}}
+	dec := xml.NewDecoder(strings.NewReader(doc))
+	var text strings.Builder
+	depth, seenMessages, root := 0, false, false
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err, "the SVG must be well-formed XML")
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				require.False(t, root, "one root element")
+				root = true
+				require.Equal(t, "svg", tk.Name.Local)
+				require.Equal(t, "http://www.w3.org/2000/svg", tk.Name.Space)
+			}
+			depth++
+			for _, a := range tk.Attr {
+				switch {
+				case depth == 1 && a.Name.Local == "width":
+					d.width, err = strconv.Atoi(a.Value)
+					require.NoError(t, err)
+				case depth == 1 && a.Name.Local == "height":
+					d.height, err = strconv.Atoi(a.Value)
+					require.NoError(t, err)
+				case tk.Name.Local == "g" && a.Name.Local == "class":
+					d.classes[a.Value]++
+				case tk.Name.Local == "g" && a.Name.Local == "id" && a.Value == "messages":
+					seenMessages = true
+				case tk.Name.Local == "g" && a.Name.Local == "id" && a.Value == "labels":
+					d.labelsAfter = seenMessages
+				}
+			}
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			text.Write(tk)
+			text.WriteByte('\n')
+		}
+	}
+	require.True(t, root)
+	d.text = text.String()
+	return d
+}
+
+func TestSVGIsWellFormedAndComplete(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			f := load(t, fx.path)
+			d := decodeSVG(t, render(t, msc.SVG, f))
+			assert.Positive(t, d.width)
+			assert.Positive(t, d.height)
+			want := countMessages(f)
+			assert.Equal(t, want.delivered, d.classes["delivered"], "an arrow per delivered message")
+			assert.Equal(t, want.lost, d.classes["lost"], "a lost arrow per message dropped by a crash")
+			assert.Equal(t, want.inFlight, d.classes["in-flight"], "a dangling arrow per message in flight at the end")
+			assert.True(t, d.labelsAfter, "labels are drawn over the arrows, on a background")
+			// The title: the property and the summary.
+			assert.Contains(t, d.text, f.Property+" violated")
+			for _, w := range strings.Fields(f.Summary) {
+				assert.Contains(t, d.text, w)
+			}
+			// Every step in the gutter, with its number.
+			for i, s := range f.Steps {
+				assert.Contains(t, d.text, "\n"+strconv.Itoa(i)+"\n"+s.Action+"\n")
+			}
+			for _, p := range f.Steps[0].State.Processes {
+				assert.Contains(t, d.text, "\n"+p.Name+"\n")
+			}
+			assert.Equal(t, f.CycleStart != nil, strings.Contains(d.text, "cycle repeats forever"))
+		})
+	}
+}
+
+func TestSVGMarksAndNotes(t *testing.T) {
+	d := decodeSVG(t, render(t, msc.SVG, load(t, fixtures[2].path)))
+	// bully-restart: crash p3, detect p2, timeout-ok p2, restart p3.
+	for _, s := range []string{"crash", "detect", "timeout-ok", "restart", "elected = 3", "elected := ⊥", "elected := 2", "elected := 3"} {
+		assert.Contains(t, d.text, "\n"+s+"\n")
+	}
+	d = decodeSVG(t, render(t, msc.SVG, load(t, fixtures[1].path)))
+	assert.Contains(t, d.text, "lost: its receiver crashed")
+}
+
+var (
+	participantRe = regexp.MustCompile(`^\s*participant (\S+)$`)
+	deliverRe     = regexp.MustCompile(`^\s*(\w+)->>(\w+): (\d+): (.*)$`)
+	lostRe        = regexp.MustCompile(`^\s*(\w+)--x(\w+): `)
+)
+
+func TestMermaidStructure(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			f := load(t, fx.path)
+			out := render(t, msc.Mermaid, f)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			require.Equal(t, "sequenceDiagram", lines[0])
+			var participants []string
+			arrows, lost, loops, ends := 0, 0, 0, 0
+			for _, ln := range lines[1:] {
+				require.True(t, strings.HasPrefix(ln, "    "), "indented: %q", ln)
+				if m := participantRe.FindStringSubmatch(ln); m != nil {
+					participants = append(participants, m[1])
+				}
+				if m := deliverRe.FindStringSubmatch(ln); m != nil {
+					arrows++
+					// The arrow is the delivery of its step's action.
+					step, _ := strconv.Atoi(m[3])
+					require.Less(t, step, len(f.Steps))
+					assert.Equal(t, "deliver "+m[1]+"→"+m[2]+" "+m[4], f.Steps[step].Action)
+				}
+				if lostRe.MatchString(ln) {
+					lost++
+				}
+				if strings.HasPrefix(strings.TrimSpace(ln), "loop ") {
+					loops++
+				}
+				if strings.TrimSpace(ln) == "end" {
+					ends++
+				}
+			}
+			var names []string
+			for _, p := range f.Steps[0].State.Processes {
+				names = append(names, p.Name)
+			}
+			assert.Equal(t, names, participants, "a participant per process, in ring order")
+			want := countMessages(f)
+			assert.Equal(t, want.delivered, arrows, "an arrow per delivered message")
+			assert.Equal(t, want.lost, lost)
+			assert.Equal(t, loops, ends)
+			if f.CycleStart != nil {
+				assert.Equal(t, 1, loops, "the lasso's cycle is a loop block")
+				assert.Contains(t, out, fmt.Sprintf("after step %d the state is that of step %d", len(f.Steps)-1, *f.CycleStart))
+			} else {
+				assert.Zero(t, loops)
+			}
+		})
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	f := load(t, fixtures[0].path)
+	var b bytes.Buffer
+	require.NoError(t, msc.Markdown(&b, f, 3))
+	out := b.String()
+	assert.True(t, strings.HasPrefix(out, "### Termination violated: a lasso"), out)
+	assert.Contains(t, out, "\n```mermaid\nsequenceDiagram\n")
+	assert.True(t, strings.HasSuffix(out, "\n```\n"))
+	assert.Contains(t, out, "chang-roberts, N=4, ids 1,2,3,4, up to 1 crash, perfect detector, max-queue 8")
+}
+
+// odd is a trace whose texts need escaping everywhere: in XML, in Mermaid,
+// in Markdown.
+func odd() *trace.File {
+	procs := func(alive bool, elected string) []model.ProcessSnapshot {
+		return []model.ProcessSnapshot{
+			{Name: "p1", ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: "⊥"}}},
+			{Name: "p2", ID: 2, Alive: alive, Fields: []model.Field{{Name: "elected", Value: elected}}},
+		}
+	}
+	msg := `M<1>&"x";#y`
+	return &trace.File{
+		Format: trace.Format, Property: "SingleLeader", Kind: trace.KindInvariant,
+		Summary: `a <b> & "c" ; #d | e`,
+		Config:  trace.Config{Algo: "a<b", N: 2, IDs: []int{1, 2}, Detector: "perfect"},
+		Steps: []trace.Step{
+			{Action: trace.InitialAction, State: model.Snapshot{Processes: procs(true, "⊥")}},
+			{Action: "initiate p1", State: model.Snapshot{Processes: procs(true, "⊥"),
+				Channels: []model.ChannelSnapshot{{From: "p1", To: "p2", Messages: []string{msg}}}}},
+			{Action: "deliver p1→p2 " + msg, State: model.Snapshot{Processes: procs(true, "<9>")}},
+		},
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	f := odd()
+	d := decodeSVG(t, render(t, msc.SVG, f))
+	assert.Contains(t, d.text, `a <b> & "c" ; #d | e`, "the summary round-trips through XML")
+	assert.Contains(t, d.text, `M<1>&"x";#y`)
+	assert.Contains(t, d.text, "elected := <9>")
+	assert.Equal(t, 1, d.classes["delivered"])
+
+	out := render(t, msc.Mermaid, f)
+	assert.Contains(t, out, "p1->>p2: 2: M#lt;1#gt;&\"x\"#59;#35;y\n")
+	bare := regexp.MustCompile(`#\w+;`).ReplaceAllString(out, "")
+	assert.NotContains(t, bare, "<")
+	assert.NotContains(t, bare, ";", "a bare ; ends a Mermaid statement")
+	assert.NotContains(t, bare, "#")
+
+	var b bytes.Buffer
+	require.NoError(t, msc.Markdown(&b, f, 2))
+	assert.Contains(t, b.String(), `a &lt;b&gt; & "c" ; #d \| e`)
+}
+
+func TestEmptyTrace(t *testing.T) {
+	assert.Error(t, msc.SVG(io.Discard, &trace.File{}))
+	assert.Error(t, msc.Mermaid(io.Discard, &trace.File{}))
+}
+
+// chromium finds a Chromium to render with, or says why there is none.
+func chromium() (string, string) {
+	for _, p := range []string{"/usr/bin/chromium"} {
+		if _, err := os.Stat(p); err == nil {
+			return p, ""
+		}
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, ""
+		}
+	}
+	return "", "no chromium: neither /usr/bin/chromium nor chromium on PATH (apt-get install chromium to render the charts to PNG)"
+}
+
+// TestSVGRendersInChromium renders charts to PNG in headless Chromium and
+// checks the picture: the size of the SVG, and more than a blank page.
+// MSC_PNG_DIR=dir keeps the PNGs there to look at; -update redraws
+// docs/circulating-election.png.
+func TestSVGRendersInChromium(t *testing.T) {
+	bin, why := chromium()
+	if bin == "" {
+		t.Skip(why)
+	}
+	for _, fx := range []int{0, 4} {
+		name := fixtures[fx].name
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			svg := filepath.Join(dir, name+".svg")
+			out := filepath.Join(dir, name+".png")
+			doc := render(t, msc.SVG, load(t, fixtures[fx].path))
+			require.NoError(t, os.WriteFile(svg, []byte(doc), 0o644))
+			d := decodeSVG(t, doc)
+
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+				"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+				"--hide-scrollbars", "--force-device-scale-factor=1", "--user-data-dir="+t.TempDir(),
+				"--screenshot="+out, fmt.Sprintf("--window-size=%d,%d", d.width, d.height), "file://"+svg)
+			msg, err := cmd.CombinedOutput()
+			require.NoError(t, err, "chromium: %s", msg)
+
+			fh, err := os.Open(out)
+			require.NoError(t, err, "chromium wrote no PNG: %s", msg)
+			defer fh.Close()
+			img, err := png.Decode(fh)
+			require.NoError(t, err)
+			assert.Equal(t, image.Rect(0, 0, d.width, d.height), img.Bounds(), "the PNG has the SVG's size")
+			colours := map[[4]uint32]bool{}
+			b := img.Bounds()
+			for y := b.Min.Y; y < b.Max.Y && len(colours) <= 2; y += 3 {
+				for x := b.Min.X; x < b.Max.X; x += 3 {
+					r, g, bl, a := img.At(x, y).RGBA()
+					colours[[4]uint32{r, g, bl, a}] = true
+				}
+			}
+			assert.Greater(t, len(colours), 2, "the PNG is not blank")
+			data, err := os.ReadFile(out)
+			require.NoError(t, err)
+			if keep := os.Getenv("MSC_PNG_DIR"); keep != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(keep, name+".png"), data, 0o644))
+			}
+			if *golden.Update && name == "circulating-election" {
+				require.NoError(t, os.WriteFile(filepath.Join("..", "docs", name+".png"), data, 0o644))
+			}
+		})
+	}
+}

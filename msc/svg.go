@@ -1,0 +1,912 @@
+package msc
+
+import (
+	"bufio"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcheck/mcheck/trace"
+)
+
+// Geometry, in pixels. Text is monospace, so its width can be known
+// without measuring it: charW per character at fontSize.
+const (
+	margin     = 16.0
+	fontSize   = 12.0
+	charW      = 7.3 // DejaVu Sans Mono and its kin: 0.6 em
+	titleSize  = 15.0
+	titleCharW = 9.1
+	lineH      = 18.0
+	minRowH    = 36.0 // one step; more when the labels need room
+	labelH     = 15.0
+	labelPad   = 4.0
+	headH      = 26.0
+	flightDY   = 30.0 // below the last row: where in-flight messages dangle
+	minLaneW   = 124.0
+	maxLaneW   = 240.0
+	lostDX     = 30.0 // a lost message's ✗ stops this far before its receiver's lane
+	bracketGap = 14.0
+)
+
+var palette = []string{"#1565c0", "#2e7d32", "#6a1b9a", "#b35900", "#00796b", "#ad1457", "#4e342e", "#37474f"}
+
+const (
+	red     = "#c62828"
+	green   = "#2e7d32"
+	orange  = "#b35900"
+	blue    = "#1565c0"
+	grey    = "#616161"
+	ink     = "#212121"
+	fontFam = "DejaVu Sans Mono, Menlo, Consolas, Liberation Mono, monospace"
+)
+
+// layout is where everything of a chart goes.
+type layout struct {
+	c                         *chart
+	rowH                      float64
+	width, height             float64
+	title                     []tline
+	gutterNumW                float64
+	lanesLeft, laneW          float64
+	sidePad, lanesRight       float64 // room for labels left of the first lane and right of the last
+	headTop, rowsTop          float64
+	flightY, footTop          float64
+	bracketX                  float64
+	legend                    []legendItem
+	msgLabels                 []placed
+	noteLabels                []placed
+	markLabels                []placed
+	msgColor                  map[string]string
+	arrowStart, arrowEnd      []point
+	headsBottomTop, legendTop float64
+}
+
+// tline is a line of the title: the headline (bold), the summary, the
+// configuration (grey).
+type tline struct {
+	text  string
+	style int
+}
+
+const (
+	styleHead = iota
+	styleSummary
+	styleConfig
+)
+
+// placed is a label where the placer put it: one or more texts, each in
+// its colour.
+type placed struct {
+	b     box
+	parts []part
+}
+
+type part struct{ text, color string }
+
+type legendItem struct {
+	glyph string // which sample to draw
+	text  string
+}
+
+func textW(s string) float64 { return float64(utf8.RuneCountInString(s)) * charW }
+
+func (l *layout) laneX(i int) float64 { return l.lanesLeft + l.sidePad + l.laneW*(float64(i)+0.5) }
+func (l *layout) rowY(r int) float64  { return l.rowsTop + l.rowH*(float64(r)+0.5) }
+
+var kindWords = map[string]string{
+	trace.KindInvariant: "the last state breaks the invariant",
+	trace.KindStuck:     "ends in a stuck state",
+	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
+}
+
+// titleLines: the property and the kind of counterexample, and the summary.
+func titleLines(f *trace.File) (head, summary string) {
+	kind := kindWords[f.Kind]
+	if kind == "" {
+		kind = f.Kind
+	}
+	return fmt.Sprintf("%s violated: %s, %d steps", f.Property, kind, len(f.Steps)-1), f.Summary
+}
+
+// describe is the configuration in one line.
+func describe(c trace.Config) string {
+	parts := []string{c.Algo, "N=" + strconv.Itoa(c.N)}
+	if len(c.IDs) > 0 {
+		parts = append(parts, "ids "+joinInts(c.IDs))
+	}
+	if c.Crashes > 0 {
+		parts = append(parts, "up to "+plural(c.Crashes, "crash", "crashes"))
+	} else {
+		parts = append(parts, "no crashes")
+	}
+	if c.Restarts > 0 {
+		parts = append(parts, "up to "+plural(c.Restarts, "restart", "restarts"))
+	}
+	if c.Detector != "" {
+		parts = append(parts, c.Detector+" detector")
+	}
+	if len(c.Initiators) > 0 {
+		parts = append(parts, "initiators "+joinInts(c.Initiators))
+	}
+	if len(c.Down) > 0 {
+		parts = append(parts, "down "+joinInts(c.Down))
+	}
+	if c.InitialLeader {
+		parts = append(parts, "initial leader")
+	}
+	if c.MaxQueue > 0 {
+		parts = append(parts, "max-queue "+strconv.Itoa(c.MaxQueue))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// wrap breaks s into lines of at most n characters, at spaces.
+func wrap(s string, n int) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case cur == "":
+			cur = w
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= n:
+			cur += " " + w
+		default:
+			lines = append(lines, cur)
+			cur = w
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// group is the label of messages that one process sends at one step in
+// one direction: they start at one point. A broadcast of one message shares
+// a label; otherwise each channel has its own ("ELECT(3) ELECT(2)" when
+// two go down one channel, first to be delivered first).
+type group struct {
+	row, from, dir int
+	texts          []string
+	msgs           []int
+}
+
+func (l *layout) groups() []group {
+	c := l.c
+	var gs []group
+	index := map[[3]int]int{}
+	for i, m := range c.msgs {
+		k := [3]int{m.sent, m.from, direction(m)}
+		g, ok := index[k]
+		if !ok {
+			g = len(gs)
+			index[k] = g
+			gs = append(gs, group{row: m.sent, from: m.from, dir: k[2]})
+		}
+		gs[g].msgs = append(gs[g].msgs, i)
+		if !contains(gs[g].texts, m.text) {
+			gs[g].texts = append(gs[g].texts, m.text)
+		}
+	}
+	var out []group
+	for _, g := range gs {
+		if len(g.texts) == 1 {
+			out = append(out, g)
+			continue
+		}
+		// Split by receiver, in the order of the first message to each.
+		at := map[int]int{}
+		for _, i := range g.msgs {
+			m := c.msgs[i]
+			j, ok := at[m.to]
+			if !ok {
+				j = len(out)
+				at[m.to] = j
+				out = append(out, group{row: g.row, from: g.from, dir: g.dir})
+			}
+			out[j].msgs = append(out[j].msgs, i)
+			if !contains(out[j].texts, m.text) {
+				out[j].texts = append(out[j].texts, m.text)
+			}
+		}
+	}
+	return out
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func direction(m message) int {
+	if m.to < m.from {
+		return -1
+	}
+	return 1
+}
+
+func (l *layout) compute() {
+	c := l.c
+	n := len(c.lanes)
+	// The gutter: step numbers and actions.
+	digits := len(strconv.Itoa(len(c.rows) - 1))
+	l.gutterNumW = float64(digits) * charW
+	actionW := 0.0
+	for _, r := range c.rows {
+		actionW = max(actionW, textW(r.action))
+	}
+	gutterW := l.gutterNumW + 10 + actionW + 18
+
+	l.msgColor = map[string]string{}
+	for i, k := range c.kinds {
+		l.msgColor[k] = palette[i%len(palette)]
+	}
+	gs := l.groups()
+	widest := 0.0
+	for _, g := range gs {
+		widest = max(widest, textW(strings.Join(g.texts, " ")))
+	}
+	for _, nt := range c.notes {
+		widest = max(widest, textW(nt.text))
+	}
+	l.laneW = math.Round(min(maxLaneW, max(minLaneW, widest+2*labelPad+40)))
+	l.lanesLeft = margin + gutterW
+	l.sidePad = math.Round(max(0, widest+2*labelPad+12-l.laneW/2))
+	l.lanesRight = l.lanesLeft + 2*l.sidePad + l.laneW*float64(n)
+	lanesRight := l.lanesRight
+	l.bracketX = lanesRight + bracketGap
+	right := lanesRight + margin
+	if c.cycle >= 0 {
+		right = l.bracketX + 18 + textW("cycle repeats forever") + margin
+	}
+	l.width = math.Ceil(max(right, 520))
+
+	head, summary := titleLines(c.f)
+	for _, t := range wrap(head, int((l.width-2*margin)/titleCharW)) {
+		l.title = append(l.title, tline{t, styleHead})
+	}
+	for _, t := range wrap(summary, int((l.width-2*margin)/charW)) {
+		l.title = append(l.title, tline{t, styleSummary})
+	}
+	for _, t := range wrap(describe(c.f.Config), int((l.width-2*margin)/charW)) {
+		l.title = append(l.title, tline{t, styleConfig})
+	}
+	l.headTop = margin + lineH*float64(len(l.title)) + 10
+	l.rowsTop = l.headTop + headH + 8
+	last := len(c.rows) - 1
+	l.flightY = l.rowY(last) + flightDY
+	l.headsBottomTop = l.flightY + 14
+	l.legendTop = l.headsBottomTop + headH + 16
+	l.legend = l.legendItems()
+	l.footTop = l.legendTop + l.legendHeight()
+	l.height = math.Ceil(l.footTop + lineH*float64(len(c.warnings)) + margin)
+
+	// Arrows.
+	l.arrowStart = make([]point, len(c.msgs))
+	l.arrowEnd = make([]point, len(c.msgs))
+	p := &placer{minX: l.lanesLeft + 2, maxX: lanesRight + 4}
+	for i := range n {
+		x := l.laneX(i)
+		p.addSegment(point{x, l.rowsTop - 8}, point{x, l.flightY + 6}, costLane)
+	}
+	for i, m := range c.msgs {
+		s, e := l.ends(m)
+		l.arrowStart[i], l.arrowEnd[i] = s, e
+		if m.from == m.to {
+			p.addBox(loopBox(s, e), costArrow)
+		} else {
+			p.addSegment(s, e, costArrow)
+		}
+		// The arrowhead (or ✗) is drawn back from the end along the arrow.
+		h := headCentre(s, e, m.from == m.to)
+		p.addBox(box{h.x - 6, h.y - 6, h.x + 6, h.y + 6}, costHead)
+		p.addBox(box{s.x - 3, s.y - 3, s.x + 3, s.y + 3}, costHead)
+	}
+	for _, mk := range c.marks {
+		x, y := l.laneX(mk.lane), l.rowY(mk.row)
+		p.addBox(box{x - 7, y - 7, x + 7, y + 7}, costMark)
+	}
+
+	// Notes first: decisions matter most; then the message labels; the
+	// marks' words last (the gutter says them too).
+	for _, nt := range c.notes {
+		x, y := l.laneX(nt.lane), l.rowY(nt.row)
+		w := textW(nt.text) + 2*labelPad
+		b := p.place([]box{
+			{x + 8, y + 3, x + 8 + w, y + 3 + labelH},
+			{x - 8 - w, y + 3, x - 8, y + 3 + labelH},
+			{x + 8, y - 3 - labelH, x + 8 + w, y - 3},
+			{x - 8 - w, y - 3 - labelH, x - 8, y - 3},
+			{x + 8, y + 4 + labelH, x + 8 + w, y + 4 + 2*labelH},
+			{x - 8 - w, y + 4 + labelH, x - 8, y + 4 + 2*labelH},
+			{x - w/2, y + 3, x + w/2, y + 3 + labelH},
+		})
+		l.noteLabels = append(l.noteLabels, placed{b, []part{{nt.text, ink}}})
+	}
+	for _, g := range gs {
+		text := strings.Join(g.texts, " ")
+		x, y := l.laneX(g.from), l.rowY(g.row)
+		w := textW(text) + 2*labelPad
+		d := float64(g.dir)
+		toward := func(off float64) (float64, float64) {
+			if d > 0 {
+				return x + off, x + off + w
+			}
+			return x - off - w, x - off
+		}
+		away := func(off float64) (float64, float64) {
+			if d > 0 {
+				return x - off - w, x - off
+			}
+			return x + off, x + off + w
+		}
+		t0, t1 := toward(8)
+		a0, a1 := away(8)
+		f0, f1 := toward(8 + l.laneW/3)
+		// Beside the start first; then along the first arrow, above it and
+		// below it; then a row further up or down; then anywhere along.
+		cands := []box{{t0, y - 2 - labelH, t1, y - 2}, {a0, y - 2 - labelH, a1, y - 2}, {a0, y + 3, a1, y + 3 + labelH}}
+		first := g.msgs[0]
+		s, e := l.arrowStart[first], l.arrowEnd[first]
+		along := math.Abs(e.x-s.x) > w+20
+		if along {
+			for _, t := range []float64{0.3, 0.5, 0.7} {
+				cands = append(cands, alongArrow(s, e, t, w, true), alongArrow(s, e, t, w, false))
+			}
+		}
+		cands = append(cands, []box{
+			{t0, y - 3 - 2*labelH, t1, y - 3 - labelH},
+			{a0, y - 3 - 2*labelH, a1, y - 3 - labelH},
+			{f0, y - 2 - labelH, f1, y - 2},
+			{a0, y + 4 + labelH, a1, y + 4 + 2*labelH},
+		}...)
+		if along {
+			for _, t := range []float64{0.15, 0.4, 0.6, 0.85} {
+				cands = append(cands, alongArrow(s, e, t, w, true), alongArrow(s, e, t, w, false))
+			}
+		}
+		b := p.place(cands)
+		var parts []part
+		for _, t := range g.texts {
+			parts = append(parts, part{t, l.msgColor[msgKind(t)]})
+		}
+		l.msgLabels = append(l.msgLabels, placed{b, parts})
+	}
+	for _, mk := range c.marks {
+		x, y := l.laneX(mk.lane), l.rowY(mk.row)
+		w := textW(mk.text) + 2*labelPad
+		// The word beside a mark only where it is free: the mark, the
+		// legend and the gutter say it too.
+		b, ok := p.placeBelow([]box{
+			{x + 8, y - labelH/2, x + 8 + w, y + labelH/2},
+			{x - 8 - w, y - labelH/2, x - 8, y + labelH/2},
+			{x + 7, y + 3, x + 7 + w, y + 3 + labelH},
+			{x - 7 - w, y + 3, x - 7, y + 3 + labelH},
+			{x + 7, y - 3 - labelH, x + 7 + w, y - 3},
+			{x - 7 - w, y - 3 - labelH, x - 7, y - 3},
+		}, costArrow)
+		if ok {
+			l.markLabels = append(l.markLabels, placed{b, []part{{mk.text, markColor(mk.kind)}}})
+		}
+	}
+}
+
+// loopBox is the room a message to oneself takes: its arrow is a loop to
+// the right of the lane.
+func loopBox(s, e point) box { return box{s.x, s.y, s.x + 32, max(e.y, s.y+8)} }
+
+// alongArrow is a box of width w centred on the point t of the way from s
+// to e, just above (or below) the line.
+func alongArrow(s, e point, t, w float64, above bool) box {
+	cx := s.x + t*(e.x-s.x)
+	x0, x1 := cx-w/2, cx+w/2
+	lineY := func(x float64) float64 { return s.y + (x-s.x)*(e.y-s.y)/(e.x-s.x) }
+	y0, y1 := lineY(x0), lineY(x1)
+	if above {
+		bottom := min(y0, y1) - 3
+		return box{x0, bottom - labelH, x1, bottom}
+	}
+	top := max(y0, y1) + 3
+	return box{x0, top, x1, top + labelH}
+}
+
+// headCentre is the middle of an arrowhead ending at e.
+func headCentre(s, e point, loop bool) point {
+	if loop {
+		return point{e.x + 4, e.y - 2}
+	}
+	dx, dy := e.x-s.x, e.y-s.y
+	n := math.Hypot(dx, dy)
+	if n == 0 {
+		return e
+	}
+	return point{e.x - 5*dx/n, e.y - 5*dy/n}
+}
+
+// crossings counts the labels that arrows pass under, and the pairs of
+// labels that overlap.
+func (l *layout) crossings() int {
+	labels := l.labels()
+	n := 0
+	for i, p := range labels {
+		for j, m := range l.c.msgs {
+			s, e := l.arrowStart[j], l.arrowEnd[j]
+			if m.from == m.to && p.b.overlaps(loopBox(s, e)) || m.from != m.to && segmentHitsBox(s, e, p.b) {
+				n++
+			}
+		}
+		for _, q := range labels[i+1:] {
+			if p.b.overlaps(q.b) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (l *layout) labels() []placed {
+	return append(append(append([]placed{}, l.msgLabels...), l.noteLabels...), l.markLabels...)
+}
+
+// ends are where a message's arrow starts and stops.
+func (l *layout) ends(m message) (s, e point) {
+	s = point{l.laneX(m.from), l.rowY(m.sent)}
+	d := float64(direction(m))
+	switch m.fate {
+	case delivered:
+		e = point{l.laneX(m.to), l.rowY(m.end)}
+	case lost:
+		e = point{l.laneX(m.to) - d*lostDX, l.rowY(m.end)}
+	default:
+		e = point{l.laneX(m.to) - d*10, l.flightY}
+	}
+	if m.from == m.to {
+		e.x = s.x
+		if m.fate != delivered {
+			e.x = s.x + lostDX
+		}
+	}
+	return s, e
+}
+
+func markColor(kind int) string {
+	switch kind {
+	case markCrash:
+		return red
+	case markRestart:
+		return green
+	case markStart:
+		return blue
+	case markTimeout:
+		return orange
+	}
+	return grey
+}
+
+func (l *layout) legendItems() []legendItem {
+	c := l.c
+	var items []legendItem
+	has := func(pred func(message) bool) bool {
+		for _, m := range c.msgs {
+			if pred(m) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(func(m message) bool { return m.fate == delivered }) {
+		items = append(items, legendItem{"deliver", "message: sent → delivered"})
+	}
+	if has(func(m message) bool { return m.fate == lost }) {
+		items = append(items, legendItem{"lost", "lost: its receiver crashed"})
+	}
+	if has(func(m message) bool { return m.fate == inFlight }) {
+		items = append(items, legendItem{"flight", "in flight at the end"})
+	}
+	kinds := map[int]bool{}
+	for _, mk := range c.marks {
+		kinds[mk.kind] = true
+	}
+	if kinds[markCrash] {
+		items = append(items, legendItem{"crash", "crash (lane dashed while down)"})
+	}
+	if kinds[markRestart] {
+		items = append(items, legendItem{"restart", "restart"})
+	}
+	if kinds[markStart] {
+		items = append(items, legendItem{"start", "initiate / detect / suspect"})
+	}
+	if kinds[markTimeout] {
+		items = append(items, legendItem{"timeout", "timeout"})
+	}
+	if len(c.notes) > 0 {
+		items = append(items, legendItem{"note", "decision"})
+	}
+	return items
+}
+
+const legendGlyphW = 34.0
+
+// legendRows lays the legend out in rows that fit the width.
+func (l *layout) legendRows() [][]legendItem {
+	var rows [][]legendItem
+	x := margin
+	for _, it := range l.legend {
+		w := legendGlyphW + textW(it.text) + 22
+		if len(rows) == 0 || x+w > l.width-margin {
+			rows = append(rows, nil)
+			x = margin
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
+		x += w
+	}
+	return rows
+}
+
+func (l *layout) legendHeight() float64 { return lineH * float64(len(l.legendRows())) }
+
+// SVG draws the trace as a message-sequence chart in SVG.
+func SVG(w io.Writer, f *trace.File) error {
+	c, err := analyze(f)
+	if err != nil {
+		return err
+	}
+	l := pickLayout(c)
+	bw := bufio.NewWriter(w)
+	s := &svgWriter{w: bw}
+	l.draw(s)
+	if s.err != nil {
+		return s.err
+	}
+	return bw.Flush()
+}
+
+// pickLayout lays the chart out. Rows further apart give the labels more
+// room: it takes the first row height at which no arrow passes under a
+// label, or else the one with the fewest.
+func pickLayout(c *chart) *layout {
+	var l *layout
+	for _, h := range []float64{minRowH, minRowH + 6, minRowH + 12, minRowH + 20} {
+		try := &layout{c: c, rowH: h}
+		try.compute()
+		if l == nil || try.crossings() < l.crossings() {
+			l = try
+		}
+		if l.crossings() == 0 {
+			break
+		}
+	}
+	return l
+}
+
+type svgWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (s *svgWriter) printf(format string, args ...any) {
+	if s.err == nil {
+		_, s.err = fmt.Fprintf(s.w, format, args...)
+	}
+}
+
+// esc escapes text for XML content and attribute values.
+func esc(t string) string {
+	var sb strings.Builder
+	xml.EscapeText(&sb, []byte(t))
+	return sb.String()
+}
+
+// num prints a coordinate: integers as such, others with one decimal.
+func num(v float64) string {
+	v = math.Round(v*10) / 10
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+func (l *layout) draw(s *svgWriter) {
+	c := l.c
+	W, H := l.width, l.height
+	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s" font-size="%s">`+"\n",
+		num(W), num(H), num(W), num(H), fontFam, num(fontSize))
+	head, _ := titleLines(c.f)
+	s.printf("<title>%s</title>\n", esc(head))
+	l.defs(s)
+	s.printf(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
+
+	// Title.
+	for i, t := range l.title {
+		y := margin + lineH*float64(i) + 12
+		switch t.style {
+		case styleHead:
+			s.printf(`<text x="%s" y="%s" font-size="%s" font-weight="bold" fill="%s">%s</text>`+"\n", num(margin), num(y+2), num(titleSize), ink, esc(t.text))
+		case styleSummary:
+			s.printf(`<text x="%s" y="%s" fill="%s">%s</text>`+"\n", num(margin), num(y), ink, esc(t.text))
+		default:
+			s.printf(`<text x="%s" y="%s" fill="%s">%s</text>`+"\n", num(margin), num(y), grey, esc(t.text))
+		}
+	}
+
+	// Row bands, the cycle tinted, with each step's changes as a tooltip.
+	left, right := margin, l.lanesRight
+	s.printf(`<g id="rows">` + "\n")
+	for i, r := range c.rows {
+		top := l.rowsTop + l.rowH*float64(i)
+		fill := ""
+		switch {
+		case c.cycle >= 0 && i > c.cycle:
+			fill = "#fff3e0"
+			if i%2 == 1 {
+				fill = "#ffe8cc"
+			}
+		case i%2 == 1:
+			fill = "#f5f5f5"
+		}
+		tip := fmt.Sprintf("step %d: %s", r.step, r.action)
+		if len(r.changes) > 0 {
+			tip += "\n" + strings.Join(r.changes, "\n")
+		}
+		s.printf(`<g><title>%s</title>`, esc(tip))
+		if fill != "" {
+			s.printf(`<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, num(left-6), num(top), num(right-left+6), num(l.rowH), fill)
+		} else {
+			s.printf(`<rect x="%s" y="%s" width="%s" height="%s" fill="#ffffff" fill-opacity="0"/>`, num(left-6), num(top), num(right-left+6), num(l.rowH))
+		}
+		y := top + l.rowH/2
+		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0" stroke-width="1"/>`, num(l.lanesLeft), num(y), num(right), num(y))
+		s.printf(`<text x="%s" y="%s" text-anchor="end" fill="%s">%d</text>`, num(margin+l.gutterNumW), num(y+4), grey, r.step)
+		s.printf(`<text x="%s" y="%s" fill="%s">%s</text></g>`+"\n", num(margin+l.gutterNumW+10), num(y+4), ink, esc(r.action))
+	}
+	s.printf("</g>\n")
+
+	l.drawLanes(s)
+	l.drawArrows(s)
+	l.drawMarks(s)
+	l.drawLabels(s)
+	if c.cycle >= 0 {
+		l.drawBracket(s)
+	}
+	l.drawLegend(s)
+	for i, w := range c.warnings {
+		s.printf(`<text x="%s" y="%s" fill="%s">warning: %s</text>`+"\n", num(margin), num(l.footTop+lineH*float64(i)+12), red, esc(w))
+	}
+	s.printf("</svg>\n")
+}
+
+func (l *layout) defs(s *svgWriter) {
+	s.printf("<defs>\n")
+	for i, k := range l.c.kinds {
+		col := l.msgColor[k]
+		s.printf(`<marker id="ah%d" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n", i, col)
+		s.printf(`<marker id="oh%d" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10" fill="none" stroke="%s" stroke-width="1.5"/></marker>`+"\n", i, col)
+	}
+	s.printf(`<marker id="ahLegend" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n", ink)
+	s.printf(`<marker id="ohLegend" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10" fill="none" stroke="%s" stroke-width="1.5"/></marker>`+"\n", ink)
+	s.printf("</defs>\n")
+}
+
+func (l *layout) kindIndex(text string) int {
+	k := msgKind(text)
+	for i, x := range l.c.kinds {
+		if x == k {
+			return i
+		}
+	}
+	return 0
+}
+
+func (l *layout) drawLanes(s *svgWriter) {
+	c := l.c
+	last := len(c.rows) - 1
+	s.printf(`<g id="lanes">` + "\n")
+	for i, name := range c.lanes {
+		x := l.laneX(i)
+		// Runs of rows with the same liveness: solid while up, dashed while down.
+		type run struct {
+			y0, y1 float64
+			up     bool
+		}
+		var runs []run
+		add := func(y0, y1 float64, up bool) {
+			if n := len(runs); n > 0 && runs[n-1].up == up {
+				runs[n-1].y1 = y1
+				return
+			}
+			runs = append(runs, run{y0, y1, up})
+		}
+		add(l.headTop+headH, l.rowY(0), c.alive[0][i])
+		for r := 0; r < last; r++ {
+			add(l.rowY(r), l.rowY(r+1), c.alive[r][i])
+		}
+		add(l.rowY(last), l.headsBottomTop, c.alive[last][i])
+		for _, r := range runs {
+			if r.up {
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"/>`+"\n", num(x), num(r.y0), num(x), num(r.y1), "#9e9e9e")
+			} else {
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="4 5"/>`+"\n", num(x), num(r.y0), num(x), num(r.y1), "#bdbdbd")
+			}
+		}
+		for _, top := range []float64{l.headTop, l.headsBottomTop} {
+			w := max(textW(name)+20, 48)
+			s.printf(`<rect x="%s" y="%s" width="%s" height="%s" rx="4" fill="#eceff1" stroke="#607d8b"/>`, num(x-w/2), num(top), num(w), num(headH))
+			s.printf(`<text x="%s" y="%s" text-anchor="middle" font-weight="bold" fill="%s">%s</text>`+"\n", num(x), num(top+17), ink, esc(name))
+		}
+	}
+	s.printf("</g>\n")
+}
+
+func (l *layout) drawArrows(s *svgWriter) {
+	s.printf(`<g id="messages" fill="none" stroke-width="1.5">` + "\n")
+	for i, m := range l.c.msgs {
+		st, e := l.arrowStart[i], l.arrowEnd[i]
+		k := l.kindIndex(m.text)
+		col := l.msgColor[msgKind(m.text)]
+		fate := [...]string{"delivered", "lost", "in flight"}[m.fate]
+		tip := fmt.Sprintf("%s %s→%s, sent at step %d", m.text, l.c.lanes[m.from], l.c.lanes[m.to], m.sent)
+		switch m.fate {
+		case delivered:
+			tip += fmt.Sprintf(", delivered at step %d", m.end)
+		case lost:
+			tip += fmt.Sprintf(", lost at step %d", m.end)
+		default:
+			tip += ", in flight at the end"
+		}
+		dash, head := "", fmt.Sprintf(` marker-end="url(#ah%d)"`, k)
+		switch m.fate {
+		case lost:
+			dash, head = ` stroke-dasharray="6 3"`, ""
+		case inFlight:
+			dash, head = ` stroke-dasharray="6 3"`, fmt.Sprintf(` marker-end="url(#oh%d)"`, k)
+		}
+		s.printf(`<g class="%s"><title>%s</title>`, strings.ReplaceAll(fate, " ", "-"), esc(tip))
+		if m.from == m.to {
+			s.printf(`<path d="M%s,%s C%s,%s %s,%s %s,%s" stroke="%s"%s%s/>`,
+				num(st.x), num(st.y), num(st.x+40), num(st.y), num(e.x+40), num(e.y), num(e.x), num(e.y), col, dash, head)
+		} else {
+			s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"%s%s/>`, num(st.x), num(st.y), num(e.x), num(e.y), col, dash, head)
+		}
+		s.printf(`<circle cx="%s" cy="%s" r="2.5" fill="%s"/>`, num(st.x), num(st.y), col)
+		if m.fate == lost {
+			cross(s, e, 4, red)
+		}
+		s.printf("</g>\n")
+	}
+	s.printf("</g>\n")
+}
+
+func cross(s *svgWriter, p point, r float64, col string) {
+	s.printf(`<path d="M%s,%s L%s,%s M%s,%s L%s,%s" stroke="%s" stroke-width="2.5" fill="none"/>`,
+		num(p.x-r), num(p.y-r), num(p.x+r), num(p.y+r), num(p.x-r), num(p.y+r), num(p.x+r), num(p.y-r), col)
+}
+
+func (l *layout) drawMarks(s *svgWriter) {
+	s.printf(`<g id="marks">` + "\n")
+	for _, mk := range l.c.marks {
+		p := point{l.laneX(mk.lane), l.rowY(mk.row)}
+		glyph(s, mk.kind, p)
+	}
+	s.printf("</g>\n")
+}
+
+// glyph draws the mark of an action at p.
+func glyph(s *svgWriter, kind int, p point) {
+	switch kind {
+	case markCrash:
+		s.printf(`<rect x="%s" y="%s" width="14" height="14" fill="#ffffff"/>`, num(p.x-7), num(p.y-7))
+		cross(s, p, 6, red)
+	case markRestart:
+		s.printf(`<circle cx="%s" cy="%s" r="6" fill="#ffffff" stroke="%s" stroke-width="2.5"/>`, num(p.x), num(p.y), green)
+	case markStart:
+		s.printf(`<path d="M%s,%s L%s,%s L%s,%s L%s,%s z" fill="%s"/>`, num(p.x), num(p.y-6), num(p.x+6), num(p.y), num(p.x), num(p.y+6), num(p.x-6), num(p.y), blue)
+	case markTimeout:
+		s.printf(`<circle cx="%s" cy="%s" r="6" fill="#ffffff" stroke="%s" stroke-width="2"/><path d="M%s,%s L%s,%s L%s,%s" stroke="%s" stroke-width="1.5" fill="none"/>`,
+			num(p.x), num(p.y), orange, num(p.x), num(p.y-4), num(p.x), num(p.y), num(p.x+3), num(p.y), orange)
+	default:
+		s.printf(`<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`, num(p.x-5), num(p.y-5), grey)
+	}
+	s.printf("\n")
+}
+
+func (l *layout) drawLabels(s *svgWriter) {
+	s.printf(`<g id="labels">` + "\n")
+	for _, p := range l.msgLabels {
+		label(s, p, "#ffffff", "none")
+	}
+	for _, p := range l.markLabels {
+		label(s, p, "#ffffff", "none")
+	}
+	for _, p := range l.noteLabels {
+		label(s, p, "#fff9c4", "#c0a000")
+	}
+	s.printf("</g>\n")
+}
+
+func label(s *svgWriter, p placed, fill, stroke string) {
+	b := p.b
+	s.printf(`<rect x="%s" y="%s" width="%s" height="%s" rx="3" fill="%s" fill-opacity="0.92" stroke="%s"/>`,
+		num(b.x0), num(b.y0), num(b.x1-b.x0), num(b.y1-b.y0), fill, stroke)
+	if len(p.parts) == 1 {
+		s.printf(`<text x="%s" y="%s" fill="%s">%s</text>`+"\n", num(b.x0+labelPad), num(b.y0+11.5), p.parts[0].color, esc(p.parts[0].text))
+		return
+	}
+	s.printf(`<text x="%s" y="%s">`, num(b.x0+labelPad), num(b.y0+11.5))
+	for i, pt := range p.parts {
+		sep := " "
+		if i == len(p.parts)-1 {
+			sep = ""
+		}
+		s.printf(`<tspan fill="%s">%s</tspan>`, pt.color, esc(pt.text+sep))
+	}
+	s.printf("</text>\n")
+}
+
+func (l *layout) drawBracket(s *svgWriter) {
+	c := l.c
+	last := len(c.rows) - 1
+	y0, y1 := l.rowY(c.cycle), l.rowY(last)
+	x := l.bracketX
+	s.printf(`<g id="cycle" fill="none" stroke="%s" stroke-width="2">`, orange)
+	s.printf(`<path d="M%s,%s H%s V%s H%s"/>`, num(x-8), num(y1), num(x), num(y0), num(x-8))
+	// An arrowhead at the top: the last state is the cycle's first.
+	s.printf(`<path d="M%s,%s L%s,%s L%s,%s" />`, num(x-4), num(y0+8), num(x), num(y0), num(x+4), num(y0+8))
+	mid := (y0 + y1) / 2
+	s.printf(`<text x="%s" y="%s" fill="%s" stroke="none" font-weight="bold">cycle repeats forever</text>`, num(x+8), num(mid-4), orange)
+	s.printf(`<text x="%s" y="%s" fill="%s" stroke="none">step %d = step %d</text>`, num(x+8), num(mid+12), orange, last, c.cycle)
+	s.printf("</g>\n")
+}
+
+func (l *layout) drawLegend(s *svgWriter) {
+	s.printf(`<g id="legend">` + "\n")
+	for r, items := range l.legendRows() {
+		y := l.legendTop + lineH*float64(r) + 6
+		x := margin
+		for _, it := range items {
+			gx := x + legendGlyphW/2
+			switch it.glyph {
+			case "deliver":
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" marker-end="url(#ahLegend)"/>`, num(x), num(y), num(x+legendGlyphW-4), num(y), ink)
+			case "lost":
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3"/>`, num(x), num(y), num(x+legendGlyphW-8), num(y), ink)
+				cross(s, point{x + legendGlyphW - 8, y}, 4, red)
+			case "flight":
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 3" marker-end="url(#ohLegend)"/>`, num(x), num(y), num(x+legendGlyphW-4), num(y), ink)
+			case "crash":
+				glyph(s, markCrash, point{gx, y})
+			case "restart":
+				glyph(s, markRestart, point{gx, y})
+			case "start":
+				glyph(s, markStart, point{gx, y})
+			case "timeout":
+				glyph(s, markTimeout, point{gx, y})
+			case "note":
+				s.printf(`<rect x="%s" y="%s" width="%s" height="12" rx="3" fill="#fff9c4" stroke="#c0a000"/>`, num(x+4), num(y-6), num(legendGlyphW-8))
+			}
+			s.printf(`<text x="%s" y="%s" fill="%s">%s</text>`+"\n", num(x+legendGlyphW+4), num(y+4), ink, esc(it.text))
+			x += legendGlyphW + textW(it.text) + 22
+		}
+	}
+	s.printf("</g>\n")
+}
