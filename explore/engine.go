@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -215,10 +216,20 @@ func (s *search) runBatch(lo, hi int) {
 	s.parallel(nch, func(_ *worker, c int) { s.countChunk(uint64(c), &chunks[c]) })
 
 	next, nbytes := uint32(len(s.parent)), len(s.next.data)
+	limit := uint32(math.MaxUint32)
+	if s.opt.MaxStates > 0 && s.opt.MaxStates < math.MaxUint32 {
+		limit = uint32(s.opt.MaxStates)
+	}
+	capped := false
 	for c := range chunks {
 		ch := &chunks[c]
 		s.tab.used += ch.newSlots
 		ch.firstIdx, ch.firstByte = next, nbytes
+		if next+uint32(ch.winners) > limit {
+			// --max-states is a cap: keep the first winners in order only.
+			ch.keepFirst(int(limit - next))
+			capped = true
+		}
 		next += uint32(ch.winners)
 		nbytes += ch.winBytes
 	}
@@ -228,6 +239,10 @@ func (s *search) runBatch(lo, hi int) {
 	s.next.ends = grow(s.next.ends, int(next-s.next.base))
 	s.parallel(nch, func(_ *worker, c int) { s.writeChunk(&chunks[c]) })
 
+	if capped {
+		// The graph is of no use to an incomplete search.
+		s.graph, g = nil, nil
+	}
 	if g != nil {
 		g.dst = grow(g.dst, len(g.dst)+succs)
 		g.class = grow(g.class, len(g.class)+succs)
@@ -309,6 +324,24 @@ func (s *search) countChunk(c uint64, ch *chunk) {
 			ch.winners++
 			ch.winBytes += int(r.end - r.off)
 		}
+	}
+}
+
+// keepFirst drops all but the first n winners of the chunk (the cap of
+// --max-states falls inside it).
+func (ch *chunk) keepFirst(n int) {
+	ch.winners, ch.winBytes = 0, 0
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if r.outcome != recWon {
+			continue
+		}
+		if ch.winners == n {
+			r.outcome = recLost // not stored
+			continue
+		}
+		ch.winners++
+		ch.winBytes += int(r.end - r.off)
 	}
 }
 

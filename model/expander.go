@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-
-	"github.com/zeebo/xxh3"
 )
 
 // world is a decoded global state. Expanders keep two and reuse their memory
@@ -219,12 +217,7 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	}
 	off := len(out.buf)
 	out.buf = e.encode(out.buf, &e.nxt)
-	out.Succs = append(out.Succs, Succ{
-		Action: a, Fair: fair,
-		FP:    xxh3.Hash(out.buf[off:]),
-		Props: e.props(&e.nxt),
-		off:   uint32(off), end: uint32(len(out.buf)),
-	})
+	out.commit(off, a, fair, e.props(&e.nxt))
 }
 
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {

@@ -54,7 +54,11 @@ func checkHashable(t reflect.Type, path string) error {
 				return err
 			}
 		}
-	case reflect.Slice, reflect.Array, reflect.Pointer:
+	case reflect.Pointer, reflect.Interface:
+		// hashstructure hashes a nil pointer like a pointer to the zero
+		// value, and a nil interface like 0: states would merge.
+		return fmt.Errorf("%s is a %s, and hashstructure cannot tell nil from a zero value: use a plain value, or give the algorithm a Codec", path, t.Kind())
+	case reflect.Slice, reflect.Array:
 		return checkHashable(t.Elem(), path+"[]")
 	case reflect.Map:
 		if err := checkHashable(t.Key(), path+"[key]"); err != nil {

@@ -1115,11 +1115,21 @@ type ptrLocal struct {
 	I       any
 }
 
+// hashstructure/v2 hashes a nil pointer like a pointer to 0 and a nil
+// interface like 0, so the generic path refuses such fields rather than
+// merge different states.
+func TestGenericHashingRefusesPointersAndInterfaces(t *testing.T) {
+	_, err := New(anyAlg[ptrLocal, tMsg]{}, Config{N: 2}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "ptrLocal.P is a ptr")
+	assert.Contains(t, err.Error(), "cannot tell nil from a zero value")
+}
+
 func TestGenericHashingTellsNilFromZero(t *testing.T) {
-	t.Skip("BUG: checkHashable accepts pointer and interface fields, but hashstructure/v2 hashes a nil pointer like a pointer to 0 and a nil interface like an int 0, so the generic path merges two different local states; model.New should refuse such fields (or the encoding must tell them apart)")
+	t.Skip("not reachable: New refuses pointer and interface fields (TestGenericHashingRefusesPointersAndInterfaces)")
 	k, err := New(anyAlg[ptrLocal, tMsg]{}, Config{N: 2}, nil)
 	if err != nil {
-		return // refusing the type is a correct answer too
+		return
 	}
 	e := k.newExpander()
 	zero := 0

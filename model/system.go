@@ -7,6 +7,8 @@
 // explorer never looks inside them.
 package model
 
+import "github.com/zeebo/xxh3"
+
 // Action identifies one step of a state (who did what). Its meaning belongs to
 // the System that produced it; the explorer stores and compares it only.
 type Action uint32
@@ -39,6 +41,23 @@ func (b *Batch) Reset() {
 	b.buf = b.buf[:0]
 	b.Discarded = 0
 	b.Props = 0
+}
+
+// Add appends a successor: the step's action and fairness class (or
+// NoFairness), the predicates that hold in it, and its canonical encoding
+// (copied). The fingerprint is computed here.
+func (b *Batch) Add(a Action, fair int32, props uint64, state []byte) {
+	off := len(b.buf)
+	b.buf = append(b.buf, state...)
+	b.commit(off, a, fair, props)
+}
+
+// commit records the bytes of buf from off on as a successor.
+func (b *Batch) commit(off int, a Action, fair int32, props uint64) {
+	b.Succs = append(b.Succs, Succ{
+		Action: a, Fair: fair, FP: xxh3.Hash(b.buf[off:]), Props: props,
+		off: uint32(off), end: uint32(len(b.buf)),
+	})
 }
 
 // State returns the encoding of successor i; valid until the next Reset.

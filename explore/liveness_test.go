@@ -1,0 +1,441 @@
+package explore
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// The fair-cycle logic on hand-built graphs. A state is good when the goal
+// (Stable) holds in it; classes >= 0 are weak-fairness classes, -1 unfair.
+
+type edge struct {
+	from, to uint32
+	class    int32
+}
+
+const unfair = model.NoFairness
+
+// mk builds a graph: states[i] is 'G' (good) or 'B' (bad); edges keep their
+// order among those of the same source, and edge indices follow the sources.
+func mk(states string, edges ...edge) *graph {
+	n := len(states)
+	g := &graph{start: make([]uint32, n+1)}
+	for s := range n {
+		g.start[s] = uint32(len(g.dst))
+		for _, e := range edges {
+			if int(e.from) == s {
+				g.dst = append(g.dst, e.to)
+				g.class = append(g.class, e.class)
+			}
+		}
+		if states[s] == 'G' {
+			g.setGood(uint32(s))
+		}
+	}
+	g.start[n] = uint32(len(g.dst))
+	for len(g.good)*64 < n {
+		g.good = append(g.good, 0)
+	}
+	return g
+}
+
+// findCycle runs fairCycle, failing the test instead of hanging when the
+// cycle builder walks forever.
+func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
+	t.Helper()
+	type answer struct {
+		walk  []uint32
+		found bool
+	}
+	done := make(chan answer, 1)
+	go func() {
+		walk, found := g.fairCycle()
+		done <- answer{walk, found}
+	}()
+	select {
+	case a := <-done:
+		return a.walk, a.found
+	case <-time.After(10 * time.Second):
+		t.Fatal("fairCycle did not return within 10 s")
+		return nil, false
+	}
+}
+
+// sources lists the source state of every edge, found independently of srcOf.
+func sources(g *graph) []uint32 {
+	src := make([]uint32, len(g.dst))
+	for s := 0; s < g.n(); s++ {
+		for e := g.start[s]; e < g.start[s+1]; e++ {
+			src[e] = uint32(s)
+		}
+	}
+	return src
+}
+
+// enabledAt lists the fair classes with an out-edge from s.
+func enabledAt(g *graph, s uint32) map[int32]bool {
+	on := map[int32]bool{}
+	for e := g.start[s]; e < g.start[s+1]; e++ {
+		if g.class[e] >= 0 {
+			on[g.class[e]] = true
+		}
+	}
+	return on
+}
+
+// fairEdgeSet says whether a closed walk using exactly the edges es (and
+// passing exactly their states) is weakly fair: every fair class enabled in
+// all those states is the class of one of the edges.
+func fairEdgeSet(g *graph, src []uint32, es []uint32) bool {
+	states := map[uint32]bool{}
+	taken := map[int32]bool{}
+	for _, e := range es {
+		states[src[e]], states[g.dst[e]] = true, true
+		taken[g.class[e]] = true
+	}
+	var common map[int32]bool
+	for s := range states {
+		here := enabledAt(g, s)
+		if common == nil {
+			common = here
+			continue
+		}
+		for c := range common {
+			if !here[c] {
+				delete(common, c)
+			}
+		}
+	}
+	for c := range common {
+		if !taken[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// requireFairLasso checks that walk is a closed walk, passes a bad state
+// and is fair, and returns the states it visits.
+func requireFairLasso(t *testing.T, g *graph, walk []uint32) []uint32 {
+	t.Helper()
+	require.NotEmpty(t, walk)
+	src := sources(g)
+	var visited []uint32
+	bad := false
+	for i, e := range walk {
+		require.Less(t, int(e), len(g.dst))
+		next := walk[(i+1)%len(walk)]
+		require.Equal(t, src[next], g.dst[e], "edge %d of the walk does not lead to the next one", i)
+		visited = append(visited, src[e])
+		bad = bad || !g.isGood(src[e])
+	}
+	require.True(t, bad, "the cycle passes no bad state")
+	require.True(t, fairEdgeSet(g, src, walk), "the cycle is not fair")
+	return visited
+}
+
+// bruteForce enumerates every set of edges that a closed walk can use
+// exactly (a strongly connected edge set) and returns the lowest bad state
+// on a fair one, or -1.
+func bruteForce(g *graph) int {
+	src := sources(g)
+	m := len(g.dst)
+	best := -1
+	for mask := 1; mask < 1<<m; mask++ {
+		var es []uint32
+		for e := range m {
+			if mask&(1<<e) != 0 {
+				es = append(es, uint32(e))
+			}
+		}
+		if !stronglyConnected(g, src, es) || !fairEdgeSet(g, src, es) {
+			continue
+		}
+		for _, e := range es {
+			for _, s := range []uint32{src[e], g.dst[e]} {
+				if !g.isGood(s) && (best < 0 || int(s) < best) {
+					best = int(s)
+				}
+			}
+		}
+	}
+	return best
+}
+
+func stronglyConnected(g *graph, src []uint32, es []uint32) bool {
+	reach := func(from uint32, fwd bool) map[uint32]bool {
+		seen := map[uint32]bool{from: true}
+		for changed := true; changed; {
+			changed = false
+			for _, e := range es {
+				a, b := src[e], g.dst[e]
+				if !fwd {
+					a, b = b, a
+				}
+				if seen[a] && !seen[b] {
+					seen[b], changed = true, true
+				}
+			}
+		}
+		return seen
+	}
+	root := src[es[0]]
+	f, b := reach(root, true), reach(root, false)
+	for _, e := range es {
+		if !f[src[e]] || !b[src[e]] || !f[g.dst[e]] || !b[g.dst[e]] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestUnfairCycleIsNotReported(t *testing.T) {
+	// 0 and 1 (bad) loop through unfair steps; class 5 is enabled in both
+	// but taken only by edges that leave the cycle, into the good state 2.
+	g := mk("BBG",
+		edge{0, 1, unfair}, edge{0, 2, 5},
+		edge{1, 0, unfair}, edge{1, 2, 5},
+		edge{2, 2, 7})
+	_, found := findCycle(t, g)
+	assert.False(t, found)
+	assert.Equal(t, -1, bruteForce(g))
+
+	// Class 5 no longer enabled in 1: the same cycle is fair.
+	g = mk("BBG",
+		edge{0, 1, unfair}, edge{0, 2, 5},
+		edge{1, 0, unfair},
+		edge{2, 2, 7})
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	assert.Equal(t, []uint32{0, 2}, walk) // 0→1, 1→0
+	requireFairLasso(t, g, walk)
+}
+
+func TestFairCycleTakesEveryClassEnabledEverywhere(t *testing.T) {
+	// Two fair classes enabled in both states of the cycle; each is taken.
+	g := mk("BB",
+		edge{0, 1, 1}, edge{0, 0, 2},
+		edge{1, 0, 2}, edge{1, 1, 1})
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	requireFairLasso(t, g, walk)
+	assert.Equal(t, []uint32{0, 2}, walk) // 0→1 (class 1), 1→0 (class 2)
+
+	// Same, but class 2 is only ever taken by a step leaving the component.
+	g = mk("BBG",
+		edge{0, 1, 1}, edge{0, 2, 2},
+		edge{1, 0, 1}, edge{1, 2, 2},
+		edge{2, 2, 0})
+	_, found = findCycle(t, g)
+	assert.False(t, found)
+}
+
+func TestSelfLoopCycles(t *testing.T) {
+	// A lone process forwarding a message to itself forever.
+	g := mk("B", edge{0, 0, 0})
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	assert.Equal(t, []uint32{0}, walk)
+	requireFairLasso(t, g, walk)
+
+	// An unfair self-loop with no fair class enabled is (vacuously) fair.
+	g = mk("B", edge{0, 0, unfair})
+	walk, found = findCycle(t, g)
+	require.True(t, found)
+	assert.Equal(t, []uint32{0}, walk)
+
+	// An unfair self-loop while class 3 (to a good state) waits: not fair.
+	g = mk("BG", edge{0, 0, unfair}, edge{0, 1, 3}, edge{1, 1, 3})
+	_, found = findCycle(t, g)
+	assert.False(t, found)
+
+	// A bad state without any step is no cycle (it is a stuck state, found elsewhere).
+	g = mk("GB", edge{0, 1, 0}, edge{0, 0, 1})
+	_, found = findCycle(t, g)
+	assert.False(t, found)
+}
+
+func TestCycleOfGoodStatesIsNoViolation(t *testing.T) {
+	g := mk("GG", edge{0, 1, 0}, edge{1, 0, 1})
+	_, found := findCycle(t, g)
+	assert.False(t, found)
+	g = mk("GGG", edge{0, 1, 0}, edge{1, 0, 1}, edge{1, 2, 2}, edge{2, 2, 0})
+	_, found = findCycle(t, g)
+	assert.False(t, found)
+}
+
+func TestComponentFairOnlyAsAWhole(t *testing.T) {
+	// Class 4 is enabled in 0, 1 and 2 and taken inside the component only
+	// by 1→2. The only cycle through the bad state 0 that avoids 2 is
+	// 0→1→0, which is unfair; 1→2→1 is fair but passes no bad state. So
+	// the fair cycle through 0 must go round the whole component.
+	g := mk("BGGG",
+		edge{0, 1, unfair}, edge{0, 3, 4}, // e0, e1
+		edge{1, 0, unfair}, edge{1, 2, 4}, // e2, e3
+		edge{2, 1, unfair}, edge{2, 3, 4}, // e4, e5
+		edge{3, 3, 9}) // e6
+	src := sources(g)
+	for mask := 1; mask < 1<<len(g.dst); mask++ {
+		var es []uint32
+		for e := range len(g.dst) {
+			if mask&(1<<e) != 0 {
+				es = append(es, uint32(e))
+			}
+		}
+		if stronglyConnected(g, src, es) && slices.ContainsFunc(es, func(e uint32) bool { return src[e] == 0 }) && fairEdgeSet(g, src, es) {
+			assert.Contains(t, es, uint32(3), "a fair cycle through 0 without 1→2: %v", es)
+		}
+	}
+	assert.Equal(t, 0, bruteForce(g))
+
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	assert.Equal(t, []uint32{0, 3, 4, 2}, walk) // 0→1→2→1→0
+	assert.Equal(t, []uint32{0, 1, 2, 1}, requireFairLasso(t, g, walk))
+
+	// The builder directly, from the bad state.
+	comp, _ := g.sccs()
+	assert.Equal(t, walk, g.buildFairCycle(comp, comp[0], 0))
+}
+
+func TestFairCycleGoesWhereAnOwedClassIsDisabled(t *testing.T) {
+	// Class 1 is enabled in 0 and 1 but not in 2, and never taken inside:
+	// 0→1→0 is unfair, 0→1→2→0 is fair because 2 disables class 1.
+	g := mk("BBBG",
+		edge{0, 1, unfair}, edge{0, 3, 1},
+		edge{1, 0, unfair}, edge{1, 2, unfair}, edge{1, 3, 1},
+		edge{2, 0, unfair},
+		edge{3, 3, 0})
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	assert.Equal(t, []uint32{0, 1, 2}, requireFairLasso(t, g, walk))
+}
+
+func TestFairCycleStartsAtTheLowestBadStateOfAViolatingComponent(t *testing.T) {
+	// 0 is bad but its unfair self-loop leaves classes 0 and 1 waiting;
+	// {1,2} is fair with bad state 2; {3} is fair with bad state 3.
+	g := mk("BGBB",
+		edge{0, 0, unfair}, edge{0, 1, 0}, edge{0, 3, 1},
+		edge{1, 2, 2},
+		edge{2, 1, 3},
+		edge{3, 3, 4})
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	assert.Equal(t, []uint32{2, 1}, requireFairLasso(t, g, walk))
+	assert.Equal(t, []uint32{4, 3}, walk)
+	assert.Equal(t, 2, bruteForce(g))
+}
+
+func TestFairCycleAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	found := 0
+	for i := range 3000 {
+		n := 1 + rng.IntN(5)
+		states := make([]byte, n)
+		for s := range states {
+			states[s] = "GB"[rng.IntN(2)]
+		}
+		var edges []edge
+		for range rng.IntN(10) {
+			edges = append(edges, edge{uint32(rng.IntN(n)), uint32(rng.IntN(n)), int32(rng.IntN(4)) - 1})
+		}
+		g := mk(string(states), edges...)
+		want := bruteForce(g)
+		walk, ok := findCycle(t, g)
+		require.Equal(t, want >= 0, ok, "graph %d: %s %v", i, states, edges)
+		if ok {
+			found++
+			visited := requireFairLasso(t, g, walk)
+			require.Equal(t, uint32(want), visited[0], "graph %d: %s %v: the cycle should start at the lowest bad state on a fair cycle", i, states, edges)
+		}
+	}
+	assert.Greater(t, found, 300)
+}
+
+func TestSCCs(t *testing.T) {
+	g := mk("GGGGGG",
+		edge{0, 1, 0}, edge{1, 2, 0}, edge{2, 0, 0}, edge{2, 3, 0},
+		edge{3, 4, 0}, edge{4, 3, 0},
+		edge{5, 0, 0})
+	comp, ncomp := g.sccs()
+	assert.Equal(t, 3, ncomp)
+	assert.Equal(t, []uint32{1, 1, 1, 0, 0, 2}, comp)
+
+	// Reverse topological order: an edge never goes to a later component.
+	src := sources(g)
+	for e := range g.dst {
+		assert.GreaterOrEqual(t, comp[src[e]], comp[g.dst[e]])
+	}
+
+	// Self-loops and isolated states are components of their own.
+	g = mk("GGG", edge{1, 1, 0})
+	comp, ncomp = g.sccs()
+	assert.Equal(t, 3, ncomp)
+	assert.Equal(t, []uint32{0, 1, 2}, comp)
+}
+
+func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
+	const n = 200_000
+	g := &graph{start: make([]uint32, n+1)}
+	for s := range n {
+		g.start[s] = uint32(len(g.dst))
+		if s+1 < n {
+			g.dst = append(g.dst, uint32(s+1))
+			g.class = append(g.class, 0)
+		}
+	}
+	g.start[n] = uint32(len(g.dst))
+	comp, ncomp := g.sccs()
+	require.Equal(t, n, ncomp)
+	for s := range n {
+		if comp[s] != uint32(n-1-s) {
+			t.Fatalf("comp[%d] = %d, want %d", s, comp[s], n-1-s)
+		}
+	}
+
+	// Close it into one cycle with one bad state in the middle.
+	g.dst = append(g.dst, 0)
+	g.class = append(g.class, 0)
+	g.start[n] = uint32(len(g.dst))
+	g.good = make([]uint64, (n+63)/64)
+	for s := range n {
+		if s != n/2 {
+			g.setGood(uint32(s))
+		}
+	}
+	comp, ncomp = g.sccs()
+	require.Equal(t, 1, ncomp)
+	assert.Equal(t, uint32(0), slices.Max(comp))
+	walk, found := findCycle(t, g)
+	require.True(t, found)
+	require.Len(t, walk, n)
+	assert.Equal(t, uint32(n/2), walk[0]) // edge n/2 leaves state n/2
+	assert.Equal(t, uint32(n/2-1), walk[n-1])
+}
+
+func TestSrcOf(t *testing.T) {
+	// State 1 and state 4 have no out-edges.
+	g := &graph{start: []uint32{0, 2, 2, 3, 5, 5}, dst: make([]uint32, 5), class: make([]int32, 5)}
+	for e, want := range []uint32{0, 0, 2, 3, 3} {
+		assert.Equal(t, want, g.srcOf(uint32(e)), "edge %d", e)
+	}
+	assert.Equal(t, sources(g), []uint32{0, 0, 2, 3, 3})
+}
+
+func TestEnabledEverywhere(t *testing.T) {
+	g := mk("BBB",
+		edge{0, 1, 3}, edge{0, 1, 1}, edge{0, 2, unfair}, edge{0, 2, 2},
+		edge{1, 0, 1}, edge{1, 2, 3}, edge{1, 2, 1},
+		edge{2, 0, 1}, edge{2, 0, 3}, edge{2, 0, 4})
+	assert.Equal(t, []int32{1, 3}, g.enabledEverywhere([]uint32{0, 1, 2}))
+	assert.Equal(t, []int32{1, 2, 3}, g.enabledEverywhere([]uint32{0}))
+	assert.Equal(t, []int32{1, 3, 4}, g.enabledEverywhere([]uint32{2, 2}))
+	assert.Empty(t, g.enabledEverywhere([]uint32{0, 1, 2, 0}[:0]))
+}
