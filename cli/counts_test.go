@@ -106,5 +106,5 @@ func TestCountsMatchTheIndependentImplementation(t *testing.T) {
 		})
 	}
 	require.NoError(t, sc.Err())
-	require.GreaterOrEqual(t, n, 50)
+	require.GreaterOrEqual(t, n, 200)
 }
