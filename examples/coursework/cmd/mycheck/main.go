@@ -1,0 +1,33 @@
+// Command mycheck is mcheck with the course's algorithms registered next to
+// the built-in ones:
+//
+//	go run ./cmd/mycheck --algo ring-detect --n 3 --crash-any
+//	go run ./cmd/mycheck --help
+package main
+
+import (
+	"os"
+
+	"example.com/coursework/crnomarks"
+	"example.com/coursework/maxring"
+	"example.com/coursework/ringdetect"
+	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/specs"
+)
+
+func main() { os.Exit(cli.Main(os.Args[1:], registry(), os.Stdout, os.Stderr)) }
+
+func registry() *specs.Registry {
+	reg := specs.Builtin()
+	reg.Register(specs.Spec{Name: "cr-no-marks", Summary: "Chang-Roberts without participant marks (broken)",
+		Build: specs.Builder(crnomarks.Algorithm{})})
+	reg.Register(specs.Spec{Name: "ring-no-check", Summary: "ring algorithm, no detector check (broken)",
+		Build: specs.Builder(ringdetect.Algorithm{})})
+	reg.Register(specs.Spec{Name: "ring-detect", Summary: "ring algorithm with option 2: ELECTION(k) of a crashed k is dropped",
+		Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true})})
+	reg.Register(specs.Spec{Name: "ring-fixed", Summary: "ring algorithm with option 2, the same check on ELECTED, and resend",
+		Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true, CheckLeader: true, Resend: true})})
+	reg.Register(specs.Spec{Name: "maxring", Summary: "ring algorithm with the maxID rule for several initiators",
+		Build: specs.Builder(maxring.Algorithm{})})
+	return reg
+}

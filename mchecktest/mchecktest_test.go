@@ -1,0 +1,194 @@
+package mchecktest_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/mchecktest"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/specs/changroberts"
+	"github.com/mcheck/mcheck/specs/ring"
+)
+
+// fakeTB records what Check reports instead of failing the test running it.
+// It embeds a real testing.TB for the methods Check does not use.
+type fakeTB struct {
+	testing.TB
+	errors, fatals, logs []string
+}
+
+func (f *fakeTB) Helper() {}
+func (f *fakeTB) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+func (f *fakeTB) Fatalf(format string, args ...any) {
+	f.fatals = append(f.fatals, fmt.Sprintf(format, args...))
+}
+func (f *fakeTB) Logf(format string, args ...any) {
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
+
+// selfish is a broken algorithm written the way a student would, without a
+// Codec or a formatter: whoever starts an election declares itself leader.
+type selfish struct{}
+
+type selfishLocal struct{ Elected int }
+
+type selfishMsg struct{ Leader int }
+
+func (selfish) Init() selfishLocal          { return selfishLocal{} }
+func (selfish) Elected(l *selfishLocal) int { return l.Elected }
+func (selfish) CanInitiate(_ *model.Ctx[selfishMsg], l *selfishLocal, suspects bool) bool {
+	return suspects
+}
+func (selfish) Initiate(c *model.Ctx[selfishMsg], l *selfishLocal) {
+	l.Elected = c.ID()
+	c.SendNext(model.CW, selfishMsg{Leader: c.ID()})
+}
+func (selfish) Receive(c *model.Ctx[selfishMsg], l *selfishLocal, _ int, m selfishMsg) {
+	l.Elected = m.Leader
+}
+func (selfish) FormatMsg(m selfishMsg) string { return fmt.Sprintf("LEADER(%d)", m.Leader) }
+
+func TestCorrectAlgorithmPassesSilently(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3})
+	require.NotNil(t, rep)
+	assert.Empty(t, ft.errors)
+	assert.Empty(t, ft.fatals)
+	for _, v := range rep.Verdicts {
+		assert.Equal(t, check.Holds, v.Status, v.Name)
+	}
+	// Counts come with the report: Chang-Roberts at N=3 without faults.
+	assert.Equal(t, int64(25), rep.Stats.States)
+	assert.Equal(t, int64(48), rep.Stats.Transitions)
+	assert.True(t, rep.Stats.Complete)
+	assert.Equal(t, "changroberts.Algorithm", rep.Algo)
+	// The success line goes to t.Logf only (go test -v).
+	require.Len(t, ft.logs, 1)
+	assert.Equal(t, "mcheck changroberts.Algorithm: 25 states, 48 transitions: SingleLeader, Agreement, Termination hold", ft.logs[0])
+}
+
+func TestInvariantViolationFailsWithPropertyAndTrace(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, selfish{}, mchecktest.Config{N: 2, Name: "selfish"})
+	require.Len(t, ft.errors, 1, "one t.Errorf with everything in it")
+	msg := ft.errors[0]
+	// First the violated property and its one-line explanation...
+	assert.True(t, strings.HasPrefix(msg, "SingleLeader VIOLATED: after 2 steps p1 and p2 each consider themselves leader\n"), msg)
+	// ...then the report as the CLI prints it, with the shortest trace.
+	assert.Contains(t, msg, "mcheck selfish, N=2, ids 1,2, no crashes, perfect detector, max-queue 4\n")
+	assert.Contains(t, msg, "SingleLeader counterexample, 2 steps:\n"+
+		"   0  initial state\n"+
+		"      p1{state={Elected:0}} p2{state={Elected:0}}\n"+
+		"   1  initiate p1\n"+
+		"      p1.state: {Elected:0} → {Elected:1}\n"+
+		"      chan p1→p2: [] → [LEADER(1)]\n"+
+		"   2  initiate p2\n"+
+		"      p2.state: {Elected:0} → {Elected:2}\n"+
+		"      chan p2→p1: [] → [LEADER(2)]")
+	assert.Equal(t, check.Violated, mchecktest.Status(rep, "SingleLeader"))
+	assert.Empty(t, ft.logs)
+	// The text is Failure's, and its report part is exactly cli.WriteText's
+	// (the mcheck command's rendering).
+	assert.Equal(t, mchecktest.Failure(rep, false), msg)
+	var b bytes.Buffer
+	cli.WriteText(&b, rep, false)
+	assert.True(t, strings.HasSuffix(msg, "\n\n"+strings.TrimRight(b.String(), "\n")))
+}
+
+func TestLivenessViolationShowsTheLasso(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, ring.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, MaxQueue: 1})
+	require.Len(t, ft.errors, 1)
+	msg := ft.errors[0]
+	assert.True(t, strings.HasPrefix(msg, "Termination VIOLATED: ELECTION(3) of crashed p3 circulates forever;"), msg)
+	assert.Contains(t, msg, "Termination counterexample (a lasso: a prefix, then a cycle repeated forever)")
+	assert.Contains(t, msg, "◀ cycle starts here")
+	assert.Contains(t, msg, "↩ back to step")
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "SingleLeader"))
+	assert.Equal(t, check.Violated, mchecktest.Status(rep, "Termination"))
+	assert.Equal(t, "fair-cycle", mchecktest.Verdict(rep, "Termination").Kind)
+}
+
+func TestFullStates(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	mchecktest.Check(ft, selfish{}, mchecktest.Config{N: 2, FullStates: true})
+	require.Len(t, ft.errors, 1)
+	assert.Contains(t, ft.errors[0], "   1  initiate p1\n      p1{state={Elected:1}} p2{state={Elected:0}} | p1→p2 [LEADER(1)]\n")
+}
+
+func TestIncompleteSearchNeverPasses(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 4, MaxStates: 10})
+	require.Len(t, ft.errors, 1)
+	msg := ft.errors[0]
+	assert.Contains(t, msg, "SingleLeader unknown: the search did not finish")
+	assert.Contains(t, msg, "Termination unknown: the search did not finish")
+	assert.Contains(t, msg, "so no property can be said to hold: make the model smaller (N, Crashes, MaxQueue) or raise Config.MaxStates")
+	assert.Contains(t, msg, "search       INCOMPLETE")
+	assert.False(t, rep.Stats.Complete)
+}
+
+func TestConfig(t *testing.T) {
+	rep, err := mchecktest.Run(ring.Algorithm{}, mchecktest.Config{IDs: []int{3, 9, 4, 8}, CrashAny: true, Check: "safety", MaxQueue: 1, Name: "ring"})
+	require.NoError(t, err)
+	assert.Equal(t, 4, rep.Config.N, "N defaults to the number of IDs")
+	assert.Equal(t, 3, rep.Config.MaxCrashes, "CrashAny is N-1 crashes")
+	assert.Equal(t, check.Unchecked, mchecktest.Status(rep, "Termination"))
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Agreement"))
+	assert.Equal(t, check.Status(""), mchecktest.Status(rep, "NoSuchProperty"))
+
+	rep, err = mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{})
+	require.NoError(t, err)
+	assert.Equal(t, 3, rep.Config.N, "N defaults to 3")
+	assert.Equal(t, 6, rep.Config.MaxQueue)
+	assert.Equal(t, model.Perfect, rep.Config.Detector)
+
+	// The same numbers as the registered spec through check.Run directly.
+	spec, err := specs.Builtin().Lookup("chang-roberts")
+	require.NoError(t, err)
+	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Properties: properties.All, Continue: true})
+	require.NoError(t, err)
+	via, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
+	require.NoError(t, err)
+	assert.Equal(t, direct.Stats.States, via.Stats.States)
+	assert.Equal(t, direct.Stats.Transitions, via.Stats.Transitions)
+}
+
+func TestBadConfigIsFatal(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  mchecktest.Config
+		want string
+	}{
+		{mchecktest.Config{N: 3, IDs: []int{1, 2}}, "--ids has 2 IDs but --n is 3"},
+		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "CrashAny means Crashes 2 for N 3: give only one of them"},
+		{mchecktest.Config{N: 3, Check: "Safty"}, `unknown property "Safty"`},
+		{mchecktest.Config{N: 1}, "--n 1 is out of range"},
+		{mchecktest.Config{N: 3, InitialLeader: true}, "defines no initial-leader state"},
+	} {
+		ft := &fakeTB{TB: t}
+		rep := mchecktest.Check(ft, selfish{}, tc.cfg)
+		assert.Nil(t, rep)
+		require.Len(t, ft.fatals, 1, "%+v", tc.cfg)
+		assert.Contains(t, ft.fatals[0], "mchecktest: ")
+		assert.Contains(t, ft.fatals[0], tc.want)
+		assert.Empty(t, ft.errors)
+	}
+}
+
+// A real test, not a fake: a correct algorithm through the real *testing.T.
+func TestCheckWithRealT(t *testing.T) {
+	rep := mchecktest.Check(t, ring.Algorithm{}, mchecktest.Config{N: 3})
+	require.NotNil(t, rep)
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Termination"))
+}
