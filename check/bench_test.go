@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/mcheck/mcheck/check"
@@ -62,5 +63,32 @@ func BenchmarkHashingPath(b *testing.B) {
 			}
 			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
 		})
+	}
+}
+
+// The same check at 1 and 2 workers (results are identical; only time differs).
+func BenchmarkWorkers(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		algo string
+		cfg  model.Config
+	}{
+		{"ring-n3-crash-any", "ring", model.Config{N: 3, MaxCrashes: 2}},
+		{"hirschberg-sinclair-n6", "hirschberg-sinclair", model.Config{N: 6}},
+	} {
+		spec, _ := specs.Builtin().Lookup(c.algo)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", c.name, workers), func(b *testing.B) {
+				var states int64
+				for b.Loop() {
+					rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: properties.Selection{SingleLeader: true, Agreement: true}, Continue: true, Workers: workers})
+					if err != nil {
+						b.Fatal(err)
+					}
+					states = rep.Stats.States
+				}
+				b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+			})
+		}
 	}
 }
