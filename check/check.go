@@ -58,6 +58,9 @@ type Verdict struct {
 	Trace   *explore.Trace
 	// File is the trace as a trace file, verified by replay.
 	File *trace.File
+	// Bounded: the counterexample may be an artefact of the channel bound
+	// (see explore.Violation.Bounded).
+	Bounded bool
 	// Also holds further counterexamples of other kinds (Termination: a
 	// stuck state besides a fair cycle).
 	Also []Counterexample
@@ -69,6 +72,7 @@ type Counterexample struct {
 	Summary string
 	Trace   *explore.Trace
 	File    *trace.File
+	Bounded bool
 }
 
 // Report is the outcome of a check.
@@ -203,14 +207,14 @@ func (r *Report) termination(res *explore.Result, on bool) Verdict {
 	// the stuck state (a run that stops without one).
 	var found []Counterexample
 	if v := res.Violated(explore.FairCycle, properties.IdxStable); v != nil {
-		found = append(found, Counterexample{Kind: "fair-cycle", Trace: &v.Trace, Summary: r.explainCycle(&v.Trace)})
+		found = append(found, Counterexample{Kind: "fair-cycle", Trace: &v.Trace, Summary: r.explainCycle(&v.Trace), Bounded: v.Bounded})
 	}
 	if v := res.Violated(explore.Stuck, properties.IdxStable); v != nil {
-		found = append(found, Counterexample{Kind: "stuck", Trace: &v.Trace, Summary: r.explainStuck(&v.Trace)})
+		found = append(found, Counterexample{Kind: "stuck", Trace: &v.Trace, Summary: r.explainStuck(&v.Trace), Bounded: v.Bounded})
 	}
 	if len(found) > 0 {
 		first := found[0]
-		return Verdict{Name: name, Status: Violated, Kind: first.Kind, Trace: first.Trace, Summary: first.Summary, Also: found[1:]}
+		return Verdict{Name: name, Status: Violated, Kind: first.Kind, Trace: first.Trace, Summary: first.Summary, Bounded: first.Bounded, Also: found[1:]}
 	}
 	if !res.Complete {
 		return r.unknown(name)

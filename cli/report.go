@@ -111,10 +111,14 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		case check.Unchecked:
 			status = "not checked"
 		}
-		if v.Name == "Termination" && r.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
-			status += " (for the bounded model only: a channel bound can hide and create stuck states)"
-			if v.Status == check.Violated {
-				status = "VIOLATED (for the bounded model only)"
+		if v.Name == "Termination" && r.Bounded() {
+			switch {
+			case v.Status == check.Holds:
+				status += " (for the bounded model only: a channel bound can hide and create stuck states)"
+			case v.Status == check.Violated && v.Bounded:
+				status = "VIOLATED (for the bounded model only: the bound cut a step of this run)"
+			case v.Status == check.Violated:
+				status = "VIOLATED (also without the bound: it cut no step of this run)"
 			}
 		}
 		line := fmt.Sprintf("  %-13s %s", v.Name, status)
@@ -122,7 +126,11 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 			line += "  " + v.Summary
 		}
 		for _, a := range v.Also {
-			line += fmt.Sprintf("\n  %-13s also: %s", "", a.Summary)
+			bound := ""
+			if a.Bounded {
+				bound = " (for the bounded model only: the bound cut a step of this run)"
+			}
+			line += fmt.Sprintf("\n  %-13s also: %s%s", "", a.Summary, bound)
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -168,6 +176,7 @@ type jsonProperty struct {
 	Status     string     `json:"status"`
 	Kind       string     `json:"kind,omitempty"`
 	Summary    string     `json:"summary,omitempty"`
+	Bounded    bool       `json:"bounded_only,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
 	Trace      []jsonStep `json:"trace,omitempty"`
 	// Also: further counterexamples of other kinds.
@@ -177,6 +186,7 @@ type jsonProperty struct {
 type jsonCounterexample struct {
 	Kind       string     `json:"kind"`
 	Summary    string     `json:"summary"`
+	Bounded    bool       `json:"bounded_only,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
 	Trace      []jsonStep `json:"trace"`
 }
@@ -231,12 +241,12 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
 	}
 	for _, v := range r.Verdicts {
-		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary}
+		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}
 		if v.Trace != nil {
 			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
 		}
 		for _, a := range v.Also {
-			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary}
+			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary, Bounded: a.Bounded}
 			jc.Trace, jc.CycleStart = jsonTrace(r, a.Trace)
 			p.Also = append(p.Also, jc)
 		}

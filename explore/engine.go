@@ -61,6 +61,8 @@ type chunk struct {
 	buf         []byte
 	fanout      []uint32 // successors per expanded state, for the graph
 	good        []bool   // Goal holds in the expanded state, for the graph
+	cut         []bool   // the bound discarded a fair successor of it, for the graph
+	stuckCut    bool     // ... of the first stuck state
 	transitions int64
 	discarded   int64
 	stuck       int64 // frontier position of the first stuck state, or -1
@@ -189,7 +191,7 @@ func (s *search) runBatch(lo, hi int) {
 		s.stats.Transitions += ch.transitions
 		s.stats.Discarded += ch.discarded
 		if ch.stuck >= 0 && !s.stuckSeen {
-			s.stuckSeen, s.stuckAt = true, s.cur.base+uint32(ch.stuck)
+			s.stuckSeen, s.stuckAt, s.stuckCut = true, s.cur.base+uint32(ch.stuck), ch.stuckCut
 			// With liveness on the search goes on: the fair-cycle check
 			// needs the whole graph and may find the other way to fail.
 			if !s.opt.Continue && g == nil {
@@ -202,7 +204,10 @@ func (s *search) runBatch(lo, hi int) {
 				g.start = append(g.start, uint32(e))
 				e += int(n)
 				if ch.good[i] {
-					g.setGood(s.cur.base + uint32(ch.lo+i))
+					g.good.set(s.cur.base + uint32(ch.lo+i))
+				}
+				if ch.cut[i] {
+					g.cut.set(s.cur.base + uint32(ch.lo+i))
 				}
 			}
 		}
@@ -270,7 +275,7 @@ func grow[T any](xs []T, n int) []T {
 }
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
-	ch.recs, ch.buf, ch.fanout, ch.good = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0]
+	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0]
 	ch.transitions, ch.discarded, ch.stuck = 0, 0, -1
 	goal := s.opt.Goal
 	for i := ch.lo; i < ch.hi; i++ {
@@ -280,11 +285,12 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		ch.transitions += int64(len(b.Succs))
 		ch.discarded += int64(b.Discarded)
 		if goal >= 0 && ch.stuck < 0 && b.Props&(1<<goal) == 0 && !anyFair(b) {
-			ch.stuck = int64(i)
+			ch.stuck, ch.stuckCut = int64(i), b.DiscardedFair > 0
 		}
 		if s.graph != nil {
 			ch.fanout = append(ch.fanout, uint32(len(b.Succs)))
 			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
+			ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		}
 		for j := range b.Succs {
 			x := &b.Succs[j]

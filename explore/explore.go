@@ -89,7 +89,14 @@ type Stats struct {
 type Violation struct {
 	Kind      Kind
 	Predicate int // the invariant violated, or the Goal for Stuck
-	Trace     Trace
+	// Bounded: the counterexample may not exist without the channel bound:
+	// the bound discarded a weakly fair step of the stuck state, or of a
+	// state of the cycle, so without the bound that state would not be
+	// stuck, or the cycle might be unfair. Otherwise the run is a
+	// counterexample of the unbounded model too; an invariant violation
+	// always is.
+	Bounded bool
+	Trace   Trace
 }
 
 // Result is what a search found.
@@ -152,6 +159,7 @@ type search struct {
 	// found[k] maps a predicate to the state index that violates it.
 	invFound  map[int]uint32
 	stuckAt   uint32
+	stuckCut  bool // the bound discarded a fair successor of the stuck state
 	stuckSeen bool
 	invMask   uint64
 	stop      bool
@@ -203,9 +211,6 @@ func Run(sys model.System, opt Options) (*Result, error) {
 func (s *search) lasso() (*Violation, error) {
 	g := s.graph
 	g.start = append(g.start, uint32(len(g.dst)))
-	for len(g.good)*64 < g.n() {
-		g.good = append(g.good, 0)
-	}
 	cycle, found := g.fairCycle()
 	if !found {
 		return nil, nil
@@ -234,7 +239,11 @@ func (s *search) lasso() (*Violation, error) {
 	if !bytes.Equal(tr.Final().State, tr.Steps[tr.CycleStart].State) {
 		return nil, fmt.Errorf("internal error: the cycle does not return to its start")
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.opt.Goal, Trace: tr}, nil
+	bounded := false
+	for _, e := range cycle {
+		bounded = bounded || g.cut.has(g.srcOf(e))
+	}
+	return &Violation{Kind: FairCycle, Predicate: s.opt.Goal, Trace: tr, Bounded: bounded}, nil
 }
 
 func (s *search) halt(why string) {
@@ -289,7 +298,7 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr})
+		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr, Bounded: s.stuckCut})
 	}
 	r.LivenessSkipped = s.livenessSkipped
 	if s.graph != nil {

@@ -13,22 +13,28 @@ type graph struct {
 	start []uint32
 	dst   []uint32
 	class []int32
-	good  []uint64 // bitset: goal holds
+	good  bitset // the goal holds in the state
+	cut   bitset // the channel bound discarded a fair successor of the state
+}
+
+// bitset is a set of state indices.
+type bitset []uint64
+
+func (b bitset) has(s uint32) bool { return int(s>>6) < len(b) && b[s>>6]&(1<<(s&63)) != 0 }
+
+func (b *bitset) set(s uint32) {
+	for int(s>>6) >= len(*b) {
+		*b = append(*b, 0)
+	}
+	(*b)[s>>6] |= 1 << (s & 63)
 }
 
 func (g *graph) n() int { return len(g.start) - 1 }
 
-func (g *graph) isGood(s uint32) bool { return g.good[s>>6]&(1<<(s&63)) != 0 }
-
-func (g *graph) setGood(s uint32) {
-	for int(s>>6) >= len(g.good) {
-		g.good = append(g.good, 0)
-	}
-	g.good[s>>6] |= 1 << (s & 63)
-}
+func (g *graph) isGood(s uint32) bool { return g.good.has(s) }
 
 func (g *graph) bytes() int64 {
-	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.good))*8
+	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.good)+cap(g.cut))*8
 }
 
 // sccs returns the strongly connected components (Tarjan's algorithm with an

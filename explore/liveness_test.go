@@ -36,7 +36,7 @@ func mk(states string, edges ...edge) *graph {
 			}
 		}
 		if states[s] == 'G' {
-			g.setGood(uint32(s))
+			g.good.set(uint32(s))
 		}
 	}
 	g.start[n] = uint32(len(g.dst))
@@ -407,7 +407,7 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 	g.good = make([]uint64, (n+63)/64)
 	for s := range n {
 		if s != n/2 {
-			g.setGood(uint32(s))
+			g.good.set(uint32(s))
 		}
 	}
 	comp, ncomp = g.sccs()

@@ -213,6 +213,9 @@ func (e *expander[L, M]) falselySuspects(p int) bool {
 func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	if e.overflow {
 		out.Discarded++
+		if fair != NoFairness {
+			out.DiscardedFair++
+		}
 		return
 	}
 	off := len(out.buf)

@@ -30,16 +30,19 @@ type Succ struct {
 // state so that expansion does not allocate.
 type Batch struct {
 	Succs     []Succ
-	Discarded int    // successors dropped by the channel bound
-	Props     uint64 // predicates that hold in the expanded state itself
-	buf       []byte
+	Discarded int // successors dropped by the channel bound
+	// DiscardedFair counts those of them whose step is weakly fair: without
+	// the bound that fair action would be enabled here.
+	DiscardedFair int
+	Props         uint64 // predicates that hold in the expanded state itself
+	buf           []byte
 }
 
 // Reset empties the batch, keeping its memory.
 func (b *Batch) Reset() {
 	b.Succs = b.Succs[:0]
 	b.buf = b.buf[:0]
-	b.Discarded = 0
+	b.Discarded, b.DiscardedFair = 0, 0
 	b.Props = 0
 }
 
