@@ -62,6 +62,13 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	// Give the Go heap room above the search's own bookkeeping, and make the
 	// collector work harder rather than let the process be killed.
 	debug.SetMemoryLimit(o.memory + o.memory/2)
+	if os.Getenv("GOGC") == "" {
+		// The search's memory is a few large arrays without pointers, so
+		// collecting often costs almost nothing, and the default (let the
+		// heap double between collections) only raises the peak: 781 -> 666
+		// MB for bully --n 4 --initial-leader=false at the same speed.
+		debug.SetGCPercent(25)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
