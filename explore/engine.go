@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -105,7 +104,7 @@ func (s *search) bfs(start time.Time) {
 	s.exp.Initial(&s.batch)
 	for j := range s.batch.Succs {
 		succ := &s.batch.Succs[j]
-		if slot, _, old, newSlot := s.tab.claim(succ.FP, uint64(j)); !old {
+		if slot, _, old, newSlot := s.tab.claim(succ.FP, claimPos(0, j)); !old {
 			if newSlot {
 				s.tab.used++
 			}
@@ -217,12 +216,12 @@ func (s *search) runBatch(lo, hi int) {
 	}
 	s.tab.reserve(succs)
 
-	s.parallel(nch, func(_ *worker, c int) { s.claimChunk(uint64(c), &chunks[c]) })
-	s.parallel(nch, func(_ *worker, c int) { s.countChunk(uint64(c), &chunks[c]) })
+	s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
+	s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
 
 	next, nbytes := uint32(len(s.parent)), len(s.next.data)
-	limit := uint32(math.MaxUint32)
-	if s.opt.MaxStates > 0 && s.opt.MaxStates < math.MaxUint32 {
+	limit := uint32(maxStates)
+	if s.opt.MaxStates > 0 && s.opt.MaxStates < maxStates {
 		limit = uint32(s.opt.MaxStates)
 	}
 	capped := false
@@ -261,8 +260,11 @@ func (s *search) runBatch(lo, hi int) {
 			}
 		}
 	}
-	if s.opt.MaxStates > 0 && int64(len(s.parent)) >= s.opt.MaxStates {
+	switch {
+	case s.opt.MaxStates > 0 && int64(len(s.parent)) >= s.opt.MaxStates:
 		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
+	case len(s.parent) >= maxStates:
+		s.halt(fmt.Sprintf("the state table is full at %d states", maxStates))
 	}
 }
 
@@ -304,11 +306,11 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	}
 }
 
-func (s *search) claimChunk(c uint64, ch *chunk) {
+func (s *search) claimChunk(c int, ch *chunk) {
 	ch.newSlots = 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		slot, idx, old, newSlot := s.tab.claim(r.fp, c<<32|uint64(j))
+		slot, idx, old, newSlot := s.tab.claim(r.fp, claimPos(c, j))
 		r.slot = slot
 		if newSlot {
 			ch.newSlots++
@@ -321,11 +323,11 @@ func (s *search) claimChunk(c uint64, ch *chunk) {
 	}
 }
 
-func (s *search) countChunk(c uint64, ch *chunk) {
+func (s *search) countChunk(c int, ch *chunk) {
 	ch.winners, ch.winBytes = 0, 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		if r.outcome != recOld && s.tab.won(r.slot, c<<32|uint64(j)) {
+		if r.outcome != recOld && s.tab.won(r.slot, claimPos(c, j)) {
 			r.outcome = recWon
 			ch.winners++
 			ch.winBytes += int(r.end - r.off)

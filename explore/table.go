@@ -6,7 +6,7 @@ import "sync/atomic"
 // addressing with linear probing over two parallel arrays (16 bytes a slot,
 // kept at most three quarters full), written concurrently with atomic
 // compare-and-swap while a batch of successors is being claimed, and grown
-// between batches, when no worker runs.
+// between batches, when no worker runs. A slot is 12 bytes.
 //
 // A slot's value is 0 while unset, idx+1 once the state has its index, or
 // pending|pos while successors of the current batch claim it: pos is the
@@ -16,12 +16,20 @@ import "sync/atomic"
 // stored as 1 (one more way to collide, at 2^-64).
 type table struct {
 	keys []uint64
-	vals []uint64
+	vals []uint32
 	mask uint64
 	used int // slots in use; updated between batches
 }
 
-const pending = uint64(1) << 63
+const pending = uint32(1) << 31
+
+// maxStates is the most states the table can number: indices are stored
+// +1 below the pending bit.
+const maxStates = 1<<31 - 2
+
+// claimPos is the sequential position of record j of chunk c within a batch
+// (batchChunks <= 64 chunks of fewer than 2^25 successors).
+func claimPos(c, j int) uint32 { return uint32(c)<<25 | uint32(j) }
 
 func newTable(capacity int) *table {
 	t := &table{}
@@ -38,7 +46,7 @@ func sizeFor(capacity int) int {
 }
 
 func (t *table) alloc(size int) {
-	t.keys, t.vals, t.mask = make([]uint64, size), make([]uint64, size), uint64(size-1)
+	t.keys, t.vals, t.mask = make([]uint64, size), make([]uint32, size), uint64(size-1)
 }
 
 func fix(fp uint64) uint64 {
@@ -70,18 +78,18 @@ func (t *table) slot(fp uint64) (i uint64, newSlot bool) {
 // If fp already has an index it returns it (old = true). It also returns
 // the slot, which stays put until the table grows (between batches), so
 // won, setAt and indexAt need not probe again. Safe for concurrent use.
-func (t *table) claim(fp, pos uint64) (slot uint64, idx uint32, old, newSlot bool) {
+func (t *table) claim(fp uint64, pos uint32) (slot uint64, idx uint32, old, newSlot bool) {
 	i, newSlot := t.slot(fix(fp))
 	want := pending | pos
 	for {
-		v := atomic.LoadUint64(&t.vals[i])
+		v := atomic.LoadUint32(&t.vals[i])
 		if v != 0 && v&pending == 0 {
 			return i, uint32(v - 1), true, newSlot
 		}
 		if v != 0 && v <= want {
 			return i, 0, false, newSlot
 		}
-		if atomic.CompareAndSwapUint64(&t.vals[i], v, want) {
+		if atomic.CompareAndSwapUint32(&t.vals[i], v, want) {
 			return i, 0, false, newSlot
 		}
 	}
@@ -89,15 +97,15 @@ func (t *table) claim(fp, pos uint64) (slot uint64, idx uint32, old, newSlot boo
 
 // won reports whether the claim at pos is the earliest for its slot; call
 // it after every claim of the batch has been made.
-func (t *table) won(slot, pos uint64) bool {
-	return atomic.LoadUint64(&t.vals[slot]) == pending|pos
+func (t *table) won(slot uint64, pos uint32) bool {
+	return atomic.LoadUint32(&t.vals[slot]) == pending|pos
 }
 
 // setAt gives the state of a slot its index.
-func (t *table) setAt(slot uint64, idx uint32) { atomic.StoreUint64(&t.vals[slot], uint64(idx)+1) }
+func (t *table) setAt(slot uint64, idx uint32) { atomic.StoreUint32(&t.vals[slot], idx+1) }
 
 // indexAt is the index of the state of a slot, once set.
-func (t *table) indexAt(slot uint64) uint32 { return uint32(atomic.LoadUint64(&t.vals[slot]) - 1) }
+func (t *table) indexAt(slot uint64) uint32 { return atomic.LoadUint32(&t.vals[slot]) - 1 }
 
 func (t *table) find(fp uint64) (uint64, bool) {
 	for i := fp & t.mask; ; i = (i + 1) & t.mask {
@@ -116,11 +124,11 @@ func (t *table) lookup(fp uint64) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	v := atomic.LoadUint64(&t.vals[i])
+	v := atomic.LoadUint32(&t.vals[i])
 	if v == 0 || v&pending != 0 {
 		return 0, false
 	}
-	return uint32(v - 1), true
+	return v - 1, true
 }
 
 // reserve grows the table, when no worker runs, so that extra more slots
@@ -139,4 +147,4 @@ func (t *table) reserve(extra int) {
 	}
 }
 
-func (t *table) bytes() int64 { return int64(len(t.keys)) * 16 }
+func (t *table) bytes() int64 { return int64(len(t.keys)) * 12 }
