@@ -36,8 +36,9 @@ type expander[L, M any] struct {
 	w        *world[L, M] // the world that Ctx reads and changes
 	ctx      Ctx[M]
 	procs    Procs
-	overflow bool // a send in this step went over the channel bound
-	msg      M    // scratch for decoding
+	overflow bool  // a send in this step went over the channel bound
+	msg      M     // scratch for decoding
+	dirty    []int // channels of nxt the current step changed
 }
 
 // env, for Ctx.
@@ -61,6 +62,7 @@ func (e *expander[L, M]) send(from, to int, m M) {
 		return // lost: the receiver is crashed
 	}
 	ch := from*e.k.n + to
+	e.touch(ch)
 	e.w.chans[ch] = append(e.w.chans[ch], m)
 	if len(e.w.chans[ch]) > e.k.cfg.MaxQueue {
 		e.overflow = true
@@ -84,11 +86,28 @@ func (e *expander[L, M]) at(w *world[L, M], p int) *Ctx[M] {
 	return &e.ctx
 }
 
-// begin starts a step: nxt := cur.
+// begin starts a step: nxt := cur. Only the channels the previous step
+// changed are copied back (sync made nxt equal to cur for the state being
+// expanded), so a step costs what it touches, not N² channel copies.
 func (e *expander[L, M]) begin() {
-	e.nxt.copyFrom(&e.cur)
+	nxt, cur := &e.nxt, &e.cur
+	for _, ch := range e.dirty {
+		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
+	}
+	e.dirty = e.dirty[:0]
+	nxt.alive, nxt.crashes, nxt.restarts = cur.alive, cur.crashes, cur.restarts
+	copy(nxt.local, cur.local)
 	e.overflow = false
 }
+
+// sync makes nxt a full copy of cur, once per expanded state.
+func (e *expander[L, M]) sync() {
+	e.nxt.copyFrom(&e.cur)
+	e.dirty = e.dirty[:0]
+}
+
+// touch records that a step changes channel ch of nxt.
+func (e *expander[L, M]) touch(ch int) { e.dirty = append(e.dirty, ch) }
 
 // Initial implements Expander.
 func (e *expander[L, M]) Initial(out *Batch) {
@@ -124,6 +143,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
 	}
 	out.Props = e.props(cur)
+	e.sync()
 	n := k.n
 	for ch, q := range cur.chans {
 		if len(q) == 0 {
@@ -131,6 +151,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 		}
 		from, to := ch/n, ch%n
 		e.begin()
+		e.touch(ch)
 		q := nxt.chans[ch]
 		m := q[0]
 		copy(q, q[1:])
@@ -188,7 +209,10 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			nxt.alive &^= 1 << p
 			nxt.local[p] = k.alg.Init()
 			for from := 0; from < n; from++ {
-				nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
+				if len(nxt.chans[from*n+p]) > 0 {
+					e.touch(from*n + p)
+					nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
+				}
 			}
 			nxt.crashes++
 			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
