@@ -146,18 +146,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 }
 
-// JSON output: the keys of the core issue, plus context.
+// JSON output: the keys of the core issue, plus context. The configuration
+// keys (algo, n, ids, crashes, ...) are those of a trace file's config.
 type jsonReport struct {
-	Algo            string         `json:"algo"`
-	N               int            `json:"n"`
-	IDs             []int          `json:"ids"`
-	Crashes         int            `json:"crashes"`
-	Restarts        int            `json:"restarts"`
-	Detector        string         `json:"detector"`
-	Initiators      []int          `json:"initiators,omitempty"`
-	Down            []int          `json:"down,omitempty"`
-	InitialLeader   bool           `json:"initial_leader"`
-	MaxQueue        int            `json:"max_queue"`
+	trace.Config
 	States          int64          `json:"states"`
 	Transitions     int64          `json:"transitions"`
 	Depth           int            `json:"depth"`
@@ -234,9 +226,7 @@ func (fl fieldList) MarshalJSON() ([]byte, error) {
 func writeJSON(w io.Writer, r *check.Report) error {
 	c, st := r.Config, r.Stats
 	out := jsonReport{
-		Algo: r.Algo, N: c.N, IDs: c.IDs, Crashes: c.MaxCrashes, Restarts: c.MaxRestarts,
-		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader,
-		MaxQueue: c.MaxQueue, States: st.States, Transitions: st.Transitions, Depth: st.Depth,
+		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
 	}
