@@ -38,12 +38,11 @@ func actions(f *trace.File) []string {
 // have dropped it), and that resets every elected to ⊥ again: round and
 // round forever.
 //
-// The report says "for the bounded model only", but this lasso is a real
-// run of the unbounded model too: each of its steps is a step of that model
-// (the bound only removes steps), and its cycle is weakly fair there as
-// well, because every channel is empty and every process has elected=3
-// (so it cannot initiate) at some point of the cycle: no step is enabled
-// all along it without being taken.
+// The search is bounded (--max-queue 2 discards successors elsewhere), but
+// this lasso is a real run of the unbounded model too, and the report says
+// so: the bound cut no fair step of any state on its cycle (v.Bounded is
+// false), so every step is a step of that model and the cycle stays weakly
+// fair there.
 func TestTerminationFailsWithoutCrashes(t *testing.T) {
 	rep, err := mchecktest.Run(crnomarks.Algorithm{}, noFaults)
 	require.NoError(t, err)
@@ -54,6 +53,7 @@ func TestTerminationFailsWithoutCrashes(t *testing.T) {
 	v := mchecktest.Verdict(rep, properties.Termination)
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, "fair-cycle", v.Kind)
+	assert.False(t, v.Bounded, "a counterexample without the bound too")
 	assert.Equal(t, "a fair cycle of 8 steps repeats forever without reaching Stable (p1 elected=⊥, p2 elected=⊥; Stable needs elected=3)", v.Summary)
 	assert.Equal(t, []string{
 		"initial state",
