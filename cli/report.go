@@ -96,8 +96,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	fmt.Fprintf(w, "depth        %d\n", st.Depth)
 	if st.Discarded > 0 {
 		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d\n", commas(st.Discarded), r.Config.MaxQueue)
-	} else {
+	} else if st.Complete {
 		fmt.Fprintf(w, "discarded    0 (no channel ever needed more than %d messages)\n", r.Config.MaxQueue)
+	} else {
+		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
 	}
 	fmt.Fprintf(w, "time         %.2f s, %s states/s, %s of bookkeeping\n\n",
 		st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
