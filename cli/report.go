@@ -73,6 +73,10 @@ func boundNote(r *check.Report) string {
 	if !r.Bounded() {
 		return ""
 	}
+	if !r.Stats.Complete {
+		return fmt.Sprintf("bounded at %d messages per channel; %s successors beyond that were not explored (and the search did not finish)",
+			r.Config.MaxQueue, commas(r.Stats.Discarded))
+	}
 	return fmt.Sprintf("exhaustive up to %d messages per channel; %s successors beyond that were not explored",
 		r.Config.MaxQueue, commas(r.Stats.Discarded))
 }
