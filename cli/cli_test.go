@@ -189,3 +189,20 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, out, "--crash-any")
 	assert.Contains(t, out, "bully, chang-roberts, hirschberg-sinclair, lelann, ring")
 }
+
+func TestBitstateNeverHolds(t *testing.T) {
+	code, out, _ := run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--check", "safety", "--bitstate", "4KiB")
+	require.Equal(t, 2, code, "not exhaustive: nothing can be said to hold")
+	assert.Contains(t, out, "states       4,063 distinct")
+	assert.Regexp(t, `bitstate     4\.0 KiB bit array, 3 bits a state, 31\.3% set: .* expected coverage at least 34\.5242% \(not exhaustive\)`, out)
+	assert.Regexp(t, `SingleLeader\s+unknown\s+no violation in a bitstate search, which may miss states`, out)
+	assert.NotRegexp(t, `\bholds\b`, out)
+
+	code, out, _ = run("--algo", "bully", "--n", "3", "--crashes", "1", "--restarts", "1", "--check", "safety", "--bitstate", "1MiB")
+	require.Equal(t, 1, code, "a violation found by a bitstate search is a violation")
+	assert.Regexp(t, `SingleLeader\s+VIOLATED\s+after 4 steps p2 and p3 each consider themselves leader`, out)
+
+	code, _, stderr := run("--algo", "ring", "--bitstate", "lots")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--bitstate: "lots" is not a size`)
+}

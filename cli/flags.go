@@ -28,6 +28,7 @@ type options struct {
 	progress      bool
 	fullStates    bool
 	workers       int
+	bitstate      int64
 	traceOut      string
 	msc           string
 }
@@ -173,6 +174,10 @@ Checking:
                         half of this machine's memory), e.g. 8GiB
   --workers N           goroutines expanding states (default: one per CPU);
                         counts, verdicts and traces are the same for any N
+  --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB) instead of
+                        the state table; far less memory, but states may be
+                        missed, so nothing is said to hold (expected coverage
+                        is reported); no liveness
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -222,6 +227,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.progress, "progress", false, "")
 	fs.BoolVar(&o.fullStates, "full-states", false, "")
 	fs.IntVar(&o.workers, "workers", 0, "")
+	fs.Var(byteSize{&o.bitstate}, "bitstate", "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
 	return fs

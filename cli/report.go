@@ -105,6 +105,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	} else {
 		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
 	}
+	if b := r.Bitstate; b != nil {
+		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; expected coverage at least %.4f%% (not exhaustive)\n",
+			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, 100*b.Coverage)
+	}
 	fmt.Fprintf(w, "time         %.2f s, %s states/s, %s of bookkeeping\n\n",
 		st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
 
@@ -166,7 +170,16 @@ type jsonReport struct {
 	Seconds         float64        `json:"seconds"`
 	StatesPerSecond int64          `json:"states_per_second"`
 	MemoryBytes     int64          `json:"memory_bytes"`
+	Bitstate        *jsonBitstate  `json:"bitstate,omitempty"`
 	Properties      []jsonProperty `json:"properties"`
+}
+
+type jsonBitstate struct {
+	Bytes      int64   `json:"bytes"`
+	Hashes     int     `json:"hashes"`
+	Fill       float64 `json:"fill"`
+	MissChance float64 `json:"miss_chance"`
+	Coverage   float64 `json:"expected_coverage_at_least"`
 }
 
 type jsonProperty struct {
@@ -235,6 +248,9 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
+	}
+	if b := r.Bitstate; b != nil {
+		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
 	}
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}

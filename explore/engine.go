@@ -104,12 +104,18 @@ func (s *search) bfs(start time.Time) {
 	s.exp.Initial(&s.batch)
 	for j := range s.batch.Succs {
 		succ := &s.batch.Succs[j]
-		if slot, _, old, newSlot := s.tab.claim(succ.FP, claimPos(0, j)); !old {
+		isNew := false
+		if s.bits != nil {
+			isNew = s.bits.add(succ.FP)
+		} else if slot, _, old, newSlot := s.tab.claim(succ.FP, claimPos(0, j)); !old {
 			if newSlot {
 				s.tab.used++
 			}
+			s.tab.setAt(slot, uint32(len(s.parent)))
+			isNew = true
+		}
+		if isNew {
 			idx := uint32(len(s.parent))
-			s.tab.setAt(slot, idx)
 			s.parent = append(s.parent, noParent)
 			s.via = append(s.via, succ.Action)
 			s.next.push(s.batch.State(j))
@@ -214,10 +220,15 @@ func (s *search) runBatch(lo, hi int) {
 	if s.stop {
 		return
 	}
-	s.tab.reserve(succs)
-
-	s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
-	s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
+	if s.bits != nil {
+		for c := range chunks {
+			s.claimBits(&chunks[c])
+		}
+	} else {
+		s.tab.reserve(succs)
+		s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
+		s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
+	}
 
 	next, nbytes := uint32(len(s.parent)), len(s.next.data)
 	limit := uint32(maxStates)
@@ -364,7 +375,9 @@ func (s *search) writeChunk(ch *chunk) {
 			continue
 		}
 		r.idx = idx
-		s.tab.setAt(r.slot, idx)
+		if s.bits == nil {
+			s.tab.setAt(r.slot, idx)
+		}
 		s.parent[idx], s.via[idx] = r.src, r.action
 		off += copy(s.next.data[off:], ch.buf[r.off:r.end])
 		s.next.ends[idx-s.next.base] = uint32(off)

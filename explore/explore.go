@@ -53,6 +53,11 @@ type Options struct {
 	// Context interrupts the search (Ctrl-C, a deadline); the result is then
 	// incomplete but keeps what was found.
 	Context context.Context
+	// Bitstate, when positive, replaces the fingerprint table by a bit
+	// array of this many bytes (SPIN's supertrace): far less memory per
+	// state, but states may be missed, so the search is not exhaustive;
+	// Result.Bitstate estimates the coverage. No liveness graph is kept.
+	Bitstate int64
 	// Workers is the number of goroutines that expand states (0: one per
 	// CPU). Counts, verdicts and traces are the same for every value.
 	Workers int
@@ -103,6 +108,8 @@ type Violation struct {
 type Result struct {
 	Stats
 	Violations []Violation
+	// Bitstate describes a bitstate search (nil for an exhaustive one).
+	Bitstate *Bitstate
 }
 
 // Violated returns the violation of kind k at predicate p, if found.
@@ -163,7 +170,8 @@ type search struct {
 	stuckSeen bool
 	invMask   uint64
 	stop      bool
-	graph     *graph // with Options.Liveness
+	graph     *graph    // with Options.Liveness
+	bits      *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
 	livenessSkipped string
 }
@@ -199,6 +207,13 @@ func Run(sys model.System, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("liveness needs a goal predicate")
 		}
 		s.graph = &graph{}
+	}
+	if opt.Bitstate > 0 {
+		s.bits = newBitstate(opt.Bitstate)
+		s.tab = newTable(0)
+		if s.graph != nil {
+			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
+		}
 	}
 	start := time.Now()
 	s.bfs(start)
@@ -271,6 +286,9 @@ func (s *search) memBytes() int64 {
 		c := &s.chunks[i]
 		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf))
 	}
+	if s.bits != nil {
+		g += s.bits.bytes()
+	}
 	return g + s.tab.bytes() + int64(cap(s.parent))*4 + int64(cap(s.via))*4 +
 		int64(cap(s.cur.data)+cap(s.next.data)) + int64(cap(s.cur.ends)+cap(s.next.ends))*4
 }
@@ -279,6 +297,9 @@ func (s *search) result() (*Result, error) {
 	s.stats.States = int64(len(s.parent))
 	s.stats.MemBytes = s.memBytes()
 	r := &Result{Stats: s.stats}
+	if s.bits != nil {
+		r.Bitstate = s.bits.stats(s.stats.Depth)
+	}
 	for p := 0; p < 64; p++ {
 		idx, ok := s.invFound[p]
 		if !ok {

@@ -1,0 +1,90 @@
+package explore
+
+import "math"
+
+// bitstate is SPIN's supertrace for spaces too big to store: instead of a
+// fingerprint table, a bit array in which each state sets bitstateHashes
+// bits. A state whose bits are all set already is taken as visited, which
+// is wrong with a small probability, so the search may miss states: it is
+// not exhaustive, and the result says how much it expects to have covered.
+type bitstate struct {
+	words []uint64
+	mask  uint64 // number of bits - 1 (a power of two)
+	set   uint64 // bits set so far
+}
+
+const bitstateHashes = 3
+
+func newBitstate(bytes int64) *bitstate {
+	bits := uint64(64)
+	for bits*2 <= uint64(bytes)*8 {
+		bits *= 2
+	}
+	return &bitstate{words: make([]uint64, bits/64), mask: bits - 1}
+}
+
+// insert sets the bits of fp and reports whether any was clear (a new
+// state). Double hashing: bit i is a + i*b, with a and b from the two
+// halves of the fingerprint (b odd, so the probes differ).
+func (b *bitstate) insert(fp uint64) bool {
+	a, step := fp, (fp>>32|fp<<32)|1
+	isNew := false
+	for i := uint64(0); i < bitstateHashes; i++ {
+		bit := (a + i*step) & b.mask
+		w, m := bit>>6, uint64(1)<<(bit&63)
+		if b.words[w]&m == 0 {
+			b.words[w] |= m
+			b.set++
+			isNew = true
+		}
+	}
+	return isNew
+}
+
+// add inserts fp and reports whether it is new.
+func (b *bitstate) add(fp uint64) bool { return b.insert(fp) }
+
+// Bitstate describes a bitstate search in a Result.
+type Bitstate struct {
+	Bytes  int64   // size of the bit array
+	Hashes int     // bits per state
+	Fill   float64 // fraction of bits set at the end
+	// MissChance is the chance, at the end of the search (the worst
+	// moment), that a new state finds all its bits set and is taken for
+	// visited: Fill^Hashes.
+	MissChance float64
+	// Coverage is a conservative estimate of the fraction of reachable
+	// states explored: a state is reached when none of the states on its
+	// shortest path was taken for visited, (1 - MissChance)^depth. A missed
+	// state hides everything only reachable through it, so per-state
+	// estimates are too optimistic.
+	Coverage float64
+}
+
+func (b *bitstate) stats(depth int) *Bitstate {
+	fill := float64(b.set) / float64(b.mask+1)
+	miss := math.Pow(fill, bitstateHashes)
+	return &Bitstate{
+		Bytes: int64(len(b.words)) * 8, Hashes: bitstateHashes, Fill: fill,
+		MissChance: miss, Coverage: math.Pow(1-miss, float64(depth)),
+	}
+}
+
+func (b *bitstate) bytes() int64 { return int64(len(b.words)) * 8 }
+
+// claimBits decides the winners of a chunk against the bit array. It runs
+// on one goroutine, chunk after chunk, so the outcome is that of a
+// sequential search whatever the number of workers.
+func (s *search) claimBits(ch *chunk) {
+	ch.newSlots, ch.winners, ch.winBytes = 0, 0, 0
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if s.bits.add(r.fp) {
+			r.outcome = recWon
+			ch.winners++
+			ch.winBytes += int(r.end - r.off)
+		} else {
+			r.outcome = recOld
+		}
+	}
+}

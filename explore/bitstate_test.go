@@ -1,0 +1,84 @@
+package explore_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+func buildSys(t *testing.T, algo string, cfg model.Config) model.System {
+	t.Helper()
+	spec, err := specs.Builtin().Lookup(algo)
+	require.NoError(t, err)
+	sys, err := spec.Build(cfg, properties.Predicates())
+	require.NoError(t, err)
+	return sys
+}
+
+// With a bit array far larger than the state space, bitstate search finds
+// exactly what the exhaustive search finds, at any number of workers.
+func TestBitstateWithRoomMatchesExhaustive(t *testing.T) {
+	for _, c := range []diffConfig{
+		{"chang-roberts", model.Config{N: 3, MaxCrashes: 2}},
+		{"hirschberg-sinclair", model.Config{N: 4}},
+		{"bully", model.Config{N: 3}},
+	} {
+		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
+			sys := buildSys(t, c.algo, c.cfg)
+			full, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true})
+			require.NoError(t, err)
+			for _, workers := range []int{1, 2} {
+				bs, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, Bitstate: 16 << 20, Workers: workers})
+				require.NoError(t, err)
+				assert.Equal(t, full.States, bs.States)
+				assert.Equal(t, full.Transitions, bs.Transitions)
+				assert.Equal(t, full.Depth, bs.Depth)
+				require.NotNil(t, bs.Bitstate)
+				assert.Equal(t, int64(16<<20), bs.Bitstate.Bytes)
+				assert.Greater(t, bs.Bitstate.Coverage, 0.9999)
+			}
+			assert.Nil(t, full.Bitstate)
+		})
+	}
+}
+
+// A tiny bit array misses states, and its coverage bound says so; the bound
+// is conservative (never above the true fraction).
+func TestBitstateTooSmallMissesStatesAndSaysSo(t *testing.T) {
+	sys := buildSys(t, "chang-roberts", model.Config{N: 3, MaxCrashes: 2})
+	full, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true})
+	require.NoError(t, err)
+	for _, size := range []int64{256, 4 << 10} {
+		bs, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, Bitstate: size})
+		require.NoError(t, err)
+		assert.Less(t, bs.States, full.States, "%d bytes", size)
+		actual := float64(bs.States) / float64(full.States)
+		assert.LessOrEqual(t, bs.Bitstate.Coverage, actual, "the bound must not promise more than was covered")
+		assert.Greater(t, bs.Bitstate.Fill, 0.0)
+		assert.Greater(t, bs.Bitstate.MissChance, 0.0)
+	}
+}
+
+// Violations are still found, with traces that replay, and no liveness
+// graph is kept.
+func TestBitstateFindsViolations(t *testing.T) {
+	sys := buildSys(t, "bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true})
+	opts := explore.Options{Invariants: []int{properties.IdxSingleLeader}, Goal: properties.IdxStable, Liveness: true, Continue: true}
+	full, err := explore.Run(sys, opts)
+	require.NoError(t, err)
+	opts.Bitstate = 1 << 20
+	bs, err := explore.Run(sys, opts)
+	require.NoError(t, err)
+	v := bs.Violated(explore.Invariant, properties.IdxSingleLeader)
+	require.NotNil(t, v)
+	assert.Equal(t, full.Violated(explore.Invariant, properties.IdxSingleLeader).Trace, v.Trace)
+	assert.Equal(t, "a bitstate search keeps no state graph", bs.LivenessSkipped)
+	assert.Nil(t, bs.Violated(explore.FairCycle, properties.IdxStable))
+}
