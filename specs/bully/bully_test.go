@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs/bully"
-	"github.com/mcheck/mcheck/specs/internal/wire"
+	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
 // ids: positions 0..3 carry IDs 3, 9, 4, 8, so ascending ID order (p0, p2,
@@ -329,44 +329,14 @@ func TestFormat(t *testing.T) {
 
 func TestCodecLocal(t *testing.T) {
 	alg := bully.Algorithm{}
-	for _, l := range []bully.Local{local(bully.Idle, 0), local(bully.Idle, 9), local(bully.Electing, 0), local(bully.Waiting, 0), local(bully.Idle, 1<<20)} {
-		tail := []byte{0xfe, 0xed}
-		b := alg.AppendLocal([]byte{0xaa}, &l)
-		require.Equal(t, byte(0xaa), b[0], "AppendLocal must append")
-		var got bully.Local
-		rest, err := alg.DecodeLocal(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, l, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendLocal(nil, &l)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeLocal(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", l, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendLocal, alg.DecodeLocal, []bully.Local{local(bully.Idle, 0), local(bully.Idle, 9), local(bully.Electing, 0), local(bully.Waiting, 0), local(bully.Idle, 1<<20)}...)
 	a, b := local(bully.Electing, 0), local(bully.Waiting, 0)
 	assert.NotEqual(t, alg.AppendLocal(nil, &a), alg.AppendLocal(nil, &b))
 }
 
 func TestCodecMsg(t *testing.T) {
 	alg := bully.Algorithm{}
-	for _, m := range []bully.Msg{election(3), ok(9), coordinator(8), coordinator(1 << 20), ok(300)} {
-		tail := []byte{0xfe}
-		b := alg.AppendMsg([]byte{0xaa}, &m)
-		require.Equal(t, byte(0xaa), b[0], "AppendMsg must append")
-		var got bully.Msg
-		rest, err := alg.DecodeMsg(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, m, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendMsg(nil, &m)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeMsg(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", m, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendMsg, alg.DecodeMsg, []bully.Msg{election(3), ok(9), coordinator(8), coordinator(1 << 20), ok(300)}...)
 	a, b := ok(9), coordinator(9)
 	assert.NotEqual(t, alg.AppendMsg(nil, &a), alg.AppendMsg(nil, &b))
 }

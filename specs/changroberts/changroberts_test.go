@@ -4,11 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
 	cr "github.com/mcheck/mcheck/specs/changroberts"
-	"github.com/mcheck/mcheck/specs/internal/wire"
+	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
 // Positions 0..3 carry IDs 3, 9, 4, 8.
@@ -140,42 +139,12 @@ func TestFormat(t *testing.T) {
 
 func TestCodecLocal(t *testing.T) {
 	alg := cr.Algorithm{}
-	for _, l := range []cr.Local{{}, {Participant: true}, {Elected: 9}, {Participant: true, Elected: 8}, {Elected: 1 << 20}} {
-		tail := []byte{0xfe, 0xed}
-		b := alg.AppendLocal([]byte{0xaa}, &l)
-		require.Equal(t, byte(0xaa), b[0], "AppendLocal must append")
-		var got cr.Local
-		rest, err := alg.DecodeLocal(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, l, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendLocal(nil, &l)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeLocal(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", l, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendLocal, alg.DecodeLocal, []cr.Local{{}, {Participant: true}, {Elected: 9}, {Participant: true, Elected: 8}, {Elected: 1 << 20}}...)
 	a, b := cr.Local{Participant: true}, cr.Local{Elected: 1}
 	assert.NotEqual(t, alg.AppendLocal(nil, &a), alg.AppendLocal(nil, &b))
 }
 
 func TestCodecMsg(t *testing.T) {
 	alg := cr.Algorithm{}
-	for _, m := range []cr.Msg{election(3), elected(9), election(1 << 20), elected(300)} {
-		tail := []byte{0xfe}
-		b := alg.AppendMsg([]byte{0xaa}, &m)
-		require.Equal(t, byte(0xaa), b[0], "AppendMsg must append")
-		var got cr.Msg
-		rest, err := alg.DecodeMsg(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, m, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendMsg(nil, &m)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeMsg(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", m, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendMsg, alg.DecodeMsg, []cr.Msg{election(3), elected(9), election(1 << 20), elected(300)}...)
 }

@@ -4,11 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
 	hs "github.com/mcheck/mcheck/specs/hirschsinclair"
-	"github.com/mcheck/mcheck/specs/internal/wire"
+	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
 // Positions 0..3 carry IDs 3, 9, 4, 8. Neighbours: p2 (ID 4) has p3 (ID 8)
@@ -232,53 +231,23 @@ func TestFormat(t *testing.T) {
 
 func TestCodecLocal(t *testing.T) {
 	alg := hs.Algorithm{}
-	for _, l := range []hs.Local{
+	spectest.RoundTrip(t, alg.AppendLocal, alg.DecodeLocal, []hs.Local{
 		local(hs.Idle, 0, 0, 0),
 		local(hs.Candidate, 2, 1, 0),
 		local(hs.Relay, 300, 2, 0),
 		local(hs.Decided, 5, 0, 9),
 		local(hs.Decided, 0, 0, 1<<20),
-	} {
-		tail := []byte{0xfe, 0xed}
-		b := alg.AppendLocal([]byte{0xaa}, &l)
-		require.Equal(t, byte(0xaa), b[0], "AppendLocal must append")
-		var got hs.Local
-		rest, err := alg.DecodeLocal(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, l, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendLocal(nil, &l)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeLocal(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", l, n)
-		}
-	}
+	}...)
 	a, b := local(hs.Candidate, 1, 0, 0), local(hs.Candidate, 0, 1, 0)
 	assert.NotEqual(t, alg.AppendLocal(nil, &a), alg.AppendLocal(nil, &b))
 }
 
 func TestCodecMsg(t *testing.T) {
 	alg := hs.Algorithm{}
-	for _, m := range []hs.Msg{
+	spectest.RoundTrip(t, alg.AppendMsg, alg.DecodeMsg, []hs.Msg{
 		probe(9, 1, 2, cw), probe(3, 0, 1, ccw), probe(1<<20, 4, 16, ccw),
 		reply(9, 1, ccw), reply(8, 300, cw), elected(9), elected(1 << 20),
-	} {
-		tail := []byte{0xfe}
-		b := alg.AppendMsg([]byte{0xaa}, &m)
-		require.Equal(t, byte(0xaa), b[0], "AppendMsg must append")
-		var got hs.Msg
-		rest, err := alg.DecodeMsg(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, m, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendMsg(nil, &m)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeMsg(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", m, n)
-		}
-	}
+	}...)
 	a, b := probe(9, 1, 2, cw), probe(9, 1, 2, ccw)
 	assert.NotEqual(t, alg.AppendMsg(nil, &a), alg.AppendMsg(nil, &b))
 }

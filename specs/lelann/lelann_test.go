@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/specs/internal/wire"
+	"github.com/mcheck/mcheck/specs/internal/spectest"
 	"github.com/mcheck/mcheck/specs/lelann"
 )
 
@@ -229,48 +229,18 @@ func TestFormat(t *testing.T) {
 
 func TestCodecLocal(t *testing.T) {
 	alg := lelann.Algorithm{}
-	for _, l := range []lelann.Local{
+	spectest.RoundTrip(t, alg.AppendLocal, alg.DecodeLocal, []lelann.Local{
 		{},
 		{Status: lelann.Running, Known: known(4)},
 		{Status: lelann.Decided, Known: known(3, 4, 8, 9), Elected: 9},
 		{Status: lelann.Decided, Elected: 1 << 20},
 		{Status: lelann.Running, Known: 0xffff},
-	} {
-		tail := []byte{0xfe, 0xed}
-		b := alg.AppendLocal([]byte{0xaa}, &l)
-		require.Equal(t, byte(0xaa), b[0], "AppendLocal must append")
-		var got lelann.Local
-		rest, err := alg.DecodeLocal(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, l, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendLocal(nil, &l)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeLocal(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", l, n)
-		}
-	}
+	}...)
 	a, b := lelann.Local{Status: lelann.Running, Known: known(4)}, lelann.Local{Status: lelann.Running, Known: known(9)}
 	assert.NotEqual(t, alg.AppendLocal(nil, &a), alg.AppendLocal(nil, &b))
 }
 
 func TestCodecMsg(t *testing.T) {
 	alg := lelann.Algorithm{}
-	for _, m := range []lelann.Msg{elect(3), elect(9), elect(300), elect(1 << 20)} {
-		tail := []byte{0xfe}
-		b := alg.AppendMsg([]byte{0xaa}, &m)
-		require.Equal(t, byte(0xaa), b[0], "AppendMsg must append")
-		var got lelann.Msg
-		rest, err := alg.DecodeMsg(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, m, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendMsg(nil, &m)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeMsg(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", m, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendMsg, alg.DecodeMsg, []lelann.Msg{elect(3), elect(9), elect(300), elect(1 << 20)}...)
 }

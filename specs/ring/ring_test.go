@@ -4,10 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/specs/internal/wire"
+	"github.com/mcheck/mcheck/specs/internal/spectest"
 	"github.com/mcheck/mcheck/specs/ring"
 )
 
@@ -143,22 +142,7 @@ func TestFormat(t *testing.T) {
 
 func TestCodecLocal(t *testing.T) {
 	alg := ring.Algorithm{}
-	for _, l := range []ring.Local{{}, {Busy: true}, {Elected: 9}, {Busy: true, Elected: 8}, {Elected: 1 << 20}} {
-		tail := []byte{0xfe, 0xed}
-		b := alg.AppendLocal([]byte{0xaa}, &l)
-		require.Equal(t, byte(0xaa), b[0], "AppendLocal must append")
-		var got ring.Local
-		rest, err := alg.DecodeLocal(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, l, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendLocal(nil, &l)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeLocal(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", l, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendLocal, alg.DecodeLocal, []ring.Local{{}, {Busy: true}, {Elected: 9}, {Busy: true, Elected: 8}, {Elected: 1 << 20}}...)
 	// Different local states encode differently (the encoding is canonical).
 	a, b := ring.Local{Busy: true}, ring.Local{Elected: 1}
 	assert.NotEqual(t, alg.AppendLocal(nil, &a), alg.AppendLocal(nil, &b))
@@ -166,22 +150,7 @@ func TestCodecLocal(t *testing.T) {
 
 func TestCodecMsg(t *testing.T) {
 	alg := ring.Algorithm{}
-	for _, m := range []ring.Msg{election(3), elected(9), election(1 << 20), elected(300)} {
-		tail := []byte{0xfe}
-		b := alg.AppendMsg([]byte{0xaa}, &m)
-		require.Equal(t, byte(0xaa), b[0], "AppendMsg must append")
-		var got ring.Msg
-		rest, err := alg.DecodeMsg(append(b[1:], tail...), &got)
-		require.NoError(t, err)
-		assert.Equal(t, m, got)
-		assert.Equal(t, tail, rest)
-
-		enc := alg.AppendMsg(nil, &m)
-		for n := 0; n < len(enc); n++ {
-			_, err := alg.DecodeMsg(enc[:n], &got)
-			assert.ErrorIs(t, err, wire.ErrShort, "%+v truncated to %d bytes", m, n)
-		}
-	}
+	spectest.RoundTrip(t, alg.AppendMsg, alg.DecodeMsg, []ring.Msg{election(3), elected(9), election(1 << 20), elected(300)}...)
 	a, b := election(9), elected(9)
 	assert.NotEqual(t, alg.AppendMsg(nil, &a), alg.AppendMsg(nil, &b))
 }
