@@ -138,10 +138,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 // Expand implements Expander: every enabled step, in a fixed order.
 func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
-	k, cur, nxt := e.k, &e.cur, &e.nxt
-	if err := e.decode(state, cur); err != nil {
-		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
-	}
+	k, cur, nxt := e.k, e.load(state), &e.nxt
 	out.Props = e.props(cur)
 	e.sync()
 	n := k.n
@@ -221,15 +218,11 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 }
 
 // falselySuspects is the extra guard of the unreliable detector's suspect(p):
-// p has a leader other than itself, and that leader is live.
+// p has a leader other than itself, and that leader is live, so the
+// perfect detector would not suspect it.
 func (e *expander[L, M]) falselySuspects(p int) bool {
 	e.w = &e.cur
-	el := e.k.alg.Elected(&e.cur.local[p])
-	if el == 0 || el == e.k.ids[p] {
-		return false
-	}
-	q := e.k.posOfID(el)
-	return q >= 0 && e.alive(q)
+	return !e.suspects(p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.ids[p]
 }
 
 // emit records nxt as a successor, or counts it as discarded when a channel
