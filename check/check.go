@@ -34,6 +34,11 @@ type Request struct {
 	// replaces the fingerprint table (supertrace): not exhaustive, so no
 	// property can be said to hold after it.
 	Bitstate int64
+	// Reduce asks for partial-order reduction (explore.Options.Reduce). It
+	// applies to safety-only checks (not with Termination, not with
+	// Bitstate). If the reduced search finds a violation, the check is run
+	// again in full, so that the reported counterexample is a shortest one.
+	Reduce bool
 	// Workers expand states in parallel (0: one per CPU); results do not
 	// depend on it.
 	Workers  int
@@ -87,6 +92,9 @@ type Report struct {
 	// Bitstate describes a bitstate search; nil for an exhaustive one.
 	Bitstate *explore.Bitstate
 	Verdicts []Verdict
+	// RerunFull: the reduced search found a violation and the report is of
+	// the full search run after it (for shortest counterexamples).
+	RerunFull bool
 	// Expander renders the states and actions of the traces.
 	Expander model.Expander
 }
@@ -129,11 +137,23 @@ func Run(req Request) (*Report, error) {
 	if sel.Termination {
 		eo.Goal, eo.Liveness = properties.IdxStable, true
 	}
+	eo.Reduce = req.Reduce && !sel.Termination && req.Bitstate == 0
 	res, err := explore.Run(sys, eo)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
-	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander()}
+	rerun := false
+	if res.Reduced && len(res.Violations) > 0 {
+		// The reduced graph keeps every violation reachable, but not every
+		// shortest path to one.
+		eo.Reduce, rerun = false, true
+		first := res.Elapsed
+		if res, err = explore.Run(sys, eo); err != nil {
+			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+		}
+		res.Elapsed += first
+	}
+	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
 	}

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -205,4 +206,52 @@ func TestBitstateNeverHolds(t *testing.T) {
 	code, _, stderr := run("--algo", "ring", "--bitstate", "lots")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `--bitstate: "lots" is not a size`)
+}
+
+// A safety-only check reduces by default; --por=false counts every state;
+// the verdicts agree; with Termination there is no reduction.
+func TestPartialOrderReduction(t *testing.T) {
+	code, out, _ := run("--algo", "ring", "--n", "5", "--check", "safety", "--quiet")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "states       464 distinct, with partial-order reduction (371 states followed a stubborn set, 23 were expanded in full by the cycle proviso)")
+	require.Contains(t, out, "SingleLeader  holds")
+
+	code, out, _ = run("--algo", "ring", "--n", "5", "--check", "safety", "--quiet", "--por=false")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "states       2,295 distinct\n")
+
+	code, out, _ = run("--algo", "ring", "--n", "5", "--quiet")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "states       2,295 distinct\n", "no reduction with Termination")
+
+	code, out, _ = run("--algo", "ring", "--n", "5", "--check", "safety", "--quiet", "--json")
+	require.Equal(t, 0, code, out)
+	var rep struct {
+		States  int64 `json:"states"`
+		Reduced bool  `json:"partial_order_reduction"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Equal(t, int64(464), rep.States)
+	require.True(t, rep.Reduced)
+
+	// Bully declares no ring neighbours: nothing to reduce, nothing said.
+	code, out, _ = run("--algo", "bully", "--n", "3", "--initial-leader=false", "--check", "safety", "--quiet")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "states       862 distinct\n")
+}
+
+// A violation found under reduction is reported from a full search, so the
+// counterexample is a shortest one: the same as with --por=false.
+func TestReductionReportsShortestCounterexample(t *testing.T) {
+	args := []string{"--algo", "lelann", "--n", "4", "--crashes", "1", "--check", "safety", "--quiet", "--continue"}
+	code, reduced, _ := run(args...)
+	require.Equal(t, 1, code, reduced)
+	require.Contains(t, reduced, "the reduced search found a violation; what follows is the full search")
+	code, full, _ := run(append(args, "--por=false")...)
+	require.Equal(t, 1, code, full)
+	strip := func(s string) string {
+		s = strings.Replace(s, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample\n", "", 1)
+		return regexp.MustCompile(`time .*\n`).ReplaceAllString(s, "")
+	}
+	require.Equal(t, strip(full), strip(reduced))
 }

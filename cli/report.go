@@ -95,7 +95,15 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	} else {
 		fmt.Fprintf(w, "search       INCOMPLETE: %s\n", st.Stopped)
 	}
-	fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
+	if st.Reduced {
+		fmt.Fprintf(w, "states       %s distinct, with partial-order reduction (%s states followed a stubborn set, %s were expanded in full by the cycle proviso); --por=false counts them all\n",
+			commas(st.States), commas(st.ReducedStates), commas(st.ProvisoFull))
+	} else {
+		fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
+	}
+	if r.RerunFull {
+		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
+	}
 	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
 	fmt.Fprintf(w, "depth        %d\n", st.Depth)
 	if st.Discarded > 0 {
@@ -166,6 +174,10 @@ type jsonReport struct {
 	Discarded       int64          `json:"discarded"`
 	Bounded         bool           `json:"bounded"`
 	Complete        bool           `json:"complete"`
+	Reduced         bool           `json:"partial_order_reduction"`
+	ReducedStates   int64          `json:"reduced_states,omitempty"`
+	ProvisoFull     int64          `json:"proviso_full_expansions,omitempty"`
+	RerunFull       bool           `json:"rerun_in_full,omitempty"`
 	Stopped         string         `json:"stopped,omitempty"`
 	Seconds         float64        `json:"seconds"`
 	StatesPerSecond int64          `json:"states_per_second"`
@@ -246,6 +258,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	c, st := r.Config, r.Stats
 	out := jsonReport{
 		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
+		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
 	}

@@ -76,7 +76,7 @@ func (b *bitstate) bytes() int64 { return int64(len(b.words)) * 8 }
 // on one goroutine, chunk after chunk, so the outcome is that of a
 // sequential search whatever the number of workers.
 func (s *search) claimBits(ch *chunk) {
-	ch.newSlots, ch.winners, ch.winBytes = 0, 0, 0
+	ch.winners, ch.winBytes = 0, 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if s.bits.add(r.fp) {

@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -140,4 +141,150 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Moving the frontier and the parent links to files changes nothing: the
+// same counts, the same violations and traces, liveness included.
+func TestSpillingToDiskChangesNothing(t *testing.T) {
+	reg := specs.Builtin()
+	for _, c := range []diffConfig{
+		{"chang-roberts", model.Config{N: 3, MaxCrashes: 2}},
+		{"lelann", model.Config{N: 4, MaxCrashes: 1}},
+		{"bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}},
+		{"hirschberg-sinclair", model.Config{N: 5}},
+	} {
+		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
+			spec, err := reg.Lookup(c.algo)
+			require.NoError(t, err)
+			sys, err := spec.Build(c.cfg, properties.Predicates())
+			require.NoError(t, err)
+			for _, liveness := range []bool{false, true} {
+				opts := explore.Options{
+					Invariants: []int{properties.IdxSingleLeader, properties.IdxAgreement},
+					Goal:       properties.IdxStable, Liveness: liveness, Continue: true, Workers: 2,
+				}
+				inMemory, err := explore.Run(sys, opts)
+				require.NoError(t, err)
+				restore := explore.SpillEverything()
+				spilled, err := explore.Run(sys, opts)
+				restore()
+				require.NoError(t, err)
+				inMemory.Elapsed, inMemory.MemBytes, spilled.Elapsed, spilled.MemBytes = 0, 0, 0, 0
+				require.Equal(t, inMemory.Stats, spilled.Stats)
+				require.Equal(t, inMemory.Violations, spilled.Violations)
+				require.True(t, spilled.Complete)
+			}
+		})
+	}
+}
+
+// Partial-order reduction never changes a verdict. More than that, the
+// stubborn sets keep
+//   - every reachable combination of liveness and elected values (the key
+//     step changes neither, see model.Reducer), so any invariant over them,
+//     not only SingleLeader and Agreement, gets the same answer;
+//   - every reachable terminal state, exactly (the classic property of
+//     stubborn sets; it checks the commutation conditions on their own).
+//
+// On every configuration of the differential table, and more with
+// violations, the reduced search finds exactly what the full one finds,
+// with no more states, at 1 and 2 workers.
+func TestReductionKeepsVerdicts(t *testing.T) {
+	reg := specs.Builtin()
+	configs := append(differentialConfigs(),
+		diffConfig{"lelann", model.Config{N: 3, MaxCrashes: 1}},
+		diffConfig{"lelann", model.Config{N: 4, MaxCrashes: 1, MaxQueue: 2}},
+		diffConfig{"chang-roberts", model.Config{N: 4, MaxCrashes: 1, MaxRestarts: 1, MaxQueue: 2}},
+		diffConfig{"hirschberg-sinclair", model.Config{N: 5, Initiators: []int{2, 5}}},
+		diffConfig{"hirschberg-sinclair", model.Config{N: 3, MaxCrashes: 1, MaxQueue: 2}},
+		diffConfig{"ring", model.Config{N: 4, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}},
+		diffConfig{"lelann", model.Config{N: 4, Detector: model.Unreliable, MaxQueue: 2}},
+		diffConfig{"chang-roberts", model.Config{N: 5, MaxQueue: 1}},
+		diffConfig{"ring", model.Config{N: 6, MaxQueue: 1}},
+		diffConfig{"ring", model.Config{N: 5, MaxQueue: 2}},
+	)
+	invs := []int{properties.IdxSingleLeader, properties.IdxAgreement}
+	reducedSomewhere := false
+	for _, c := range configs {
+		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
+			spec, err := reg.Lookup(c.algo)
+			require.NoError(t, err)
+			inner, err := spec.Build(c.cfg, properties.Predicates())
+			require.NoError(t, err)
+			full := &observed{System: inner}
+			opts := explore.Options{Invariants: invs, Goal: -1, Continue: true, Workers: 1}
+			fullRes, err := explore.Run(full.reset(), opts)
+			require.NoError(t, err)
+			require.True(t, fullRes.Complete)
+			for _, workers := range []int{1, 2} {
+				red := &observed{System: inner}
+				opts.Reduce, opts.Workers = true, workers
+				res, err := explore.Run(red.reset(), opts)
+				require.NoError(t, err)
+				require.True(t, res.Complete)
+				require.LessOrEqual(t, res.States, fullRes.States)
+				require.Equal(t, violated(fullRes), violated(res), "violated invariants")
+				require.Equal(t, full.views, red.views, "reachable liveness and elected values")
+				require.Equal(t, full.terminal, red.terminal, "reachable terminal states")
+				if res.States < fullRes.States {
+					reducedSomewhere = true
+				}
+			}
+		})
+	}
+	require.True(t, reducedSomewhere, "the reduction never reduced anything")
+}
+
+// observed wraps a system and records, for every state the search expands,
+// its liveness and elected values, and the state itself if it has no step
+// at all (not even one over the channel bound).
+type observed struct {
+	model.System
+	mu       sync.Mutex
+	views    map[model.Procs]bool
+	terminal map[string]bool
+}
+
+func (o *observed) reset() *observed {
+	o.views, o.terminal = map[model.Procs]bool{}, map[string]bool{}
+	return o
+}
+
+func (o *observed) NewExpander() model.Expander {
+	return &observedExp{Expander: o.System.NewExpander(), o: o}
+}
+
+type observedExp struct {
+	model.Expander
+	o *observed
+}
+
+func (e *observedExp) Expand(state []byte, out *model.Batch) {
+	e.Expander.Expand(state, out)
+	e.note(state, out)
+}
+
+func (e *observedExp) ExpandReduced(state []byte, out *model.Batch) {
+	e.Expander.(model.Reducer).ExpandReduced(state, out)
+	e.note(state, out)
+}
+
+func (e *observedExp) Reduces() bool { return e.Expander.(model.Reducer).Reduces() }
+
+func (e *observedExp) note(state []byte, out *model.Batch) {
+	v := e.Expander.(model.Viewer).View(state)
+	e.o.mu.Lock()
+	defer e.o.mu.Unlock()
+	e.o.views[v] = true
+	if len(out.Succs) == 0 && out.Discarded == 0 {
+		e.o.terminal[string(state)] = true
+	}
+}
+
+func violated(r *explore.Result) []int {
+	var out []int
+	for _, v := range r.Violations {
+		out = append(out, v.Predicate)
+	}
+	return out
 }

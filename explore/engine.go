@@ -26,13 +26,16 @@ import (
 // So state indices, counts, first violations and traces are exactly those of
 // a one-goroutine search, for any number of workers.
 const (
-	chunkStates = 512 // frontier states per chunk
-	batchChunks = 64  // chunks per batch
+	chunkStates = 256 // frontier states per chunk
+	batchChunks = 64  // chunks per batch (at most 64, see claimPos)
 )
 
 type worker struct {
 	exp   model.Expander
 	batch model.Batch
+	read  []byte        // a spilled frontier's chunk
+	red   model.Reducer // with Options.Reduce, if the system has one
+	pick  []int32       // the successors to follow, by index into batch
 }
 
 // Per-successor outcome of claiming.
@@ -64,12 +67,15 @@ type chunk struct {
 	stuckCut    bool     // ... of the first stuck state
 	transitions int64
 	discarded   int64
+	provisoFull int64
+	reduced     int64 // states that followed a stubborn set
 	stuck       int64 // frontier position of the first stuck state, or -1
-	newSlots    int
 	winners     int
 	winBytes    int
 	firstIdx    uint32 // index of the chunk's first winner
-	firstByte   int    // frontier offset of its bytes
+	firstByte   int64  // frontier offset of its bytes
+	out         []byte // its new states, back to back, for the frontier
+	err         error  // reading or writing the frontier failed
 	firstEdge   int    // graph edge index of the chunk's first successor
 	bad         [64]int64
 }
@@ -107,27 +113,25 @@ func (s *search) bfs(start time.Time) {
 		isNew := false
 		if s.bits != nil {
 			isNew = s.bits.add(succ.FP)
-		} else if slot, _, old, newSlot := s.tab.claim(succ.FP, claimPos(0, j)); !old {
-			if newSlot {
-				s.tab.used++
-			}
-			s.tab.setAt(slot, uint32(len(s.parent)))
+		} else if _, old := s.tab.lookup(succ.FP); !old {
+			s.tab.reserve(1)
+			s.tab.insert(succ.FP, uint32(s.links.n))
 			isNew = true
 		}
 		if isNew {
-			idx := uint32(len(s.parent))
-			s.parent = append(s.parent, noParent)
-			s.via = append(s.via, succ.Action)
+			idx := uint32(s.links.n)
+			s.links.grow(int(idx) + 1)
+			s.links.set(idx, noParent, succ.Action)
 			s.next.push(s.batch.State(j))
 			s.checkInvariants(succ.Props, idx)
 		}
 	}
 	lastProgress := start
 	s.cur, s.next = s.next, s.cur
-	for depth := 0; len(s.cur.ends) > 0 && !s.stop; depth++ {
+	for depth := 0; s.cur.count() > 0 && !s.stop; depth++ {
 		s.stats.Depth = depth
-		s.next.reset(uint32(len(s.parent)))
-		for lo := 0; lo < len(s.cur.ends) && !s.stop; lo += chunkStates * batchChunks {
+		s.next.reset(uint32(s.links.n))
+		for lo := 0; lo < s.cur.count() && !s.stop; lo += chunkStates * batchChunks {
 			if err := s.opt.Context.Err(); err != nil {
 				s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
 				return
@@ -138,11 +142,11 @@ func (s *search) bfs(start time.Time) {
 			if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
 				lastProgress = time.Now()
 				s.opt.Progress(Progress{
-					States: int64(len(s.parent)), Transitions: s.stats.Transitions, Depth: depth,
-					Queue: len(s.cur.ends) - lo + len(s.next.ends), Elapsed: time.Since(start), MemBytes: s.memBytes(),
+					States: int64(s.links.n), Transitions: s.stats.Transitions, Depth: depth,
+					Queue: s.cur.count() - lo + s.next.count(), Elapsed: time.Since(start), MemBytes: s.memBytes(),
 				})
 			}
-			s.runBatch(lo, min(lo+chunkStates*batchChunks, len(s.cur.ends)))
+			s.runBatch(lo, min(lo+chunkStates*batchChunks, s.cur.count()))
 		}
 		s.cur, s.next = s.next, s.cur
 	}
@@ -159,8 +163,9 @@ func (s *search) withinBudget() bool {
 		return true
 	}
 	if s.graph != nil {
-		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), len(s.parent))
+		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), s.links.n)
 		s.graph = nil
+		s.tab.dropIndex()
 		runtime.GC()
 		if s.stuckSeen && !s.opt.Continue {
 			s.halt("stopped at the first violation")
@@ -184,6 +189,9 @@ func (s *search) runBatch(lo, hi int) {
 		chunks[c].lo, chunks[c].hi = lo+c*chunkStates, min(lo+(c+1)*chunkStates, hi)
 	}
 	s.parallel(nch, func(w *worker, c int) { s.expandChunk(w, &chunks[c]) })
+	if s.ioFailed(chunks) {
+		return
+	}
 
 	// Between phases: totals in chunk order, room in the table, the graph's
 	// per-state bookkeeping, the first stuck state.
@@ -195,6 +203,8 @@ func (s *search) runBatch(lo, hi int) {
 		succs += len(ch.recs)
 		s.stats.Transitions += ch.transitions
 		s.stats.Discarded += ch.discarded
+		s.stats.ProvisoFull += ch.provisoFull
+		s.stats.ReducedStates += ch.reduced
 		if ch.stuck >= 0 && !s.stuckSeen {
 			s.stuckSeen, s.stuckAt, s.stuckCut = true, s.cur.base+uint32(ch.stuck), ch.stuckCut
 			// With liveness on the search goes on: the fair-cycle check
@@ -225,12 +235,12 @@ func (s *search) runBatch(lo, hi int) {
 			s.claimBits(&chunks[c])
 		}
 	} else {
-		s.tab.reserve(succs)
+		s.claims.reset(succs)
 		s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
 		s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
 	}
 
-	next, nbytes := uint32(len(s.parent)), len(s.next.data)
+	next, nbytes := uint32(s.links.n), s.next.size
 	limit := uint32(maxStates)
 	if s.opt.MaxStates > 0 && s.opt.MaxStates < maxStates {
 		limit = uint32(s.opt.MaxStates)
@@ -238,7 +248,6 @@ func (s *search) runBatch(lo, hi int) {
 	capped := false
 	for c := range chunks {
 		ch := &chunks[c]
-		s.tab.used += ch.newSlots
 		ch.firstIdx, ch.firstByte = next, nbytes
 		if next+uint32(ch.winners) > limit {
 			// --max-states is a cap: keep the first winners in order only.
@@ -246,17 +255,23 @@ func (s *search) runBatch(lo, hi int) {
 			capped = true
 		}
 		next += uint32(ch.winners)
-		nbytes += ch.winBytes
+		nbytes += int64(ch.winBytes)
 	}
-	s.parent = grow(s.parent, int(next))
-	s.via = grow(s.via, int(next))
-	s.next.data = grow(s.next.data, nbytes)
-	s.next.ends = grow(s.next.ends, int(next-s.next.base))
+	if s.bits == nil {
+		s.tab.reserve(int(next) - s.links.n)
+	}
+	s.links.grow(int(next))
+	s.next.reserve(int(next-s.next.base), nbytes)
 	s.parallel(nch, func(_ *worker, c int) { s.writeChunk(&chunks[c]) })
+	s.links.flush()
+	if s.ioFailed(chunks) {
+		return
+	}
 
 	if capped {
 		// The graph is of no use to an incomplete search.
 		s.graph, g = nil, nil
+		s.tab.dropIndex()
 	}
 	if g != nil {
 		g.dst = grow(g.dst, len(g.dst)+succs)
@@ -272,11 +287,23 @@ func (s *search) runBatch(lo, hi int) {
 		}
 	}
 	switch {
-	case s.opt.MaxStates > 0 && int64(len(s.parent)) >= s.opt.MaxStates:
+	case s.opt.MaxStates > 0 && int64(s.links.n) >= s.opt.MaxStates:
 		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
-	case len(s.parent) >= maxStates:
+	case s.links.n >= maxStates:
 		s.halt(fmt.Sprintf("the state table is full at %d states", maxStates))
 	}
+}
+
+// ioFailed stops the search if a chunk could not read or write the
+// frontier file.
+func (s *search) ioFailed(chunks []chunk) bool {
+	for c := range chunks {
+		if err := chunks[c].err; err != nil {
+			s.halt(err.Error())
+			return true
+		}
+	}
+	return false
 }
 
 // grow extends xs to length n, keeping its contents.
@@ -289,26 +316,31 @@ func grow[T any](xs []T, n int) []T {
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0]
-	ch.transitions, ch.discarded, ch.stuck = 0, 0, -1
+	ch.transitions, ch.discarded, ch.stuck, ch.err, ch.provisoFull, ch.reduced = 0, 0, -1, nil, 0, 0
 	goal := s.opt.Goal
+	data, from, err := s.cur.states(ch.lo, ch.hi, &w.read)
+	if err != nil {
+		ch.err = err
+		return
+	}
 	for i := ch.lo; i < ch.hi; i++ {
 		src := s.cur.base + uint32(i)
 		b := &w.batch
-		w.exp.Expand(s.cur.state(i), b)
-		ch.transitions += int64(len(b.Succs))
+		pick := s.expandState(w, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
+		ch.transitions += int64(len(pick))
 		ch.discarded += int64(b.Discarded)
 		if goal >= 0 && ch.stuck < 0 && b.Props&(1<<goal) == 0 && !anyFair(b) {
 			ch.stuck, ch.stuckCut = int64(i), b.DiscardedFair > 0
 		}
 		if s.graph != nil {
-			ch.fanout = append(ch.fanout, uint32(len(b.Succs)))
+			ch.fanout = append(ch.fanout, uint32(len(pick)))
 			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
 			ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		}
-		for j := range b.Succs {
+		for _, j := range pick {
 			x := &b.Succs[j]
 			off := len(ch.buf)
-			ch.buf = append(ch.buf, b.State(j)...)
+			ch.buf = append(ch.buf, b.State(int(j))...)
 			ch.recs = append(ch.recs, succRec{
 				fp: x.FP, props: x.Props, action: x.Action, fair: x.Fair, src: src,
 				off: uint32(off), end: uint32(len(ch.buf)),
@@ -317,20 +349,66 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	}
 }
 
+// expandState expands one state into the worker's batch and returns the
+// indices of the steps to follow: all of them or, with reduction, those of
+// the first stubborn set none of whose steps leads back to a state of this
+// BFS level or an earlier one. If every candidate has such a step the
+// state is expanded in full (the cycle proviso: a cycle of the reduced
+// graph must have a step back to its own level or above, so every cycle
+// gets a fully expanded state). The table holds exactly the states of
+// earlier levels and earlier batches during this phase, so the choice does
+// not depend on the workers.
+func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
+	b := &w.batch
+	if w.red == nil {
+		w.exp.Expand(state, b)
+		return w.all(len(b.Succs))
+	}
+	w.red.ExpandReduced(state, b)
+	for _, set := range b.Stubborn {
+		w.pick = w.pick[:0]
+		back := false
+		for j := range b.Succs {
+			if set&(1<<b.Group[j]) == 0 {
+				continue
+			}
+			if idx, ok := s.tab.lookup(b.Succs[j].FP); ok && idx < s.next.base {
+				back = true
+				break
+			}
+			w.pick = append(w.pick, int32(j))
+		}
+		if !back {
+			ch.reduced++
+			return w.pick
+		}
+	}
+	if len(b.Stubborn) > 0 {
+		ch.provisoFull++
+	}
+	return w.all(len(b.Succs))
+}
+
+// all is the identity pick of n successors.
+func (w *worker) all(n int) []int32 {
+	w.pick = w.pick[:0]
+	for j := range n {
+		w.pick = append(w.pick, int32(j))
+	}
+	return w.pick
+}
+
 func (s *search) claimChunk(c int, ch *chunk) {
-	ch.newSlots = 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		slot, idx, old, newSlot := s.tab.claim(r.fp, claimPos(c, j))
-		r.slot = slot
-		if newSlot {
-			ch.newSlots++
-		}
-		if old {
+		// The table holds the states of earlier batches; it does not change
+		// while claims are made.
+		if idx, old := s.tab.lookup(r.fp); old {
 			r.outcome, r.idx = recOld, idx
-		} else {
-			r.outcome = recLost // until counted
+			continue
 		}
+		r.slot = s.claims.claim(r.fp, claimPos(c, j))
+		r.outcome = recLost // until counted
 	}
 }
 
@@ -338,7 +416,7 @@ func (s *search) countChunk(c int, ch *chunk) {
 	ch.winners, ch.winBytes = 0, 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		if r.outcome != recOld && s.tab.won(r.slot, claimPos(c, j)) {
+		if r.outcome != recOld && s.claims.won(r.slot, claimPos(c, j)) {
 			r.outcome = recWon
 			ch.winners++
 			ch.winBytes += int(r.end - r.off)
@@ -368,7 +446,8 @@ func (s *search) writeChunk(ch *chunk) {
 	for p := range ch.bad {
 		ch.bad[p] = -1
 	}
-	idx, off := ch.firstIdx, ch.firstByte
+	idx := ch.firstIdx
+	ch.out = ch.out[:0]
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome != recWon {
@@ -376,11 +455,12 @@ func (s *search) writeChunk(ch *chunk) {
 		}
 		r.idx = idx
 		if s.bits == nil {
-			s.tab.setAt(r.slot, idx)
+			s.tab.insert(r.fp, idx)
+			s.claims.setAt(r.slot, idx)
 		}
-		s.parent[idx], s.via[idx] = r.src, r.action
-		off += copy(s.next.data[off:], ch.buf[r.off:r.end])
-		s.next.ends[idx-s.next.base] = uint32(off)
+		s.links.set(idx, r.src, r.action)
+		ch.out = append(ch.out, ch.buf[r.off:r.end]...)
+		s.next.ends[idx-s.next.base] = uint64(ch.firstByte) + uint64(len(ch.out))
 		if bad := s.invMask &^ r.props; bad != 0 {
 			for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 				if bad&1 != 0 && ch.bad[p] < 0 {
@@ -390,6 +470,9 @@ func (s *search) writeChunk(ch *chunk) {
 		}
 		idx++
 	}
+	if err := s.next.write(ch.firstByte, ch.out); err != nil {
+		ch.err = err
+	}
 }
 
 func (s *search) resolveChunk(ch *chunk, base int) {
@@ -398,7 +481,7 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome == recLost {
-			r.idx = s.tab.indexAt(r.slot)
+			r.idx = s.claims.indexAt(r.slot)
 		}
 		g.dst[e+j], g.class[e+j] = r.idx, r.fair
 	}

@@ -58,6 +58,18 @@ type Options struct {
 	// state, but states may be missed, so the search is not exhaustive;
 	// Result.Bitstate estimates the coverage. No liveness graph is kept.
 	Bitstate int64
+	// Reduce turns on partial-order reduction (model.Reducer) for invariant
+	// checking: the search follows only a stubborn subset of the steps of
+	// each state, which keeps every invariant violation reachable but
+	// explores fewer states, so counts are those of the reduced graph. A
+	// state with a reduced step back to its own BFS level or above is
+	// expanded in full, so that no cycle of the reduced graph postpones a
+	// step forever. Not with a Goal or Liveness; a no-op for systems
+	// without a Reducer.
+	Reduce bool
+	// TempDir is where parent links go once they outgrow memory ("": the
+	// system's temporary directory).
+	TempDir string
 	// Workers is the number of goroutines that expand states (0: one per
 	// CPU). Counts, verdicts and traces are the same for every value.
 	Workers int
@@ -85,6 +97,13 @@ type Stats struct {
 	Stopped     string
 	Elapsed     time.Duration
 	MemBytes    int64 // fingerprint table, parent links, frontier and graph
+	// Reduced: partial-order reduction left steps out of at least one
+	// state, so the counts are of the reduced graph. ReducedStates counts
+	// those states; ProvisoFull the states that had stubborn sets but were
+	// expanded in full by the cycle proviso.
+	Reduced       bool
+	ReducedStates int64
+	ProvisoFull   int64
 	// LivenessSkipped says why the fair-cycle check did not run, when it
 	// was asked for and did not.
 	LivenessSkipped string
@@ -124,42 +143,19 @@ func (r *Result) Violated(k Kind, p int) *Violation {
 
 const noParent = ^uint32(0)
 
-// level is one BFS level of encoded states, stored back to back.
-type level struct {
-	data []byte
-	ends []uint32
-	base uint32 // index of the first state of the level
-}
-
-func (l *level) push(s []byte) {
-	l.data = append(l.data, s...)
-	l.ends = append(l.ends, uint32(len(l.data)))
-}
-
-func (l *level) state(i int) []byte {
-	start := uint32(0)
-	if i > 0 {
-		start = l.ends[i-1]
-	}
-	return l.data[start:l.ends[i]]
-}
-
-func (l *level) reset(base uint32) {
-	l.data, l.ends, l.base = l.data[:0], l.ends[:0], base
-}
-
 type search struct {
 	sys   model.System
 	exp   model.Expander
 	opt   Options
 	batch model.Batch
 	tab   *table
+	// claims decides the first reach of each new state within a batch.
+	claims claims
 	// workers expand and claim chunks of a batch in parallel; each has its
 	// own expander.
 	workers []worker
 	chunks  []chunk
-	parent  []uint32
-	via     []model.Action
+	links   links
 	cur     level
 	next    level
 	stats   Stats
@@ -184,13 +180,28 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	if opt.ProgressEvery == 0 {
 		opt.ProgressEvery = time.Second
 	}
-	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt, tab: newTable(1 << 16), invFound: map[int]uint32{}}
+	s := &search{
+		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{},
+		// Indices are needed for the graph's edges and, with reduction, for
+		// the depth of a revisited state.
+		tab:   newTable(1<<16, opt.Liveness || opt.Reduce && reduces(sys)),
+		links: links{dir: opt.TempDir, spill: spillLinksAfter},
+	}
+	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
+	defer func() { s.links.close(); s.cur.close(); s.next.close() }()
 	n := opt.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
 	for range n {
-		s.workers = append(s.workers, worker{exp: sys.NewExpander()})
+		w := worker{exp: sys.NewExpander()}
+		if r, ok := w.exp.(model.Reducer); ok && opt.Reduce && r.Reduces() {
+			w.red = r
+		}
+		s.workers = append(s.workers, w)
+	}
+	if opt.Reduce && (opt.Goal >= 0 || opt.Liveness) {
+		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal or liveness with it")
 	}
 	npred := len(sys.Predicates())
 	for _, p := range opt.Invariants {
@@ -210,7 +221,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	}
 	if opt.Bitstate > 0 {
 		s.bits = newBitstate(opt.Bitstate)
-		s.tab = newTable(0)
+		s.tab = newTable(0, false)
 		if s.graph != nil {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
@@ -261,6 +272,12 @@ func (s *search) lasso() (*Violation, error) {
 	return &Violation{Kind: FairCycle, Predicate: s.opt.Goal, Trace: tr, Bounded: bounded}, nil
 }
 
+// reduces reports whether sys can offer stubborn sets at all.
+func reduces(sys model.System) bool {
+	r, ok := sys.NewExpander().(model.Reducer)
+	return ok && r.Reduces()
+}
+
 func (s *search) halt(why string) {
 	s.stop = true
 	if s.stats.Stopped == "" {
@@ -284,17 +301,18 @@ func (s *search) memBytes() int64 {
 	}
 	for i := range s.chunks {
 		c := &s.chunks[i]
-		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf))
+		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf)+cap(c.out))
 	}
 	if s.bits != nil {
 		g += s.bits.bytes()
 	}
-	return g + s.tab.bytes() + int64(cap(s.parent))*4 + int64(cap(s.via))*4 +
-		int64(cap(s.cur.data)+cap(s.next.data)) + int64(cap(s.cur.ends)+cap(s.next.ends))*4
+	return g + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() +
+		s.cur.memBytes() + s.next.memBytes()
 }
 
 func (s *search) result() (*Result, error) {
-	s.stats.States = int64(len(s.parent))
+	s.stats.States = int64(s.links.n)
+	s.stats.Reduced = s.stats.ReducedStates > 0
 	s.stats.MemBytes = s.memBytes()
 	r := &Result{Stats: s.stats}
 	if s.bits != nil {

@@ -1,52 +1,92 @@
 package explore
 
-import "sync/atomic"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
-// table maps 64-bit state fingerprints to state indices. It is open
-// addressing with linear probing over two parallel arrays (16 bytes a slot,
-// kept at most three quarters full), written concurrently with atomic
-// compare-and-swap while a batch of successors is being claimed, and grown
-// between batches, when no worker runs. A slot is 12 bytes.
+// table is the set of stored states: their 64-bit fingerprints and, when
+// the liveness graph needs them, their indices. It is open addressing with
+// linear probing. A fingerprint's home slot is the high half of fp*size
+// ("fastrange"), so the size need not be a power of two: the table grows by
+// half at a time and stays between 53% and 80% full.
 //
-// A slot's value is 0 while unset, idx+1 once the state has its index, or
-// pending|pos while successors of the current batch claim it: pos is the
-// claimant's place in the sequential order of the batch, and the smallest
-// pos wins, so the outcome does not depend on which worker came first.
-// Fingerprint 0 marks an empty slot, so a state whose fingerprint is 0 is
-// stored as 1 (one more way to collide, at 2^-64).
+// Slots live in segments of segSlots. Growing rehashes the old segments in
+// order and recycles each one as soon as it is empty, so the old and the new
+// table are never both whole in memory: the peak is the new table plus a
+// few segments, not old plus new. That, and keys without indices for a
+// safety-only search, keeps the table at 10 to 15 bytes per state.
+//
+// The table changes only between phases of a batch (growing) and in the
+// write phase, where workers insert distinct fingerprints with atomic
+// compare-and-swap. Fingerprint 0 marks an empty slot, so a state whose
+// fingerprint is 0 is stored as 1 (one more way to collide, at 2^-64).
 type table struct {
-	keys []uint64
-	vals []uint32
-	mask uint64
-	used int // slots in use; updated between batches
+	keys    [][]uint64
+	vals    [][]uint32 // idx+1 per slot; nil unless indexed
+	size    uint64     // slots; a multiple of segSlots
+	used    int
+	indexed bool
+	spare   [][]uint64 // emptied segments, for reuse while growing
+	spareV  [][]uint32
 }
 
-const pending = uint32(1) << 31
+const (
+	segShift = 16
+	segSlots = 1 << segShift
+	segMask  = segSlots - 1
+	// maxLoad is the fill (in 1/100) above which the table grows.
+	maxLoad = 80
+)
 
-// maxStates is the most states the table can number: indices are stored
-// +1 below the pending bit.
+// maxStates is the most states a search can number: indices are uint32, and
+// the claim table stores them +1 below its pending bit.
 const maxStates = 1<<31 - 2
 
-// claimPos is the sequential position of record j of chunk c within a batch
-// (batchChunks <= 64 chunks of fewer than 2^25 successors).
-func claimPos(c, j int) uint32 { return uint32(c)<<25 | uint32(j) }
-
-func newTable(capacity int) *table {
-	t := &table{}
-	t.alloc(sizeFor(capacity))
+// newTable returns a table for about capacity states; indexed tables also
+// map each fingerprint to its state index.
+func newTable(capacity int, indexed bool) *table {
+	t := &table{indexed: indexed}
+	t.alloc(slotsFor(capacity))
 	return t
 }
 
-func sizeFor(capacity int) int {
-	size := 1024
-	for size*3/4 < capacity {
-		size *= 2
-	}
-	return size
+// slotsFor is the size, in whole segments, that holds n states under the
+// load limit.
+func slotsFor(n int) uint64 {
+	segs := (uint64(n)*100/maxLoad + segSlots) / segSlots
+	return max(segs, 1) * segSlots
 }
 
-func (t *table) alloc(size int) {
-	t.keys, t.vals, t.mask = make([]uint64, size), make([]uint32, size), uint64(size-1)
+func (t *table) alloc(size uint64) {
+	t.size = size
+	t.keys = make([][]uint64, size/segSlots)
+	if t.indexed {
+		t.vals = make([][]uint32, size/segSlots)
+	}
+	for s := range t.keys {
+		t.segment(s)
+	}
+}
+
+// segment makes sure segment s exists, reusing a spare one if there is one.
+func (t *table) segment(s int) {
+	if t.keys[s] != nil {
+		return
+	}
+	if n := len(t.spare); n > 0 {
+		t.keys[s], t.spare = t.spare[n-1], t.spare[:n-1]
+	} else {
+		t.keys[s] = make([]uint64, segSlots)
+	}
+	if !t.indexed {
+		return
+	}
+	if n := len(t.spareV); n > 0 {
+		t.vals[s], t.spareV = t.spareV[n-1], t.spareV[:n-1]
+	} else {
+		t.vals[s] = make([]uint32, segSlots)
+	}
 }
 
 func fix(fp uint64) uint64 {
@@ -56,60 +96,22 @@ func fix(fp uint64) uint64 {
 	return fp
 }
 
-// slot finds or takes the slot of fp; newSlot says it was taken now.
-func (t *table) slot(fp uint64) (i uint64, newSlot bool) {
-	for i = fp & t.mask; ; i = (i + 1) & t.mask {
-		k := atomic.LoadUint64(&t.keys[i])
-		if k == fp {
-			return i, false
-		}
-		if k == 0 {
-			if atomic.CompareAndSwapUint64(&t.keys[i], 0, fp) {
-				return i, true
-			}
-			if atomic.LoadUint64(&t.keys[i]) == fp {
-				return i, false
-			}
-		}
+func (t *table) home(fp uint64) uint64 {
+	hi, _ := bits.Mul64(fp, t.size)
+	return hi
+}
+
+func (t *table) next(i uint64) uint64 {
+	if i++; i == t.size {
+		return 0
 	}
+	return i
 }
 
-// claim records that the successor at sequential position pos reaches fp.
-// If fp already has an index it returns it (old = true). It also returns
-// the slot, which stays put until the table grows (between batches), so
-// won, setAt and indexAt need not probe again. Safe for concurrent use.
-func (t *table) claim(fp uint64, pos uint32) (slot uint64, idx uint32, old, newSlot bool) {
-	i, newSlot := t.slot(fix(fp))
-	want := pending | pos
-	for {
-		v := atomic.LoadUint32(&t.vals[i])
-		if v != 0 && v&pending == 0 {
-			return i, uint32(v - 1), true, newSlot
-		}
-		if v != 0 && v <= want {
-			return i, 0, false, newSlot
-		}
-		if atomic.CompareAndSwapUint32(&t.vals[i], v, want) {
-			return i, 0, false, newSlot
-		}
-	}
-}
-
-// won reports whether the claim at pos is the earliest for its slot; call
-// it after every claim of the batch has been made.
-func (t *table) won(slot uint64, pos uint32) bool {
-	return atomic.LoadUint32(&t.vals[slot]) == pending|pos
-}
-
-// setAt gives the state of a slot its index.
-func (t *table) setAt(slot uint64, idx uint32) { atomic.StoreUint32(&t.vals[slot], idx+1) }
-
-// indexAt is the index of the state of a slot, once set.
-func (t *table) indexAt(slot uint64) uint32 { return atomic.LoadUint32(&t.vals[slot]) - 1 }
-
-func (t *table) find(fp uint64) (uint64, bool) {
-	for i := fp & t.mask; ; i = (i + 1) & t.mask {
-		switch atomic.LoadUint64(&t.keys[i]) {
+// find returns the slot of fp, or the empty slot where it would go.
+func (t *table) find(fp uint64) (i uint64, ok bool) {
+	for i = t.home(fp); ; i = t.next(i) {
+		switch atomic.LoadUint64(&t.keys[i>>segShift][i&segMask]) {
 		case fp:
 			return i, true
 		case 0:
@@ -118,33 +120,165 @@ func (t *table) find(fp uint64) (uint64, bool) {
 	}
 }
 
-// lookup returns the index of fp, if it has one.
-func (t *table) lookup(fp uint64) (uint32, bool) {
+// lookup returns whether fp is stored and, in an indexed table, its index.
+func (t *table) lookup(fp uint64) (idx uint32, ok bool) {
 	i, ok := t.find(fix(fp))
-	if !ok {
-		return 0, false
+	if !ok || !t.indexed {
+		return 0, ok
 	}
-	v := atomic.LoadUint32(&t.vals[i])
-	if v == 0 || v&pending != 0 {
-		return 0, false
-	}
-	return v - 1, true
+	return atomic.LoadUint32(&t.vals[i>>segShift][i&segMask]) - 1, true
 }
 
-// reserve grows the table, when no worker runs, so that extra more slots
-// fit under the load limit.
-func (t *table) reserve(extra int) {
-	if (t.used+extra)*4 <= len(t.keys)*3 {
-		return
-	}
-	oldKeys, oldVals := t.keys, t.vals
-	t.alloc(sizeFor(t.used + extra))
-	for i, k := range oldKeys {
-		if k != 0 {
-			j, _ := t.find(k)
-			t.keys[j], t.vals[j] = k, oldVals[i]
+// insert stores a fingerprint that is not in the table yet, with its index.
+// Safe for concurrent use with other inserts of other fingerprints; the
+// caller has reserved room.
+func (t *table) insert(fp uint64, idx uint32) {
+	fp = fix(fp)
+	for i := t.home(fp); ; i = t.next(i) {
+		k := &t.keys[i>>segShift][i&segMask]
+		if atomic.LoadUint64(k) == 0 && atomic.CompareAndSwapUint64(k, 0, fp) {
+			if t.indexed {
+				atomic.StoreUint32(&t.vals[i>>segShift][i&segMask], idx+1)
+			}
+			return
 		}
 	}
 }
 
-func (t *table) bytes() int64 { return int64(len(t.keys)) * 12 }
+// reserve grows the table, when no worker runs, so that extra more states
+// fit under the load limit; then counts them as used.
+func (t *table) reserve(extra int) {
+	if (t.used+extra)*100 > int(t.size)*maxLoad {
+		t.grow(slotsFor(max(t.used+extra, (t.used+extra)*3/2)))
+	}
+	t.used += extra
+}
+
+// grow rehashes into size slots, segment by segment (see table).
+func (t *table) grow(size uint64) {
+	oldKeys, oldVals := t.keys, t.vals
+	t.size = size
+	t.keys = make([][]uint64, size/segSlots)
+	if t.indexed {
+		t.vals = make([][]uint32, size/segSlots)
+	}
+	for s, seg := range oldKeys {
+		for j, k := range seg {
+			if k == 0 {
+				continue
+			}
+			i := t.home(k)
+			for {
+				t.segment(int(i >> segShift))
+				if t.keys[i>>segShift][i&segMask] == 0 {
+					break
+				}
+				i = t.next(i)
+			}
+			t.keys[i>>segShift][i&segMask] = k
+			if t.indexed {
+				t.vals[i>>segShift][i&segMask] = oldVals[s][j]
+			}
+		}
+		clear(seg)
+		t.spare, oldKeys[s] = append(t.spare, seg), nil
+		if t.indexed {
+			clear(oldVals[s])
+			t.spareV, oldVals[s] = append(t.spareV, oldVals[s]), nil
+		}
+	}
+	for s := range t.keys {
+		t.segment(s)
+	}
+	t.spare, t.spareV = nil, nil
+}
+
+// dropIndex forgets the indices (the graph that needed them is gone).
+func (t *table) dropIndex() { t.indexed, t.vals, t.spareV = false, nil, nil }
+
+func (t *table) bytes() int64 {
+	per := int64(8)
+	if t.indexed {
+		per += 4
+	}
+	return int64(t.size+uint64(len(t.spare))*segSlots) * per
+}
+
+// claims decides, within one batch, which successor first reaches each new
+// state: the one at the smallest sequential position, whatever the order in
+// which workers got there. It is open addressing over a power of two slots,
+// sized for the batch and cleared between batches.
+//
+// A slot's value is pending|pos while successors claim it, then idx+1 once
+// the state has its index.
+type claims struct {
+	keys []uint64
+	vals []uint32
+	mask uint64
+}
+
+const pending = uint32(1) << 31
+
+// claimPos is the sequential position of record j of chunk c within a batch
+// (batchChunks <= 64 chunks of fewer than 2^25 successors).
+func claimPos(c, j int) uint32 { return uint32(c)<<25 | uint32(j) }
+
+// reset empties the table and makes room for n claims.
+func (c *claims) reset(n int) {
+	size := 1024
+	for size < 2*n {
+		size *= 2
+	}
+	if size > len(c.keys) {
+		c.keys, c.vals = make([]uint64, size), make([]uint32, size)
+	} else {
+		c.keys, c.vals = c.keys[:size], c.vals[:size]
+		clear(c.keys)
+		clear(c.vals)
+	}
+	c.mask = uint64(size - 1)
+}
+
+// claim records that the successor at position pos reaches fp, and returns
+// fp's slot. Safe for concurrent use.
+func (c *claims) claim(fp uint64, pos uint32) uint64 {
+	fp = fix(fp)
+	i := fp & c.mask
+	for {
+		k := atomic.LoadUint64(&c.keys[i])
+		if k == fp {
+			break
+		}
+		if k == 0 && atomic.CompareAndSwapUint64(&c.keys[i], 0, fp) {
+			break
+		}
+		if atomic.LoadUint64(&c.keys[i]) == fp {
+			break
+		}
+		i = (i + 1) & c.mask
+	}
+	want := pending | pos
+	for {
+		v := atomic.LoadUint32(&c.vals[i])
+		if v != 0 && v <= want {
+			return i
+		}
+		if atomic.CompareAndSwapUint32(&c.vals[i], v, want) {
+			return i
+		}
+	}
+}
+
+// won reports whether the claim at pos is the earliest of its slot; call it
+// after every claim of the batch has been made.
+func (c *claims) won(slot uint64, pos uint32) bool {
+	return atomic.LoadUint32(&c.vals[slot]) == pending|pos
+}
+
+// setAt gives the state of a slot its index.
+func (c *claims) setAt(slot uint64, idx uint32) { atomic.StoreUint32(&c.vals[slot], idx+1) }
+
+func (c *claims) bytes() int64 { return int64(cap(c.keys))*8 + int64(cap(c.vals))*4 }
+
+// indexAt is the index of the state of a slot, once set.
+func (c *claims) indexAt(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) - 1 }

@@ -31,10 +31,20 @@ func (t *Trace) Final() *Step { return &t.Steps[len(t.Steps)-1] }
 // at each step that the successor is the state the search stored.
 func (s *search) trace(idx uint32) (Trace, error) {
 	var path []uint32
-	for i := idx; i != noParent; i = s.parent[i] {
-		path = append(path, i)
+	var via []model.Action
+	for i := idx; i != noParent; {
+		parent, a, err := s.links.get(i)
+		if err != nil {
+			return Trace{}, err
+		}
+		path, via = append(path, i), append(via, a)
+		if len(path) > s.links.n {
+			return Trace{}, fmt.Errorf("internal error: the parent links of state %d loop", idx)
+		}
+		i = parent
 	}
 	slices.Reverse(path)
+	slices.Reverse(via)
 	exp := s.sys.NewExpander()
 	var b model.Batch
 	exp.Initial(&b)
@@ -42,18 +52,19 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		return Trace{}, fmt.Errorf("internal error: %d initial states", len(b.Succs))
 	}
 	steps := []Step{{State: slices.Clone(b.State(0)), Props: b.Succs[0].Props}}
-	for _, i := range path[1:] {
+	for k, i := range path[1:] {
+		a := via[k+1]
 		prev := steps[len(steps)-1].State
 		exp.Expand(prev, &b)
-		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == s.via[i] })
+		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == a })
 		if j < 0 {
-			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(s.via[i]))
+			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a))
 		}
-		if got, ok := s.tab.lookup(b.Succs[j].FP); s.bits == nil && (!ok || got != i) {
+		if got, ok := s.tab.lookup(b.Succs[j].FP); s.bits == nil && (!ok || s.tab.indexed && got != i) {
 			return Trace{}, fmt.Errorf("internal error: replay reached another state than the search")
 		}
 		steps = append(steps, Step{
-			Action: s.via[i], Label: exp.Label(prev, s.via[i]),
+			Action: a, Label: exp.Label(prev, a),
 			State: slices.Clone(b.State(j)), Props: b.Succs[j].Props,
 		})
 	}

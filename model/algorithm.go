@@ -40,6 +40,12 @@ type (
 	LocalFormatter[L, M any] interface {
 		FormatLocal(c *Ctx[M], l *L) []Field
 	}
+	// RingLocal is implemented by algorithms whose handlers send only to
+	// their live ring neighbours, Next(d) for d in Around(), and never call
+	// Ctx.Pending. Knowing who can send to whom is what lets partial-order
+	// reduction skip interleavings (Reducer); while it reduces, the kernel
+	// checks the promise on every step and panics when it is broken.
+	RingLocal interface{ Around() []Dir }
 	// Codec encodes local states and messages canonically and compactly.
 	// Algorithms with a Codec take the fast path; the others are fingerprinted
 	// with hashstructure/v2 (slower, for coursework).

@@ -14,6 +14,7 @@ type env[M any] interface {
 	posOf(id int) int
 	byID() []int
 	alive(p int) bool
+	next(p int, d Dir) int
 	suspects(p int) bool
 	send(from, to int, m M)
 	pending(to int, pred func(from int, m M) bool) bool
@@ -46,18 +47,21 @@ func (c *Ctx[M]) Suspects() bool { return c.env.suspects(c.self) }
 
 // Next is the nearest live position after self in direction d (the repaired
 // ring); self when it is the only live process.
-func (c *Ctx[M]) Next(d Dir) int {
-	n := c.env.n()
+func (c *Ctx[M]) Next(d Dir) int { return c.env.next(c.self, d) }
+
+// nextLive is the nearest position after p in direction d whose bit is set
+// in alive; p when there is none.
+func nextLive(n, p int, d Dir, alive uint64) int {
 	step := 1
 	if d == CCW {
 		step = n - 1
 	}
-	for q := (c.self + step) % n; q != c.self; q = (q + step) % n {
-		if c.env.alive(q) {
+	for q := (p + step) % n; q != p; q = (q + step) % n {
+		if alive&(1<<q) != 0 {
 			return q
 		}
 	}
-	return c.self
+	return p
 }
 
 // Send appends m to chan(self, to); a message to a crashed process is lost.

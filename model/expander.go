@@ -39,6 +39,14 @@ type expander[L, M any] struct {
 	overflow bool  // a send in this step went over the channel bound
 	msg      M     // scratch for decoding
 	dirty    []int // channels of nxt the current step changed
+	// With reducing set (ExpandReduced), per successor: the process whose
+	// step it is, and whether the step changes its elected value; and the
+	// processes that had a step discarded by the channel bound.
+	reducing    bool
+	owner       []uint8
+	visible     []bool
+	discardedBy uint64
+	cands       []candidate
 }
 
 // env, for Ctx.
@@ -47,6 +55,9 @@ func (e *expander[L, M]) idOf(p int) int   { return e.k.ids[p] }
 func (e *expander[L, M]) byID() []int      { return e.k.byID }
 func (e *expander[L, M]) posOf(id int) int { return e.k.posOfID(id) }
 func (e *expander[L, M]) alive(p int) bool { return e.w.alive&(1<<p) != 0 }
+func (e *expander[L, M]) next(p int, d Dir) int {
+	return nextLive(e.k.n, p, d, e.w.alive)
+}
 
 func (e *expander[L, M]) suspects(p int) bool {
 	el := e.k.alg.Elected(&e.w.local[p])
@@ -58,6 +69,9 @@ func (e *expander[L, M]) suspects(p int) bool {
 }
 
 func (e *expander[L, M]) send(from, to int, m M) {
+	if e.reducing {
+		e.checkRingLocal(from, to)
+	}
 	if !e.alive(to) {
 		return // lost: the receiver is crashed
 	}
@@ -70,6 +84,9 @@ func (e *expander[L, M]) send(from, to int, m M) {
 }
 
 func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
+	if e.reducing && e.k.around != nil {
+		panic("mcheck: the algorithm is RingLocal but calls Ctx.Pending: drop the RingLocal method Around")
+	}
 	for from := 0; from < e.k.n; from++ {
 		for _, m := range e.w.chans[from*e.k.n+to] {
 			if pred(from, m) {
@@ -140,6 +157,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
 	k, cur, nxt := e.k, e.load(state), &e.nxt
 	out.Props = e.props(cur)
+	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
 	n := k.n
 	for ch, q := range cur.chans {
@@ -228,6 +246,19 @@ func (e *expander[L, M]) falselySuspects(p int) bool {
 // emit records nxt as a successor, or counts it as discarded when a channel
 // went over the bound.
 func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
+	if e.reducing {
+		owner := a.P()
+		if a.Kind() == KindDeliver {
+			owner = a.Q()
+		}
+		if e.overflow {
+			e.discardedBy |= 1 << owner
+		} else {
+			e.owner = append(e.owner, uint8(owner))
+			e.visible = append(e.visible, e.nxt.alive != e.cur.alive ||
+				e.k.alg.Elected(&e.nxt.local[owner]) != e.k.alg.Elected(&e.cur.local[owner]))
+		}
+	}
 	if e.overflow {
 		out.Discarded++
 		if fair != NoFairness {

@@ -24,6 +24,7 @@ type Kernel[L, M any] struct {
 	leader   Leaderer[L]
 	format   LocalFormatter[L, M]
 	generic  bool
+	around   []Dir // RingLocal's directions, or nil
 }
 
 // Option changes how a Kernel is built.
@@ -67,6 +68,12 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 	}
 	if nm, ok := alg.(InitiateNamer); ok {
 		k.initName = nm.InitiateName()
+	}
+	if rl, ok := alg.(RingLocal); ok {
+		k.around = rl.Around()
+		if len(k.around) == 0 {
+			return nil, fmt.Errorf("RingLocal: Around() names no direction")
+		}
 	}
 	k.restart, _ = alg.(Restarter[L, M])
 	k.leader, _ = alg.(Leaderer[L])

@@ -301,3 +301,27 @@ func TestRingCountsMatchAnIndependentReadingOfTheSemantics(t *testing.T) {
 	assert.Equal(t, int64(106), c.States)
 	assert.Equal(t, 22, c.Depth)
 }
+
+// wrongWay is the ring algorithm with a false promise: it claims to send
+// clockwise only, but sends counter-clockwise.
+type wrongWay struct{ ring.Algorithm }
+
+func (wrongWay) Around() []model.Dir { return []model.Dir{model.CW} }
+func (wrongWay) Initiate(c *model.Ctx[ring.Msg], l *ring.Local) {
+	c.SendNext(model.CCW, ring.Msg{Kind: ring.Election, J: c.ID()})
+}
+
+// The reduction relies on RingLocal, so the kernel checks the promise on
+// every step while reducing (and only then).
+func TestReductionChecksTheRingLocalPromise(t *testing.T) {
+	k, err := model.New[ring.Local, ring.Msg](wrongWay{}, model.Config{N: 3}, nil)
+	require.NoError(t, err)
+	x := k.NewExpander()
+	var b model.Batch
+	x.Initial(&b)
+	state := slices.Clone(b.State(0))
+	x.Expand(state, &b) // no reduction asked: no check
+	require.PanicsWithValue(t, "mcheck: the algorithm is RingLocal (sends only to Next[cw]) but p1 sent to p3: drop the RingLocal method Around",
+		func() { x.(model.Reducer).ExpandReduced(state, &b) })
+	require.True(t, x.(model.Reducer).Reduces())
+}

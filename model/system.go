@@ -35,7 +35,12 @@ type Batch struct {
 	// the bound that fair action would be enabled here.
 	DiscardedFair int
 	Props         uint64 // predicates that hold in the expanded state itself
-	buf           []byte
+	// After Reducer.ExpandReduced: Group[i] is the group (process) of
+	// successor i, and Stubborn lists stubborn sets as sets of groups (bit
+	// g for group g), fewest steps first; none when no reduction applies.
+	Group    []uint8
+	Stubborn []uint64
+	buf      []byte
 }
 
 // Reset empties the batch, keeping its memory.
@@ -43,6 +48,7 @@ func (b *Batch) Reset() {
 	b.Succs = b.Succs[:0]
 	b.buf = b.buf[:0]
 	b.Discarded, b.DiscardedFair = 0, 0
+	b.Group, b.Stubborn = b.Group[:0], b.Stubborn[:0]
 	b.Props = 0
 }
 
@@ -84,6 +90,25 @@ type Expander interface {
 	// Describe is Snapshot(state).String(); Fields is Snapshot(state).Fields().
 	Describe(state []byte) string
 	Fields(state []byte) []Field
+}
+
+// Reducer is implemented by expanders that support partial-order reduction
+// for invariant checking. ExpandReduced fills out as Expand does, plus
+// out.Group and out.Stubborn: candidate reduced sets of steps. Each set
+// satisfies the stubborn-set conditions for reachability (Valmari): every
+// step in it commutes with every sequence of steps outside it, a disabled
+// step in it can only be enabled by steps in it, and it contains a "key"
+// step that no step outside can disable and that changes no process's
+// elected value or liveness. So every state that violates an invariant
+// stays reachable when the searcher follows only the steps of one of the
+// sets, provided it also expands in full some state of every cycle (the
+// explorer picks a set none of whose steps leads back to its own BFS level
+// or above, and expands in full when there is none).
+type Reducer interface {
+	ExpandReduced(state []byte, out *Batch)
+	// Reduces reports whether ExpandReduced can ever offer a stubborn set
+	// for this system; if not, a searcher need not ask.
+	Reduces() bool
 }
 
 // Viewer is implemented by expanders of leader-election systems: it shows a

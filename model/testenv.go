@@ -41,6 +41,16 @@ func (e *TestEnv[M]) Reset() { e.Sent, e.Lost = nil, nil }
 func (e *TestEnv[M]) n() int           { return len(e.IDs) }
 func (e *TestEnv[M]) idOf(p int) int   { return e.IDs[p] }
 func (e *TestEnv[M]) alive(p int) bool { return e.Alive[p] }
+
+func (e *TestEnv[M]) next(p int, d Dir) int {
+	var alive uint64
+	for q, a := range e.Alive {
+		if a {
+			alive |= 1 << q
+		}
+	}
+	return nextLive(len(e.Alive), p, d, alive)
+}
 func (e *TestEnv[M]) posOf(id int) int {
 	for p, x := range e.IDs {
 		if x == id {

@@ -63,6 +63,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 	}
 }
 
+// Around implements model.RingLocal: messages go only to the live
+// neighbour clockwise, which lets the checker reduce interleavings.
+func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
+
 func (Algorithm) FormatLocal(_ *model.Ctx[Msg], l *Local) []model.Field {
 	return []model.Field{{Name: "participant", Value: strconv.FormatBool(l.Participant)}, {Name: "elected", Value: ring.FormatID(l.Elected)}}
 }

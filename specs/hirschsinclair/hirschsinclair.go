@@ -118,6 +118,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 	}
 }
 
+// Around implements model.RingLocal: messages go only to the live
+// neighbour in each direction, which lets the checker reduce interleavings.
+func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW, model.CCW} }
+
 func (Algorithm) FormatMsg(m Msg) string {
 	j, k := strconv.Itoa(m.J), strconv.Itoa(m.K)
 	switch m.Kind {

@@ -89,6 +89,10 @@ func maxKnown(c *model.Ctx[Msg], known uint64) int {
 	return best
 }
 
+// Around implements model.RingLocal: messages go only to the live
+// neighbour clockwise, which lets the checker reduce interleavings.
+func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
+
 func (Algorithm) FormatMsg(m Msg) string { return "ELECT(" + strconv.Itoa(m.J) + ")" }
 
 func (Algorithm) FormatLocal(c *model.Ctx[Msg], l *Local) []model.Field {

@@ -66,6 +66,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 	}
 }
 
+// Around implements model.RingLocal: messages go only to the live
+// neighbour clockwise, which lets the checker reduce interleavings.
+func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
+
 func (Algorithm) FormatMsg(m Msg) string {
 	if m.Kind == Election {
 		return "ELECTION(" + strconv.Itoa(m.J) + ")"
