@@ -9,11 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
@@ -80,8 +82,9 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
 	if showProgress {
 		req.Progress = func(p explore.Progress) {
-			fmt.Fprintf(stderr, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s",
-				commas(p.States), commas(rate(p.States, p.Elapsed)), p.Depth, commas(int64(p.Queue)), explore.FormatBytes(p.MemBytes))
+			fmt.Fprintf(stderr, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s%s",
+				commas(p.States), commas(rate(p.States, p.Elapsed)), p.Depth, commas(int64(p.Queue)), explore.FormatBytes(p.MemBytes),
+				deadline(p, o.maxStates, o.memory))
 		}
 	}
 	rep, err := check.Run(req)
@@ -172,4 +175,29 @@ func defaultMemoryBudget() int64 {
 		}
 	}
 	return 8 << 30
+}
+
+// deadline guesses when the search will stop at the latest: at --max-states
+// or at the memory budget, at the rates so far. A breadth-first search
+// cannot know how many states are left, so it is the only honest ETA.
+func deadline(p explore.Progress, maxStates, budget int64) string {
+	secs := p.Elapsed.Seconds()
+	if secs <= 0 || p.States <= 0 {
+		return ""
+	}
+	best, why := math.Inf(1), ""
+	if maxStates > 0 {
+		if t := float64(maxStates-p.States) / (float64(p.States) / secs); t < best {
+			best, why = t, "--max-states"
+		}
+	}
+	if budget > 0 && p.MemBytes > 0 {
+		if t := float64(budget-p.MemBytes) / (float64(p.MemBytes) / secs); t < best {
+			best, why = t, "memory budget"
+		}
+	}
+	if why == "" {
+		return ""
+	}
+	return fmt.Sprintf("  stops by %s at the latest (%s)", time.Duration(max(best, 0)*float64(time.Second)).Round(time.Second), why)
 }

@@ -167,7 +167,7 @@ run_go() {
 	G_STATES=- G_TRANS=- G_SEC=- G_CPU=- G_MEM=- G_NOTE= G_DEPTH=-
 	build_mcheck || { G_NOTE="mcheck build failed"; return 1; }
 	local cont=""; [ $CONTINUE = 1 ] && cont="--continue"
-	out=$("${TIMECMD[@]}" timeout -s INT -k 10 "$lim" "$MCHECK_BIN" $GOFLAGS --check safety $cont --quiet --json ${MCHECK_ARGS:-} 2>&1); rc=$?
+	out=$("${TIMECMD[@]}" timeout -s INT -k 10 "$lim" "$MCHECK_BIN" $GOFLAGS --check safety --por=false $cont --quiet --json ${MCHECK_ARGS:-} 2>&1); rc=$?
 	local timedout=0; { [ $rc = 124 ] || [ $rc = 137 ]; } && timedout=1
 	G_CPU=$(awk '/^__CPU__/{printf "%.2f", $2+$3}' <<<"$out")
 	js=$(sed '/^__CPU__/d; /^Command exited with non-zero status/d' <<<"$out")
@@ -238,7 +238,7 @@ fi
 
 [ ${#CONFIGS[@]} = 0 ] && CONFIGS=(bully:3:noil changroberts:3 changroberts:3:crash-any bully:4:noil changroberts:4:crash-any)
 echo "# pan: gcc $PAN_CFLAGS; ./pan$([ $CONTINUE = 1 ] && echo ' -c0') -m$DEPTH -w$HASHW"
-[ $RUN_GO = 1 ] && echo "# mcheck: --check safety$([ $CONTINUE = 1 ] && echo ' --continue') --quiet --json ${MCHECK_ARGS:-}"
+[ $RUN_GO = 1 ] && echo "# mcheck: --check safety --por=false$([ $CONTINUE = 1 ] && echo ' --continue') --quiet --json ${MCHECK_ARGS:-}"
 header
 status=0
 for cfg in "${CONFIGS[@]}"; do
