@@ -47,7 +47,8 @@ const (
 
 type succRec struct {
 	fp       uint64
-	slot     uint64 // in the table, valid within the batch
+	slot     uint64 // in the claims table, valid within the batch
+	tslot    uint64 // in the main table: where the lookup ended
 	props    uint64
 	action   model.Action
 	fair     int32
@@ -236,6 +237,7 @@ func (s *search) runBatch(lo, hi int) {
 		}
 	} else {
 		s.claims.reset(succs)
+		s.claimGen = s.tab.gen
 		s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
 		s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
 	}
@@ -403,10 +405,12 @@ func (s *search) claimChunk(c int, ch *chunk) {
 		r := &ch.recs[j]
 		// The table holds the states of earlier batches; it does not change
 		// while claims are made.
-		if idx, old := s.tab.lookup(r.fp); old {
+		idx, tslot, old := s.tab.lookupSlot(r.fp)
+		if old {
 			r.outcome, r.idx = recOld, idx
 			continue
 		}
+		r.tslot = tslot
 		r.slot = s.claims.claim(r.fp, claimPos(c, j))
 		r.outcome = recLost // until counted
 	}
@@ -455,7 +459,11 @@ func (s *search) writeChunk(ch *chunk) {
 		}
 		r.idx = idx
 		if s.bits == nil {
-			s.tab.insert(r.fp, idx)
+			if s.tab.gen == s.claimGen {
+				s.tab.insertFrom(r.tslot, r.fp, idx)
+			} else {
+				s.tab.insert(r.fp, idx)
+			}
 			s.claims.setAt(r.slot, idx)
 		}
 		s.links.set(idx, r.src, r.action)

@@ -149,8 +149,10 @@ type search struct {
 	opt   Options
 	batch model.Batch
 	tab   *table
-	// claims decides the first reach of each new state within a batch.
-	claims claims
+	// claims decides the first reach of each new state within a batch;
+	// claimGen is the table's generation when the claims were made.
+	claims   claims
+	claimGen int
 	// workers expand and claim chunks of a batch in parallel; each has its
 	// own expander.
 	workers []worker

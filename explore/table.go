@@ -25,6 +25,7 @@ type table struct {
 	keys    [][]uint64
 	vals    [][]uint32 // idx+1 per slot; nil unless indexed
 	size    uint64     // slots; a multiple of segSlots
+	gen     int        // growths so far
 	used    int
 	indexed bool
 	spare   [][]uint64 // emptied segments, for reuse while growing
@@ -129,12 +130,28 @@ func (t *table) lookup(fp uint64) (idx uint32, ok bool) {
 	return atomic.LoadUint32(&t.vals[i>>segShift][i&segMask]) - 1, true
 }
 
+// lookupSlot is lookup that also returns where fp is, or the empty slot
+// where it would go: a later insert can start there, as long as the table
+// has not grown in between (gen).
+func (t *table) lookupSlot(fp uint64) (idx uint32, slot uint64, ok bool) {
+	i, ok := t.find(fix(fp))
+	if ok && t.indexed {
+		idx = atomic.LoadUint32(&t.vals[i>>segShift][i&segMask]) - 1
+	}
+	return idx, i, ok
+}
+
 // insert stores a fingerprint that is not in the table yet, with its index.
 // Safe for concurrent use with other inserts of other fingerprints; the
 // caller has reserved room.
-func (t *table) insert(fp uint64, idx uint32) {
+func (t *table) insert(fp uint64, idx uint32) { t.insertFrom(t.home(fix(fp)), fp, idx) }
+
+// insertFrom is insert starting the probe at slot from, which must lie on
+// fp's probe sequence with every slot before it taken (lookupSlot's slot,
+// in the same generation: slots are never freed).
+func (t *table) insertFrom(from, fp uint64, idx uint32) {
 	fp = fix(fp)
-	for i := t.home(fp); ; i = t.next(i) {
+	for i := from; ; i = t.next(i) {
 		k := &t.keys[i>>segShift][i&segMask]
 		if atomic.LoadUint64(k) == 0 && atomic.CompareAndSwapUint64(k, 0, fp) {
 			if t.indexed {
@@ -158,6 +175,7 @@ func (t *table) reserve(extra int) {
 func (t *table) grow(size uint64) {
 	oldKeys, oldVals := t.keys, t.vals
 	t.size = size
+	t.gen++
 	t.keys = make([][]uint64, size/segSlots)
 	if t.indexed {
 		t.vals = make([][]uint32, size/segSlots)
@@ -226,7 +244,7 @@ func claimPos(c, j int) uint32 { return uint32(c)<<25 | uint32(j) }
 // reset empties the table and makes room for n claims.
 func (c *claims) reset(n int) {
 	size := 1024
-	for size < 2*n {
+	for size*4 < n*5 { // at most 80% full, even if every claim is new
 		size *= 2
 	}
 	if size > len(c.keys) {
