@@ -216,12 +216,20 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 			fullRes, err := explore.Run(full.reset(), opts)
 			require.NoError(t, err)
 			require.True(t, fullRes.Complete)
+			var first *explore.Result
 			for _, workers := range []int{1, 2} {
 				red := &observed{System: inner}
 				opts.Reduce, opts.Workers = true, workers
 				res, err := explore.Run(red.reset(), opts)
 				require.NoError(t, err)
 				require.True(t, res.Complete)
+				res.Elapsed, res.MemBytes = 0, 0
+				if first == nil {
+					first = res
+				} else {
+					require.Equal(t, first.Stats, res.Stats, "the reduced search at 1 and 2 workers")
+					require.Equal(t, first.Violations, res.Violations)
+				}
 				require.LessOrEqual(t, res.States, fullRes.States)
 				require.Equal(t, violated(fullRes), violated(res), "violated invariants")
 				require.Equal(t, full.views, red.views, "reachable liveness and elected values")
