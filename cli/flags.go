@@ -172,7 +172,9 @@ Checking:
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
   --memory SIZE         stop when the search's memory passes SIZE (default
-                        half of this machine's memory), e.g. 8GiB
+                        half of this machine's memory), e.g. 8GiB; parent links
+                        and large BFS levels go to files in $TMPDIR, which
+                        this budget does not count
   --workers N           goroutines expanding states (default: one per CPU);
                         counts, verdicts and traces are the same for any N
   --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB) instead of
