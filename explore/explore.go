@@ -205,6 +205,10 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	if opt.Reduce && (opt.Goal >= 0 || opt.Liveness) {
 		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal or liveness with it")
 	}
+	if opt.Reduce && opt.Bitstate > 0 {
+		// The cycle proviso needs the depth of revisited states.
+		return nil, fmt.Errorf("partial-order reduction needs the state table: not with bitstate")
+	}
 	npred := len(sys.Predicates())
 	for _, p := range opt.Invariants {
 		if p < 0 || p >= npred {

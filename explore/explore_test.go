@@ -532,3 +532,19 @@ func TestFormatBytes(t *testing.T) {
 		assert.Equal(t, want, explore.FormatBytes(b))
 	}
 }
+
+// Reduction is for invariants on an exhaustive search only.
+func TestReductionRefusesWhatItCannotKeep(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("ring")
+	require.NoError(t, err)
+	sys, err := spec.Build(model.Config{N: 3}, properties.Predicates())
+	require.NoError(t, err)
+	for _, opt := range []explore.Options{
+		{Reduce: true, Goal: properties.IdxStable},
+		{Reduce: true, Goal: properties.IdxStable, Liveness: true},
+		{Reduce: true, Goal: -1, Bitstate: 1 << 20},
+	} {
+		_, err := explore.Run(sys, opt)
+		require.Error(t, err)
+	}
+}
