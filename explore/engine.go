@@ -15,12 +15,16 @@ import (
 // chunks of consecutive frontier states. A batch runs in phases, each in
 // parallel over its chunks, with a barrier between them:
 //
-//	expand   every state of the chunk; keep the successors in order
-//	claim    each successor's fingerprint in the table at its sequential
-//	         position (chunk, offset); the smallest position wins
+//	expand   every state of the chunk (with reduction, only the steps of a
+//	         stubborn set); keep the successors in order
+//	claim    look each successor up in the table (states of earlier
+//	         batches; it does not change in this phase); claim a new one in
+//	         the batch's claims table at its sequential position (chunk,
+//	         offset): the smallest position wins
 //	count    the winners: the first occurrence of each new state
 //	write    winners get consecutive indices in sequential order (from
-//	         prefix sums over chunks), parent links and frontier bytes
+//	         prefix sums over chunks), a table slot, parent links and
+//	         frontier bytes
 //	resolve  every successor's index, for the liveness graph
 //
 // So state indices, counts, first violations and traces are exactly those of
