@@ -333,20 +333,28 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		src := s.cur.base + uint32(i)
 		b := &w.batch
 		pick := s.expandState(w, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
-		ch.transitions += int64(len(pick))
+		n := len(b.Succs)
+		if pick != nil {
+			n = len(pick)
+		}
+		ch.transitions += int64(n)
 		ch.discarded += int64(b.Discarded)
 		if goal >= 0 && ch.stuck < 0 && b.Props&(1<<goal) == 0 && !anyFair(b) {
 			ch.stuck, ch.stuckCut = int64(i), b.DiscardedFair > 0
 		}
 		if s.graph != nil {
-			ch.fanout = append(ch.fanout, uint32(len(pick)))
+			ch.fanout = append(ch.fanout, uint32(n))
 			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
 			ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		}
-		for _, j := range pick {
+		for k := range n {
+			j := k
+			if pick != nil {
+				j = int(pick[k])
+			}
 			x := &b.Succs[j]
 			off := len(ch.buf)
-			ch.buf = append(ch.buf, b.State(int(j))...)
+			ch.buf = append(ch.buf, b.State(j)...)
 			ch.recs = append(ch.recs, succRec{
 				fp: x.FP, props: x.Props, action: x.Action, fair: x.Fair, src: src,
 				off: uint32(off), end: uint32(len(ch.buf)),
@@ -356,9 +364,9 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 }
 
 // expandState expands one state into the worker's batch and returns the
-// indices of the steps to follow: all of them or, with reduction, those of
-// the first stubborn set none of whose steps leads back to a state of this
-// BFS level or an earlier one. If every candidate has such a step the
+// indices of the steps to follow: nil for all of them or, with reduction,
+// those of the first stubborn set none of whose steps leads back to a
+// state of this BFS level or an earlier one. If every candidate has such a step the
 // state is expanded in full (the cycle proviso: a cycle of the reduced
 // graph must have a step back to its own level or above, so every cycle
 // gets a fully expanded state). The table holds exactly the states of
@@ -368,7 +376,7 @@ func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
 	b := &w.batch
 	if w.red == nil {
 		w.exp.Expand(state, b)
-		return w.all(len(b.Succs))
+		return nil
 	}
 	w.red.ExpandReduced(state, b)
 	for _, set := range b.Stubborn {
@@ -392,16 +400,7 @@ func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
 	if len(b.Stubborn) > 0 {
 		ch.provisoFull++
 	}
-	return w.all(len(b.Succs))
-}
-
-// all is the identity pick of n successors.
-func (w *worker) all(n int) []int32 {
-	w.pick = w.pick[:0]
-	for j := range n {
-		w.pick = append(w.pick, int32(j))
-	}
-	return w.pick
+	return nil
 }
 
 func (s *search) claimChunk(c int, ch *chunk) {
