@@ -123,11 +123,8 @@ func (t *table) find(fp uint64) (i uint64, ok bool) {
 
 // lookup returns whether fp is stored and, in an indexed table, its index.
 func (t *table) lookup(fp uint64) (idx uint32, ok bool) {
-	i, ok := t.find(fix(fp))
-	if !ok || !t.indexed {
-		return 0, ok
-	}
-	return atomic.LoadUint32(&t.vals[i>>segShift][i&segMask]) - 1, true
+	idx, _, ok = t.lookupSlot(fp)
+	return idx, ok
 }
 
 // lookupSlot is lookup that also returns where fp is, or the empty slot
