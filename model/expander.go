@@ -50,11 +50,11 @@ type expander[L, M any] struct {
 }
 
 // env, for Ctx.
-func (e *expander[L, M]) n() int           { return e.k.n }
-func (e *expander[L, M]) idOf(p int) int   { return e.k.ids[p] }
-func (e *expander[L, M]) byID() []int      { return e.k.byID }
-func (e *expander[L, M]) posOf(id int) int { return e.k.posOfID(id) }
-func (e *expander[L, M]) alive(p int) bool { return e.w.alive&(1<<p) != 0 }
+func (e *expander[L, M]) n() int                { return e.k.n }
+func (e *expander[L, M]) idOf(p int) int        { return e.k.ids[p] }
+func (e *expander[L, M]) byID() []int           { return e.k.byID }
+func (e *expander[L, M]) posOf(id int) int      { return e.k.posOfID(id) }
+func (e *expander[L, M]) alive(p int) bool      { return e.w.alive&(1<<p) != 0 }
 func (e *expander[L, M]) next(p int, d Dir) int { return e.nextAlive(e.w, p, d) }
 
 func (e *expander[L, M]) suspects(p int) bool {
