@@ -43,8 +43,11 @@ func TestReplayDiverges(t *testing.T) {
 		step   int
 		reason string
 	}{
-		{"action not enabled", func(f *trace.File) { f.Steps[3].Action = "deliver p1→p2 ELECTION(9)" }, 3, `"deliver p1→p2 ELECTION(9)" is not enabled`},
-		{"different state", func(f *trace.File) { f.Steps[2].State.Processes[2].Fields[1].Value = "7" }, 2, "p3.elected is ⊥, the trace says 7"},
+		{"action not enabled", func(f *trace.File) {
+			m := model.Msg("ELECTION", model.Int(9))
+			f.Steps[3].Step = &model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 2, Peer: 1, Msg: &m}
+		}, 3, `"deliver p1→p2 ELECTION(9)" is not enabled`},
+		{"different state", func(f *trace.File) { f.Steps[2].State.Processes[2].Fields[1].Value = model.Int(7) }, 2, "p3.elected is ⊥, the trace says 7"},
 		{"different initial state", func(f *trace.File) { f.Steps[0].State.Crashes = 1 }, 0, "crashes is 0, the trace says 1"},
 		{"cycle does not close", func(f *trace.File) { f.Steps = f.Steps[:len(f.Steps)-1] }, -1, "the last state is not the state of step 5"},
 		{"not stuck", func(f *trace.File) { f.Steps = f.Steps[:6]; f.CycleStart = nil; f.Kind = trace.KindStuck }, -1, `the last state is not stuck: "deliver p1→p2 ELECTION(4)" is enabled and fair`},
@@ -99,7 +102,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 		{"garbage", "\x00\xffnot json", "not a JSON trace"},
 		{"array", "[]", "not a JSON trace"},
 		{"trailing data", string(valid) + "{}", "extra data"},
-		{"wrong format", edit(func(m map[string]any) { m["format"] = "mcheck-trace/2" }), `format is "mcheck-trace/2"`},
+		{"wrong format", edit(func(m map[string]any) { m["format"] = "mcheck-trace/3" }), `format is "mcheck-trace/3"`},
 		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), "unknown field"},
 		{"no steps", edit(func(m map[string]any) { m["steps"] = []any{} }), "no steps"},
 		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
@@ -134,12 +137,12 @@ func TestReadRejectsMalformed(t *testing.T) {
 
 func TestDiff(t *testing.T) {
 	a := model.Snapshot{
-		Processes: []model.ProcessSnapshot{{Name: "p1", ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: "⊥"}}}},
-		Channels:  []model.ChannelSnapshot{{From: "p1", To: "p1", Messages: []string{"ELECTION(1)"}}},
+		Processes: []model.ProcessSnapshot{{ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: model.None()}}}},
+		Channels:  []model.ChannelSnapshot{{From: 1, To: 1, Messages: []model.Value{model.Msg("ELECTION", model.Int(1))}}},
 	}
 	b := model.Snapshot{
-		Processes: []model.ProcessSnapshot{{Name: "p1", ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: "1"}}}},
-		Channels:  []model.ChannelSnapshot{{From: "p1", To: "p2", Messages: []string{"ELECTED(1)"}}},
+		Processes: []model.ProcessSnapshot{{ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: model.ID(1)}}}},
+		Channels:  []model.ChannelSnapshot{{From: 1, To: 2, Messages: []model.Value{model.Msg("ELECTED", model.Int(1))}}},
 	}
 	assert.Equal(t, []trace.Change{
 		{Name: "p1.elected", Old: "⊥", New: "1"},
