@@ -211,10 +211,13 @@ func Read(r io.Reader) (*File, error) {
 	if dec.More() {
 		return nil, malformed("extra data after the JSON object")
 	}
-	return &f, f.validate()
+	return &f, f.Validate()
 }
 
-func (f *File) validate() error {
+// Validate checks that f is well formed: a known format, a configuration,
+// steps that start with the initial state, a property that goes with its
+// kind, and a cycle start inside the steps.
+func (f *File) Validate() error {
 	switch {
 	case f.Format != Format:
 		return malformed("format is %q, want %q", f.Format, Format)
