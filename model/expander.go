@@ -423,7 +423,7 @@ func (e *expander[L, M]) Step(state []byte, a Action) StepInfo {
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	k := e.k
 	w := e.load(state)
-	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts}
+	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts, Channels: []ChannelSnapshot{}}
 	for p := range w.local {
 		snap.Processes = append(snap.Processes, ProcessSnapshot{
 			ID: k.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
