@@ -19,23 +19,24 @@ import (
 // failure, error or skipped.
 
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+// junitCounts are the attributes both suites and a suite carry.
+type junitCounts struct {
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
 }
 
 type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
+	Name string `xml:"name,attr"`
+	junitCounts
 	Properties []junitProperty `xml:"properties>property"`
 	Cases      []junitCase     `xml:"testcase"`
 	SystemOut  string          `xml:"system-out,omitempty"`
@@ -71,7 +72,7 @@ type junitSkipped struct {
 func writeJUnit(w io.Writer, r *check.Report) error {
 	secs := strconv.FormatFloat(r.Stats.Elapsed.Seconds(), 'f', 3, 64)
 	cfg := trace.ConfigOf(r.Algo, r.Config)
-	s := junitSuite{Name: "mcheck " + cfg.Describe(), Time: secs, SystemOut: searchLine(r)}
+	s := junitSuite{Name: "mcheck " + cfg.Describe(), junitCounts: junitCounts{Time: secs}, SystemOut: searchLine(r)}
 	s.Properties = []junitProperty{
 		{"algo", r.Algo}, {"states", strconv.FormatInt(r.Stats.States, 10)},
 		{"complete", strconv.FormatBool(r.Stats.Complete)}, {"bounded", strconv.FormatBool(r.Bounded())},
@@ -97,8 +98,7 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 		s.Cases = append(s.Cases, c)
 		s.Tests++
 	}
-	all := junitSuites{Name: "mcheck", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Skipped: s.Skipped,
-		Time: secs, Suites: []junitSuite{s}}
+	all := junitSuites{Name: "mcheck", junitCounts: s.junitCounts, Suites: []junitSuite{s}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -164,3 +164,63 @@ func TestWriteTextMarksTheCycle(t *testing.T) {
 	trace.WriteText(&buf, f, true)
 	assert.Contains(t, buf.String(), "p4✝ | p1→p2 [ELECTION(4)] | crashes=1 restarts=0")
 }
+
+// Steps match as data: a delivery of another message over the same channel
+// is not the recorded step, though kind, process and peer agree.
+func TestReplayMatchesTheMessage(t *testing.T) {
+	f := goldenFile(t, "circulating-election.Termination-fair-cycle.trace.json")
+	s := f.Steps[2].Step
+	require.Equal(t, model.KindDeliver, s.Kind)
+	m := model.Msg(s.Msg.Type(), model.Int(9))
+	s.Msg = &m
+	var div *trace.DivergenceError
+	require.ErrorAs(t, trace.Replay(f, specs.Builtin()), &div)
+	assert.Equal(t, 2, div.Step)
+	assert.Equal(t, `"deliver p2→p3 ELECTION(9)" is not enabled`, div.Reason)
+}
+
+func TestVersion1IsRefused(t *testing.T) {
+	v1 := `{"format": "mcheck-trace/1", "config": {"algo": "ring"}, "property": "SingleLeader", "kind": "invariant",
+		"steps": [{"action": "initial state", "state": {"processes": [], "channels": [], "crashes": 0, "restarts": 0}}]}`
+	_, err := trace.Read(strings.NewReader(v1))
+	var mal *trace.MalformedError
+	require.ErrorAs(t, err, &mal)
+	assert.Equal(t, "malformed trace file: mcheck-trace/1 is the old format, which this mcheck no longer reads: run the check again with --trace-out to write it as mcheck-trace/2", err.Error())
+}
+
+// The file is JSON a browser can read: steps and values in their plain forms.
+func TestFileJSONShape(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "circulating-election.Termination-fair-cycle.trace.json"))
+	require.NoError(t, err)
+	var f struct {
+		Steps []struct {
+			Step  map[string]any `json:"step"`
+			State struct {
+				Processes []struct {
+					ID     int
+					Fields []struct {
+						Name  string
+						Value any
+					}
+				}
+				Channels []struct {
+					From, To int
+					Messages []struct {
+						Type string
+						Args []int
+					}
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &f))
+	assert.Nil(t, f.Steps[0].Step)
+	assert.Equal(t, map[string]any{"kind": "deliver", "action": "deliver", "process": 3.0, "peer": 2.0,
+		"msg": map[string]any{"type": "ELECTION", "args": []any{2.0}, "text": "ELECTION(2)"}}, f.Steps[2].Step)
+	assert.Nil(t, f.Steps[2].State.Processes[2].Fields[1].Value, "⊥ is null")
+	assert.Equal(t, false, f.Steps[2].State.Processes[0].Fields[0].Value)
+	ch := f.Steps[2].State.Channels[0]
+	assert.Equal(t, 3, ch.From)
+	assert.Equal(t, "ELECTION", ch.Messages[0].Type)
+	assert.Equal(t, []int{3}, ch.Messages[0].Args)
+}
