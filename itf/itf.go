@@ -13,8 +13,11 @@
 // sequences arrays, ⊥ the variant {"tag": "None", "value": {"#tup": []}},
 // and a message the variant {"tag": "ELECTION", "value": {"#tup": [args]}}.
 //
-// A lasso keeps every step: its last state is the state at index "loop"
-// again, and the step into it is the last state's action.
+// For a lasso, "loop" is the index of the state where the cycle starts; the
+// cycle ends in the last state, whose successor is the state at "loop"
+// again (as the ADR says). mcheck's trace repeats that state as its last
+// step, so the ITF file leaves the repetition out and keeps the step that
+// closes the cycle in #meta.mcheck.loop_step.
 package itf
 
 import (
@@ -51,15 +54,18 @@ type Meta struct {
 // Mcheck is what replay needs besides the states: the trace file's header
 // and the map from variables to processes, fields and channels.
 type Mcheck struct {
-	Format     string        `json:"format"` // trace.Format
-	Config     trace.Config  `json:"config"`
-	Property   string        `json:"property"`
-	Kind       string        `json:"kind"`
-	Summary    string        `json:"summary,omitempty"`
-	Processes  []ProcessVars `json:"processes"`
-	Channels   []ChannelVar  `json:"channels"`
-	CrashesVar string        `json:"crashes"`
-	RestartVar string        `json:"restarts"`
+	Format   string       `json:"format"` // trace.Format
+	Config   trace.Config `json:"config"`
+	Property string       `json:"property"`
+	Kind     string       `json:"kind"`
+	Summary  string       `json:"summary,omitempty"`
+	// LoopStep is the step from the last state back to the state at
+	// "loop", for a lasso.
+	LoopStep   *model.StepInfo `json:"loop_step,omitempty"`
+	Processes  []ProcessVars   `json:"processes"`
+	Channels   []ChannelVar    `json:"channels"`
+	CrashesVar string          `json:"crashes"`
+	RestartVar string          `json:"restarts"`
 }
 
 // ProcessVars names the variables of one process.
@@ -132,7 +138,16 @@ func FromFile(f *trace.File) (*Trace, error) {
 		}
 	}
 	t.Vars = append(t.Vars, m.CrashesVar, m.RestartVar)
-	for i, s := range f.Steps {
+	steps := f.Steps
+	if f.CycleStart != nil {
+		last := len(steps) - 1
+		if *f.CycleStart < 0 || *f.CycleStart >= last {
+			return nil, fmt.Errorf("itf: cycle start %d is outside the steps 0..%d", *f.CycleStart, last-1)
+		}
+		m.LoopStep = steps[last].Step
+		steps = steps[:last]
+	}
+	for i, s := range steps {
 		st, err := m.encodeState(i, s)
 		if err != nil {
 			return nil, err
@@ -266,6 +281,16 @@ func Read(data []byte) (*trace.File, error) {
 			return nil, err
 		}
 		f.Steps = append(f.Steps, s)
+	}
+	if t.Loop != nil {
+		// The cycle closes: its last step leads back to the state at loop.
+		if m.LoopStep == nil {
+			return nil, malformed(`"loop" is given, but #meta.mcheck.loop_step (the step back to it) is not`)
+		}
+		if *t.Loop < 0 || *t.Loop >= len(f.Steps) {
+			return nil, malformed("loop %d is outside the states 0..%d", *t.Loop, len(f.Steps)-1)
+		}
+		f.Steps = append(f.Steps, trace.Step{Step: m.LoopStep, State: f.Steps[*t.Loop].State})
 	}
 	if err := f.Validate(); err != nil {
 		return nil, err
