@@ -100,7 +100,7 @@ func (f detectorFlag) String() string {
 func (f detectorFlag) Set(s string) error {
 	d, err := model.ParseDetector(s)
 	if err != nil {
-		return errors.New("use perfect or unreliable")
+		return errors.New("use perfect, incomplete or unreliable")
 	}
 	*f.d = d
 	return nil
@@ -156,7 +156,8 @@ Model (shared/semantics.md section 1):
   --crashes K           up to K crashes in a run (default 0)
   --crash-any           any process may crash at any step, one stays live (--crashes N-1)
   --restarts R          up to R restarts of crashed processes (default 0)
-  --detector D          perfect or unreliable (default perfect)
+  --detector D          perfect, incomplete (the leader's crash may never be
+                        noticed) or unreliable (default perfect)
   --initiators 3,9      only these IDs initiate/detect/suspect (default all)
   --down 4              these IDs are crashed from the start
   --initial-leader      start as if the largest ID had just been elected

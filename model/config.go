@@ -17,24 +17,24 @@ type Detector uint8
 const (
 	Perfect Detector = iota
 	Unreliable
+	// Incomplete may never report the leader's crash: the perfect
+	// detector's steps, but an initiate/detect while elected names a
+	// crashed process is not fair.
+	Incomplete
 )
 
-func (d Detector) String() string {
-	if d == Unreliable {
-		return "unreliable"
-	}
-	return "perfect"
-}
+var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete"}
 
-// ParseDetector reads "perfect" or "unreliable".
+func (d Detector) String() string { return detectorNames[d] }
+
+// ParseDetector reads "perfect", "incomplete" or "unreliable".
 func ParseDetector(s string) (Detector, error) {
-	switch s {
-	case "perfect":
-		return Perfect, nil
-	case "unreliable":
-		return Unreliable, nil
+	for d, name := range detectorNames {
+		if s == name {
+			return Detector(d), nil
+		}
 	}
-	return 0, fmt.Errorf("unknown detector %q: use perfect or unreliable", s)
+	return 0, fmt.Errorf("unknown detector %q: use perfect, incomplete or unreliable", s)
 }
 
 // Config is the fault model and set-up of semantics.md section 1.

@@ -191,7 +191,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			if k.alg.CanInitiate(e.at(cur, p), &cur.local[p], e.suspects(p)) {
 				e.begin()
 				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
-				e.emit(out, mkAction(KindInitiate, p, 0, 0), k.classInitiate(p))
+				e.emit(out, mkAction(KindInitiate, p, 0, 0), e.initiateClass(p))
 			}
 			if unreliable && e.falselySuspects(p) && k.alg.CanInitiate(e.at(cur, p), &cur.local[p], true) {
 				e.begin()
@@ -231,6 +231,19 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
 		}
 	}
+}
+
+// initiateClass is the fairness class of initiate(p): none when the
+// incomplete detector need never report the crash of p's leader.
+func (e *expander[L, M]) initiateClass(p int) int32 {
+	k := e.k
+	if k.cfg.Detector == Incomplete && k.alg.Elected(&e.cur.local[p]) != 0 {
+		e.w = &e.cur
+		if e.suspects(p) {
+			return NoFairness
+		}
+	}
+	return k.classInitiate(p)
 }
 
 // falselySuspects is the extra guard of the unreliable detector's suspect(p):
