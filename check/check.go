@@ -268,7 +268,7 @@ func (r *Report) view(s *explore.Step) model.Procs {
 	return model.Procs{}
 }
 
-func pname(v *model.Procs, p int) string { return "p" + strconv.Itoa(v.ID[p]) }
+func pname(v *model.Procs, p int) string { return model.ProcName(v.ID[:v.N], p) }
 
 func (r *Report) explainInvariant(name string, t *explore.Trace) string {
 	v := r.view(t.Final())

@@ -32,6 +32,7 @@ type options struct {
 	por           bool
 	traceOut      string
 	msc           string
+	complexity    bool
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -153,6 +154,8 @@ Algorithms: %s
 Model (shared/semantics.md section 1):
   --n N                 processes, 2..%d (default 3, or the number of --ids)
   --ids 3,9,4,8         the processes' IDs in ring order (default 1..N)
+  --anonymous           allow duplicate IDs (--ids 1,1,1); an ID in --initiators
+                        or --down names every process carrying it
   --crashes K           up to K crashes in a run (default 0)
   --crash-any           any process may crash at any step, one stays live (--crashes N-1)
   --restarts R          up to R restarts of crashed processes (default 0)
@@ -226,6 +229,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(detectorFlag{&o.cfg.Detector}, "detector", "")
 	fs.Var(idList{&o.cfg.Initiators}, "initiators", "")
 	fs.Var(idList{&o.cfg.Down}, "down", "")
+	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
 	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")
 	fs.Var(selectionFlag{&o.check}, "check", "")

@@ -57,6 +57,9 @@ func describeConfig(algo string, c model.Config) string {
 	if c.InitialLeader {
 		parts = append(parts, "initial leader")
 	}
+	if c.Anonymous {
+		parts = append(parts, "anonymous")
+	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
 }

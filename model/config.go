@@ -3,7 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -48,6 +48,9 @@ type Config struct {
 	Down          []int // IDs crashed in the initial state
 	InitialLeader bool
 	MaxQueue      int // 0 means the default 2N
+	// Anonymous allows duplicate IDs; an ID in Initiators or Down then
+	// names every process that carries it.
+	Anonymous bool
 }
 
 // WithDefaults fills IDs and MaxQueue.
@@ -80,8 +83,8 @@ func (c Config) Validate() error {
 		if id > 1<<20 {
 			return fmt.Errorf("--ids: ID %d is too large: use IDs up to %d", id, 1<<20)
 		}
-		if seen[id] {
-			return fmt.Errorf("--ids: ID %d appears twice: IDs must be unique", id)
+		if seen[id] && !c.Anonymous {
+			return fmt.Errorf("--ids: ID %d appears twice: IDs must be unique (or give --anonymous)", id)
 		}
 		seen[id] = true
 	}
@@ -110,5 +113,26 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// posOf returns the position of the process with the given ID, or -1.
-func (c *Config) posOf(id int) int { return slices.Index(c.IDs, id) }
+// positions is the set of positions whose process has the given ID.
+func (c *Config) positions(id int) uint64 {
+	var set uint64
+	for p, x := range c.IDs {
+		if x == id {
+			set |= 1 << p
+		}
+	}
+	return set
+}
+
+// ProcName is how people call position p: by its ID, as the course notes
+// do, and by ID@position when another process has the same ID
+// (--anonymous), so that names stay distinct.
+func ProcName(ids []int, p int) string {
+	name := "p" + strconv.Itoa(ids[p])
+	for q, id := range ids {
+		if q != p && id == ids[p] {
+			return name + "@" + strconv.Itoa(p)
+		}
+	}
+	return name
+}

@@ -62,8 +62,7 @@ func (e *expander[L, M]) suspects(p int) bool {
 	if el == 0 {
 		return true
 	}
-	q := e.k.posOfID(el)
-	return q < 0 || !e.alive(q)
+	return !e.k.aliveID(e.w.alive, el)
 }
 
 func (e *expander[L, M]) send(from, to int, m M) {
@@ -129,9 +128,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 	out.Reset()
 	k, w := e.k, &e.nxt
 	w.alive, w.crashes, w.restarts = 1<<k.n-1, 0, 0
-	for _, id := range k.cfg.Down {
-		w.alive &^= 1 << k.posOfID(id)
-	}
+	w.alive &^= k.down
 	maxID := 0
 	for _, id := range k.ids {
 		maxID = max(maxID, id)

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"slices"
-	"strconv"
 )
 
 // Kernel composes N processes of one algorithm into the global transition
@@ -16,6 +15,7 @@ type Kernel[L, M any] struct {
 	ids      []int
 	byID     []int  // positions in ascending ID order
 	initMask uint64 // positions allowed to initiate/detect/suspect
+	down     uint64 // positions crashed in the initial state
 	timers   []Timer[L, M]
 	codec    Codec[L, M]
 	preds    []Predicate
@@ -52,6 +52,9 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 		return nil, fmt.Errorf("at most 64 predicates, got %d", len(preds))
 	}
 	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, ids: cfg.IDs, preds: preds, initName: "initiate"}
+	for _, id := range cfg.Down {
+		k.down |= cfg.positions(id)
+	}
 	k.byID = make([]int, k.n)
 	for p := range k.byID {
 		k.byID[p] = p
@@ -61,7 +64,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 		k.initMask = 1<<k.n - 1
 	}
 	for _, id := range cfg.Initiators {
-		k.initMask |= 1 << cfg.posOf(id)
+		k.initMask |= cfg.positions(id)
 	}
 	if t, ok := alg.(Timed[L, M]); ok {
 		k.timers = t.Timers()
@@ -133,8 +136,19 @@ func (k *Kernel[L, M]) FairClass(c int32) string {
 	}
 }
 
-// name is how people call position p: by its ID, as the course notes do.
-func (k *Kernel[L, M]) name(p int) string { return "p" + strconv.Itoa(k.ids[p]) }
+// name is how people call position p (ProcName).
+func (k *Kernel[L, M]) name(p int) string { return ProcName(k.ids, p) }
+
+// aliveID reports whether some live process has the ID (several may carry
+// it with --anonymous).
+func (k *Kernel[L, M]) aliveID(alive uint64, id int) bool {
+	for p, x := range k.ids {
+		if x == id && alive&(1<<p) != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 func (k *Kernel[L, M]) posOfID(id int) int {
 	for p, x := range k.ids {

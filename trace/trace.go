@@ -41,6 +41,7 @@ type Config struct {
 	Down          []int  `json:"down,omitempty"`
 	InitialLeader bool   `json:"initial_leader"`
 	MaxQueue      int    `json:"max_queue"`
+	Anonymous     bool   `json:"anonymous,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -48,7 +49,7 @@ func ConfigOf(algo string, c model.Config) Config {
 	return Config{
 		Algo: algo, N: c.N, IDs: c.IDs, Crashes: c.MaxCrashes, Restarts: c.MaxRestarts,
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
-		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
+		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous,
 	}
 }
 
@@ -61,6 +62,7 @@ func (c Config) Model() (model.Config, error) {
 	return model.Config{
 		N: c.N, IDs: c.IDs, MaxCrashes: c.Crashes, MaxRestarts: c.Restarts, Detector: d,
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
+		Anonymous: c.Anonymous,
 	}, nil
 }
 
