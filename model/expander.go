@@ -37,6 +37,7 @@ type expander[L, M any] struct {
 	ctx      Ctx[M]
 	procs    Procs
 	overflow bool  // a send in this step went over the channel bound
+	sent     Sends // what this step sent and lost
 	msg      M     // scratch for decoding
 	dirty    []int // channels of nxt the current step changed
 	// With reducing set (ExpandReduced), per successor: the process whose
@@ -69,7 +70,9 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	if e.reducing {
 		e.checkRingLocal(from, to)
 	}
+	e.sent.ByType[e.k.msgType(&m)]++
 	if !e.alive(to) {
+		e.sent.Lost++
 		return // lost: the receiver is crashed
 	}
 	ch := from*e.k.n + to
@@ -112,6 +115,7 @@ func (e *expander[L, M]) begin() {
 	nxt.alive, nxt.crashes, nxt.restarts = cur.alive, cur.crashes, cur.restarts
 	copy(nxt.local, cur.local)
 	e.overflow = false
+	e.sent = Sends{}
 }
 
 // sync makes nxt a full copy of cur, once per expanded state.
@@ -143,7 +147,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 	for i := range w.chans {
 		w.chans[i] = w.chans[i][:0]
 	}
-	e.overflow = false
+	e.overflow, e.sent = false, Sends{}
 	e.emit(out, 0, NoFairness)
 }
 
@@ -220,6 +224,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			nxt.local[p] = k.alg.Init()
 			for from := 0; from < n; from++ {
 				if len(nxt.chans[from*n+p]) > 0 {
+					e.sent.Lost += uint16(len(nxt.chans[from*n+p]))
 					e.touch(from*n + p)
 					nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
 				}
@@ -276,7 +281,7 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	}
 	off := len(out.buf)
 	out.buf = e.encode(out.buf, &e.nxt)
-	out.commit(off, a, fair, e.props(&e.nxt))
+	out.commit(off, a, fair, e.props(&e.nxt), e.sent)
 }
 
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {

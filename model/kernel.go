@@ -25,6 +25,8 @@ type Kernel[L, M any] struct {
 	format   LocalFormatter[L, M]
 	generic  bool
 	around   []Dir // RingLocal's directions, or nil
+	typer    MsgTyper[M]
+	types    []string
 }
 
 // Option changes how a Kernel is built.
@@ -78,6 +80,13 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 			return nil, fmt.Errorf("RingLocal: Around() names no direction")
 		}
 	}
+	k.types = []string{"MSG"}
+	if t, ok := alg.(MsgTyper[M]); ok {
+		k.typer, k.types = t, t.MsgTypes()
+		if len(k.types) == 0 || len(k.types) > MaxMsgTypes {
+			return nil, fmt.Errorf("MsgTyper: %d message types: name 1 to %d", len(k.types), MaxMsgTypes)
+		}
+	}
 	k.restart, _ = alg.(Restarter[L, M])
 	k.leader, _ = alg.(Leaderer[L])
 	k.format, _ = alg.(LocalFormatter[L, M])
@@ -94,6 +103,17 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 		k.codec, k.generic = ic, true
 	}
 	return k, nil
+}
+
+// MsgTypes implements Messenger.
+func (k *Kernel[L, M]) MsgTypes() []string { return k.types }
+
+// msgType indexes MsgTypes.
+func (k *Kernel[L, M]) msgType(m *M) int {
+	if k.typer == nil {
+		return 0
+	}
+	return k.typer.MsgType(m)
 }
 
 // Config is the configuration with defaults filled in.

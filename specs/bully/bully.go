@@ -153,6 +153,10 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	}
 }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return kindNames[1:] }
+func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
+
 func (Algorithm) FormatMsg(m Msg) string {
 	return kindNames[m.Kind] + "(" + strconv.Itoa(m.J) + ")"
 }

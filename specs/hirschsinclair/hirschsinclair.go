@@ -122,6 +122,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 // neighbour in each direction, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW, model.CCW} }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return []string{"PROBE", "REPLY", "ELECTED"} }
+func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
+
 func (Algorithm) FormatMsg(m Msg) string {
 	j, k := strconv.Itoa(m.J), strconv.Itoa(m.K)
 	switch m.Kind {

@@ -93,6 +93,10 @@ func maxKnown(c *model.Ctx[Msg], known uint64) int {
 // neighbour clockwise, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return []string{"ELECT"} }
+func (Algorithm) MsgType(*Msg) int   { return 0 }
+
 func (Algorithm) FormatMsg(m Msg) string { return "ELECT(" + strconv.Itoa(m.J) + ")" }
 
 func (Algorithm) FormatLocal(c *model.Ctx[Msg], l *Local) []model.Field {

@@ -70,6 +70,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 // neighbour clockwise, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return []string{"ELECTION", "ELECTED"} }
+func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
+
 func (Algorithm) FormatMsg(m Msg) string {
 	if m.Kind == Election {
 		return "ELECTION(" + strconv.Itoa(m.J) + ")"
