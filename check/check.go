@@ -41,9 +41,13 @@ type Request struct {
 	Reduce bool
 	// Workers expand states in parallel (0: one per CPU); results do not
 	// depend on it.
-	Workers  int
-	Context  context.Context
-	Progress func(explore.Progress)
+	Workers int
+	// Complexity measures messages over all complete runs and plays the
+	// synchronous schedule (Report.Complexity); the search is then full
+	// (no reduction) and goes on after violations.
+	Complexity bool
+	Context    context.Context
+	Progress   func(explore.Progress)
 }
 
 // Status is a property's verdict.
@@ -97,6 +101,8 @@ type Report struct {
 	RerunFull bool
 	// Expander renders the states and actions of the traces.
 	Expander model.Expander
+	// Complexity is set with Request.Complexity.
+	Complexity *Complexity
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the
@@ -137,7 +143,10 @@ func Run(req Request) (*Report, error) {
 	if sel.Termination {
 		eo.Goal, eo.Liveness = properties.IdxStable, true
 	}
-	eo.Reduce = req.Reduce && !sel.Termination && req.Bitstate == 0
+	eo.Reduce = req.Reduce && !sel.Termination && req.Bitstate == 0 && !req.Complexity
+	if req.Complexity {
+		eo.Measure, eo.Continue = true, true
+	}
 	res, err := explore.Run(sys, eo)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
@@ -156,6 +165,9 @@ func Run(req Request) (*Report, error) {
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
+	}
+	if req.Complexity {
+		rep.measureComplexity(sys, res)
 	}
 	rep.Verdicts = []Verdict{
 		rep.invariant(res, sel.SingleLeader, properties.SingleLeader, properties.IdxSingleLeader),

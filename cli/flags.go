@@ -33,6 +33,7 @@ type options struct {
 	traceOut      string
 	msc           string
 	complexity    bool
+	witness       string
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -192,6 +193,13 @@ Checking:
                         neighbours (ring, chang-roberts, lelann,
                         hirschberg-sinclair), once no crash or restart can
                         happen any more; verdicts are the same, counts smaller
+  --complexity          measure messages over all complete runs (min, max,
+                        per type, lost; "unbounded" with a lasso) and play
+                        the synchronous schedule (latency in rounds, messages
+                        round by round); full search, no --por, no --bitstate
+  --witness NAME        print (and draw with --msc) the run attaining a
+                        measure: min, max, min:TYPE, max:TYPE, min:lost,
+                        max:lost or sync (default max)
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -246,6 +254,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.por, "por", true, "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
+	fs.BoolVar(&o.complexity, "complexity", false, "")
+	fs.StringVar(&o.witness, "witness", "", "")
 	return fs
 }
 
@@ -289,6 +299,9 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
 	}
 	if err := checkMSCPath(o.msc); err != nil {
+		return err
+	}
+	if err := o.checkComplexity(given); err != nil {
 		return err
 	}
 	o.cfg.InitialLeader = initialLeaderDefault

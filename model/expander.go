@@ -164,13 +164,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			continue
 		}
 		from, to := ch/n, ch%n
-		e.begin()
-		e.touch(ch)
-		q := nxt.chans[ch]
-		m := q[0]
-		copy(q, q[1:])
-		nxt.chans[ch] = q[:len(q)-1]
-		k.alg.Receive(e.at(nxt, to), &nxt.local[to], from, m)
+		e.deliver(from, to)
 		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
 	}
 	unreliable := k.cfg.Detector == Unreliable
@@ -189,14 +183,12 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			continue
 		}
 		if k.initMask&(1<<p) != 0 {
-			if k.alg.CanInitiate(e.at(cur, p), &cur.local[p], e.suspects(p)) {
-				e.begin()
-				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
+			if e.canInitiate(p) {
+				e.initiate(p)
 				e.emit(out, mkAction(KindInitiate, p, 0, 0), e.initiateClass(p))
 			}
 			if unreliable && e.falselySuspects(p) && k.alg.CanInitiate(e.at(cur, p), &cur.local[p], true) {
-				e.begin()
-				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
+				e.initiate(p)
 				e.emit(out, mkAction(KindSuspect, p, 0, 0), NoFairness)
 			}
 		}
@@ -208,13 +200,11 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			fair := NoFairness
 			if tm.Justified(e.at(cur, p), &cur.local[p]) {
 				fair = k.classTimer(p, t)
-				e.begin()
-				tm.Fire(e.at(nxt, p), &nxt.local[p])
+				e.fire(p, t)
 				e.emit(out, mkAction(KindTimeout, p, 0, t), fair)
 			}
 			if unreliable {
-				e.begin()
-				tm.Fire(e.at(nxt, p), &nxt.local[p])
+				e.fire(p, t)
 				e.emit(out, mkAction(KindEarlyTimeout, p, 0, t), fair)
 			}
 		}
@@ -233,6 +223,35 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
 		}
 	}
+}
+
+// deliver, initiate and fire take a step from cur into nxt: deliver(from→to)
+// (chan(from,to) non-empty), initiate(p), timer t of p.
+func (e *expander[L, M]) deliver(from, to int) {
+	e.begin()
+	ch := from*e.k.n + to
+	e.touch(ch)
+	q := e.nxt.chans[ch]
+	m := q[0]
+	copy(q, q[1:])
+	e.nxt.chans[ch] = q[:len(q)-1]
+	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, m)
+}
+
+func (e *expander[L, M]) initiate(p int) {
+	e.begin()
+	e.k.alg.Initiate(e.at(&e.nxt, p), &e.nxt.local[p])
+}
+
+func (e *expander[L, M]) fire(p, t int) {
+	e.begin()
+	e.k.timers[t].Fire(e.at(&e.nxt, p), &e.nxt.local[p])
+}
+
+// canInitiate is the guard of initiate(p) in cur (perfect-detector
+// suspicion), for a live initiator p.
+func (e *expander[L, M]) canInitiate(p int) bool {
+	return e.k.alg.CanInitiate(e.at(&e.cur, p), &e.cur.local[p], e.suspects(p))
 }
 
 // initiateClass is the fairness class of initiate(p): none when the

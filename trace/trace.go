@@ -27,6 +27,10 @@ const (
 	KindInvariant = "invariant"  // the last state violates the invariant
 	KindStuck     = "stuck"      // the last state is not Stable and has no fair step
 	KindFairCycle = "fair-cycle" // steps from CycleStart on repeat forever, fairly, without Stable
+	// Witnesses of --complexity: a run that attains a count, and a lasso
+	// whose cycle makes a count unbounded.
+	KindWitness = "witness"
+	KindLasso   = "unbounded-lasso"
 )
 
 // Config is the configuration a trace was found under.
