@@ -49,12 +49,12 @@ func HSBound(n int) int {
 func Rows() []Row {
 	return []Row{
 		{Name: "chang-roberts, one initiator: the leader", Algo: "chang-roberts",
-			Config:  func(n int) model.Config { return model.Config{N: n, Initiators: []int{n}} },
-			Formula: "2N messages, 2N latencies",
+			Config:   func(n int) model.Config { return model.Config{N: n, Initiators: []int{n}} },
+			Formula:  "2N messages, 2N latencies",
 			Messages: func(n int) string { return itoa(2 * n) }, Latency: func(n int) string { return itoa(2 * n) }},
 		{Name: "chang-roberts, one initiator: the leader's successor", Algo: "chang-roberts",
-			Config:  func(n int) model.Config { return model.Config{N: n, Initiators: []int{1}} },
-			Formula: "3N-1 messages, 3N-1 latencies",
+			Config:   func(n int) model.Config { return model.Config{N: n, Initiators: []int{1}} },
+			Formula:  "3N-1 messages, 3N-1 latencies",
 			Messages: func(n int) string { return itoa(3*n - 1) }, Latency: func(n int) string { return itoa(3*n - 1) }},
 		{Name: "chang-roberts, all initiate, IDs decreasing", Algo: "chang-roberts",
 			Config:   func(n int) model.Config { return model.Config{N: n, IDs: decreasing(n)} },
@@ -72,11 +72,15 @@ func Rows() []Row {
 			Formula:  "< 8N(log N + 2) + 5N messages",
 			Messages: func(n int) string { return "≤ " + itoa(HSBound(n)) }},
 		{Name: "bully, coordinator down, lowest detects", Algo: "bully",
-			Config:   func(n int) model.Config { return model.Config{N: n, Down: []int{n}, Initiators: []int{1}, InitialLeader: true} },
+			Config: func(n int) model.Config {
+				return model.Config{N: n, Down: []int{n}, Initiators: []int{1}, InitialLeader: true}
+			},
 			Formula:  "N(N-1)/2 ELECTION messages, 4 latencies",
 			Messages: func(n int) string { return itoa(n*(n-1)/2) + " ELECTION" }, Latency: func(int) string { return "4" }},
 		{Name: "bully, coordinator down, second highest detects", Algo: "bully",
-			Config:   func(n int) model.Config { return model.Config{N: n, Down: []int{n}, Initiators: []int{n - 1}, InitialLeader: true} },
+			Config: func(n int) model.Config {
+				return model.Config{N: n, Down: []int{n}, Initiators: []int{n - 1}, InitialLeader: true}
+			},
 			Formula:  "N-2 COORDINATOR messages, 1 latency",
 			Messages: func(n int) string { return itoa(n-2) + " COORDINATOR" }, Latency: func(int) string { return "1" }},
 	}
