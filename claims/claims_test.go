@@ -152,10 +152,10 @@ func TestBullySynchronous(t *testing.T) {
 	require.NoError(t, err)
 	for n := 3; n <= 6; n++ {
 		for _, c := range []struct {
-			row      string
-			typ      int // index in ELECTION, OK, COORDINATOR
-			msgs     int
-			latency  int
+			row       string
+			typ       int // index in ELECTION, OK, COORDINATOR
+			msgs      int
+			latency   int
 			elections int
 		}{
 			{"bully, coordinator down, lowest detects", 0, n * (n - 1) / 2, 4, n * (n - 1) / 2},
