@@ -51,6 +51,9 @@ type Config struct {
 	// Anonymous allows duplicate IDs; an ID in Initiators or Down then
 	// names every process that carries it.
 	Anonymous bool
+	// Perm explores every arrangement of the IDs 1..N on the ring, as
+	// separate initial states of one search (IDs must be nil or 1..N).
+	Perm bool
 }
 
 // WithDefaults fills IDs and MaxQueue.
@@ -98,6 +101,9 @@ func (c Config) Validate() error {
 			}
 		}
 	}
+	if c.Perm && c.Anonymous {
+		return errors.New("--ids perm arranges the distinct IDs 1..N: not with --anonymous")
+	}
 	if len(c.Down) >= c.N {
 		return errors.New("--down names every process: at least one must start live")
 	}
@@ -111,17 +117,6 @@ func (c Config) Validate() error {
 		return errors.New("--crashes and --restarts must be at most 255")
 	}
 	return nil
-}
-
-// positions is the set of positions whose process has the given ID.
-func (c *Config) positions(id int) uint64 {
-	var set uint64
-	for p, x := range c.IDs {
-		if x == id {
-			set |= 1 << p
-		}
-	}
-	return set
 }
 
 // ProcName is how people call position p: by its ID, as the course notes

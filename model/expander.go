@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // world is a decoded global state. Expanders keep two and reuse their memory
@@ -14,6 +15,7 @@ type world[L, M any] struct {
 	chans    [][]M // chan(p,q) at p*N+q
 	crashes  int
 	restarts int
+	lay      int // the arrangement of IDs (Kernel.layouts)
 }
 
 func (w *world[L, M]) init(n int) {
@@ -22,7 +24,7 @@ func (w *world[L, M]) init(n int) {
 }
 
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
-	w.alive, w.crashes, w.restarts = src.alive, src.crashes, src.restarts
+	w.alive, w.crashes, w.restarts, w.lay = src.alive, src.crashes, src.restarts, src.lay
 	copy(w.local, src.local)
 	for i, c := range src.chans {
 		w.chans[i] = append(w.chans[i][:0], c...)
@@ -52,9 +54,12 @@ type expander[L, M any] struct {
 
 // env, for Ctx.
 func (e *expander[L, M]) n() int                { return e.k.n }
-func (e *expander[L, M]) idOf(p int) int        { return e.k.ids[p] }
-func (e *expander[L, M]) byID() []int           { return e.k.byID }
-func (e *expander[L, M]) posOf(id int) int      { return e.k.posOfID(id) }
+func (e *expander[L, M]) idOf(p int) int        { return e.lay().ids[p] }
+func (e *expander[L, M]) byID() []int           { return e.lay().byID }
+func (e *expander[L, M]) posOf(id int) int      { return e.lay().posOf(id) }
+
+// lay is the arrangement of IDs of the world that Ctx reads.
+func (e *expander[L, M]) lay() *layout { return &e.k.layouts[e.w.lay] }
 func (e *expander[L, M]) alive(p int) bool      { return e.w.alive&(1<<p) != 0 }
 func (e *expander[L, M]) next(p int, d Dir) int { return e.nextAlive(e.w, p, d) }
 
@@ -63,7 +68,7 @@ func (e *expander[L, M]) suspects(p int) bool {
 	if el == 0 {
 		return true
 	}
-	return !e.k.aliveID(e.w.alive, el)
+	return !e.lay().aliveID(e.w.alive, el)
 }
 
 func (e *expander[L, M]) send(from, to int, m M) {
@@ -112,7 +117,7 @@ func (e *expander[L, M]) begin() {
 		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
 	}
 	e.dirty = e.dirty[:0]
-	nxt.alive, nxt.crashes, nxt.restarts = cur.alive, cur.crashes, cur.restarts
+	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
 	copy(nxt.local, cur.local)
 	e.overflow = false
 	e.sent = Sends{}
@@ -128,27 +133,30 @@ func (e *expander[L, M]) sync() {
 func (e *expander[L, M]) touch(ch int) { e.dirty = append(e.dirty, ch) }
 
 // Initial implements Expander.
+// Implements Expander: one initial state per arrangement of IDs, whose
+// action is the arrangement's index.
 func (e *expander[L, M]) Initial(out *Batch) {
 	out.Reset()
 	k, w := e.k, &e.nxt
-	w.alive, w.crashes, w.restarts = 1<<k.n-1, 0, 0
-	w.alive &^= k.down
-	maxID := 0
-	for _, id := range k.ids {
-		maxID = max(maxID, id)
-	}
-	for p := range w.local {
-		if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
-			w.local[p] = k.leader.InitLeader(maxID)
-		} else {
-			w.local[p] = k.alg.Init()
+	e.w = w
+	for i := range k.layouts {
+		lay := &k.layouts[i]
+		w.alive, w.crashes, w.restarts, w.lay = 1<<k.n-1, 0, 0, i
+		w.alive &^= lay.down
+		maxID := slices.Max(lay.ids)
+		for p := range w.local {
+			if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
+				w.local[p] = k.leader.InitLeader(maxID)
+			} else {
+				w.local[p] = k.alg.Init()
+			}
 		}
+		for i := range w.chans {
+			w.chans[i] = w.chans[i][:0]
+		}
+		e.overflow, e.sent = false, Sends{}
+		e.emit(out, Action(i), NoFairness)
 	}
-	for i := range w.chans {
-		w.chans[i] = w.chans[i][:0]
-	}
-	e.overflow, e.sent = false, Sends{}
-	e.emit(out, 0, NoFairness)
 }
 
 // Expand implements Expander: every enabled step, in a fixed order.
@@ -182,7 +190,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			}
 			continue
 		}
-		if k.initMask&(1<<p) != 0 {
+		if k.layouts[cur.lay].initMask&(1<<p) != 0 {
 			if e.canInitiate(p) {
 				e.initiate(p)
 				e.emit(out, mkAction(KindInitiate, p, 0, 0), e.initiateClass(p))
@@ -272,7 +280,7 @@ func (e *expander[L, M]) initiateClass(p int) int32 {
 // perfect detector would not suspect it.
 func (e *expander[L, M]) falselySuspects(p int) bool {
 	e.w = &e.cur
-	return !e.suspects(p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.ids[p]
+	return !e.suspects(p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.layouts[e.cur.lay].ids[p]
 }
 
 // emit records nxt as a successor, or counts it as discarded when a channel
@@ -306,6 +314,9 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 	v := &e.procs
 	v.Alive = w.alive
+	if len(e.k.layouts) > 1 {
+		copy(v.ID[:], e.k.layouts[w.lay].ids)
+	}
 	for p := range w.local {
 		v.Elected[p] = e.k.alg.Elected(&w.local[p])
 	}
@@ -322,6 +333,9 @@ func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 // every local state, the number of non-empty channels, then for each of them
 // in index order: index, length, messages.
 func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
+	if len(e.k.layouts) > 1 {
+		b = binary.AppendUvarint(b, uint64(w.lay))
+	}
 	b = binary.AppendUvarint(b, uint64(w.crashes))
 	b = binary.AppendUvarint(b, uint64(w.restarts))
 	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
@@ -352,6 +366,15 @@ var errShort = errors.New("truncated state")
 
 func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	var err error
+	w.lay = 0
+	if len(e.k.layouts) > 1 {
+		if w.lay, b, err = readUvarint(b); err != nil {
+			return err
+		}
+		if w.lay >= len(e.k.layouts) {
+			return fmt.Errorf("arrangement %d out of range", w.lay)
+		}
+	}
 	if w.crashes, b, err = readUvarint(b); err != nil {
 		return err
 	}
@@ -425,6 +448,7 @@ func (e *expander[L, M]) View(state []byte) Procs {
 func (e *expander[L, M]) Label(state []byte, a Action) string {
 	k := e.k
 	p := a.P()
+	lay := &k.layouts[e.load(state).lay]
 	switch a.Kind() {
 	case KindDeliver:
 		w := e.load(state)
@@ -433,19 +457,19 @@ func (e *expander[L, M]) Label(state []byte, a Action) string {
 		if len(q) > 0 {
 			msg = k.alg.FormatMsg(q[0])
 		}
-		return "deliver " + k.name(p) + "→" + k.name(a.Q()) + " " + msg
+		return "deliver " + lay.name(p) + "→" + lay.name(a.Q()) + " " + msg
 	case KindInitiate:
-		return k.initName + " " + k.name(p)
+		return k.initName + " " + lay.name(p)
 	case KindTimeout:
-		return k.timers[a.Timer()].Name + " " + k.name(p)
+		return k.timers[a.Timer()].Name + " " + lay.name(p)
 	case KindEarlyTimeout:
-		return "early-" + k.timers[a.Timer()].Name + " " + k.name(p)
+		return "early-" + k.timers[a.Timer()].Name + " " + lay.name(p)
 	case KindSuspect:
-		return "suspect " + k.name(p)
+		return "suspect " + lay.name(p)
 	case KindCrash:
-		return "crash " + k.name(p)
+		return "crash " + lay.name(p)
 	case KindRestart:
-		return "restart " + k.name(p)
+		return "restart " + lay.name(p)
 	}
 	return fmt.Sprintf("action %#x", uint32(a))
 }
@@ -454,17 +478,18 @@ func (e *expander[L, M]) Label(state []byte, a Action) string {
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	k := e.k
 	w := e.load(state)
+	lay := &k.layouts[w.lay]
 	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts}
 	for p := range w.local {
 		snap.Processes = append(snap.Processes, ProcessSnapshot{
-			Name: k.name(p), ID: k.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
+			Name: lay.name(p), ID: lay.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
 		})
 	}
 	for ch, q := range w.chans {
 		if len(q) == 0 {
 			continue
 		}
-		c := ChannelSnapshot{From: k.name(ch / k.n), To: k.name(ch % k.n)}
+		c := ChannelSnapshot{From: lay.name(ch / k.n), To: lay.name(ch % k.n)}
 		for _, m := range q {
 			c.Messages = append(c.Messages, k.alg.FormatMsg(m))
 		}

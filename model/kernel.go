@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 )
 
 // Kernel composes N processes of one algorithm into the global transition
@@ -12,10 +11,7 @@ type Kernel[L, M any] struct {
 	alg      Algorithm[L, M]
 	cfg      Config
 	n        int
-	ids      []int
-	byID     []int  // positions in ascending ID order
-	initMask uint64 // positions allowed to initiate/detect/suspect
-	down     uint64 // positions crashed in the initial state
+	layouts  []layout // arrangements of IDs; the first names fairness classes
 	timers   []Timer[L, M]
 	codec    Codec[L, M]
 	preds    []Predicate
@@ -53,20 +49,10 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 	if len(preds) > 64 {
 		return nil, fmt.Errorf("at most 64 predicates, got %d", len(preds))
 	}
-	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, ids: cfg.IDs, preds: preds, initName: "initiate"}
-	for _, id := range cfg.Down {
-		k.down |= cfg.positions(id)
-	}
-	k.byID = make([]int, k.n)
-	for p := range k.byID {
-		k.byID[p] = p
-	}
-	slices.SortFunc(k.byID, func(a, b int) int { return k.ids[a] - k.ids[b] })
-	if cfg.Initiators == nil {
-		k.initMask = 1<<k.n - 1
-	}
-	for _, id := range cfg.Initiators {
-		k.initMask |= cfg.positions(id)
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, preds: preds, initName: "initiate"}
+	var err error
+	if k.layouts, err = layouts(&cfg); err != nil {
+		return nil, err
 	}
 	if t, ok := alg.(Timed[L, M]); ok {
 		k.timers = t.Timers()
@@ -156,28 +142,13 @@ func (k *Kernel[L, M]) FairClass(c int32) string {
 	}
 }
 
-// name is how people call position p (ProcName).
-func (k *Kernel[L, M]) name(p int) string { return ProcName(k.ids, p) }
+// name is how people call position p in the first arrangement (the only
+// one without Config.Perm).
+func (k *Kernel[L, M]) name(p int) string { return k.layouts[0].name(p) }
 
-// aliveID reports whether some live process has the ID (several may carry
-// it with --anonymous).
-func (k *Kernel[L, M]) aliveID(alive uint64, id int) bool {
-	for p, x := range k.ids {
-		if x == id && alive&(1<<p) != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (k *Kernel[L, M]) posOfID(id int) int {
-	for p, x := range k.ids {
-		if x == id {
-			return p
-		}
-	}
-	return -1
-}
+// Arrangements is the number of arrangements of IDs, hence of initial
+// states (N! with Config.Perm, else 1).
+func (k *Kernel[L, M]) Arrangements() int { return len(k.layouts) }
 
 // NewExpander implements System.
 func (k *Kernel[L, M]) NewExpander() Expander { return k.newExpander() }
@@ -188,7 +159,7 @@ func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e.nxt.init(k.n)
 	e.ctx.env = e
 	e.procs.N = k.n
-	copy(e.procs.ID[:], k.ids)
+	copy(e.procs.ID[:], k.layouts[0].ids)
 	return e
 }
 

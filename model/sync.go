@@ -6,7 +6,12 @@ import "slices"
 // in rounds, fixed by the configuration, that measures time in
 // communication latencies.
 type SyncRun struct {
-	Initial []byte     // the initial state
+	// Arrangement is the IDs by position of the run's initial state; with
+	// Config.Perm the schedule is played from every arrangement and the
+	// worst is kept (unbounded, else the largest latency, then the most
+	// messages, then the first).
+	Arrangement []int
+	Initial     []byte // the initial state
 	Steps   []SyncStep // in the order taken
 	// Rounds is the number of rounds played (round 0 included).
 	Rounds int
@@ -51,8 +56,30 @@ func (k *Kernel[L, M]) Synchronous() SyncRun {
 	e := k.newExpander()
 	var b Batch
 	e.Initial(&b)
-	run := SyncRun{Initial: slices.Clone(b.State(0))}
+	var worst SyncRun
+	for i := range b.Succs {
+		run := k.synchronousFrom(e, slices.Clone(b.State(i)))
+		if i == 0 || worse(&run, &worst) {
+			worst = run
+		}
+	}
+	return worst
+}
+
+func worse(a, b *SyncRun) bool {
+	if a.Unbounded != b.Unbounded {
+		return a.Unbounded
+	}
+	if a.Latency != b.Latency {
+		return a.Latency > b.Latency
+	}
+	return a.Sent.Total() > b.Sent.Total()
+}
+
+func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRun {
+	run := SyncRun{Initial: initial}
 	e.load(run.Initial)
+	run.Arrangement = k.layouts[e.cur.lay].ids
 	e.sync()
 	n, nt := k.n, len(k.timers)
 	armedAt := make([]int, n*nt) // round the timer was armed in
@@ -78,7 +105,7 @@ func (k *Kernel[L, M]) Synchronous() SyncRun {
 		return true
 	}
 	for p := 0; p < n; p++ {
-		if k.initMask&(1<<p) != 0 && e.cur.alive&(1<<p) != 0 && e.canInitiate(p) {
+		if k.layouts[e.cur.lay].initMask&(1<<p) != 0 && e.cur.alive&(1<<p) != 0 && e.canInitiate(p) {
 			e.initiate(p)
 			if !take(mkAction(KindInitiate, p, 0, 0), p) {
 				return run

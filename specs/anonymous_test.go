@@ -1,6 +1,7 @@
 package specs_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,7 +40,7 @@ func TestAnonymousIDNamesEveryCarrier(t *testing.T) {
 	var b model.Batch
 	exp.Initial(&b)
 	require.Len(t, b.Succs, 1)
-	init := b.State(0)
+	init := slices.Clone(b.State(0))
 	snap := exp.Snapshot(init)
 	var alive []string
 	for _, p := range snap.Processes {
@@ -66,7 +67,7 @@ func TestAnonymousSuspectsSomeCarrierAlive(t *testing.T) {
 	exp := sys.NewExpander()
 	var b model.Batch
 	exp.Initial(&b)
-	init := b.State(0)
+	init := slices.Clone(b.State(0))
 	exp.Expand(init, &b)
 	after := map[string][]byte{}
 	for i, s := range b.Succs {
