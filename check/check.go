@@ -103,6 +103,9 @@ type Report struct {
 	Expander model.Expander
 	// Complexity is set with Request.Complexity.
 	Complexity *Complexity
+	// Arrangements is the number of arrangements of IDs explored, one
+	// initial state each (model.Config.Perm); 1 otherwise.
+	Arrangements int
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the
@@ -165,6 +168,10 @@ func Run(req Request) (*Report, error) {
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
+	}
+	rep.Arrangements = 1
+	if k, ok := sys.(interface{ Arrangements() int }); ok {
+		rep.Arrangements = k.Arrangements()
 	}
 	if req.Complexity {
 		rep.measureComplexity(sys, res)

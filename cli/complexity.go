@@ -41,7 +41,11 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 	}
 	if c.HasSync {
 		s := &c.Sync
-		fmt.Fprintf(w, "  synchronous  latency %s, %s\n", latencyText(s), sendsText(s.Sent, typesOf(r)))
+		arr := ""
+		if r.Arrangements > 1 {
+			arr = " (the worst arrangement: IDs " + joinInts(s.Arrangement, ",") + ")"
+		}
+		fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
 		tally := 0
 		for round := 0; round < s.Rounds; round++ {
 			var sent model.Sends
@@ -64,6 +68,13 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 		return err
 	}
 	fmt.Fprintln(w)
+	if r.Arrangements > 1 {
+		var ids []int
+		for _, p := range f.Steps[0].State.Processes {
+			ids = append(ids, p.ID)
+		}
+		fmt.Fprintf(w, "arrangement  IDs %s (by ring position)\n", joinInts(ids, ","))
+	}
 	trace.WriteText(w, f, full)
 	return nil
 }
@@ -136,6 +147,7 @@ type jsonSync struct {
 	ByType   map[string]int `json:"by_type"`
 	Lost     int            `json:"lost"`
 	Overflow bool           `json:"stopped_at_bound,omitempty"`
+	IDs      []int          `json:"arrangement"`
 	Rounds   int            `json:"rounds"`
 	PerRound []int          `json:"messages_per_round"`
 }
@@ -161,7 +173,7 @@ func complexityJSON(r *check.Report) *jsonComplexity {
 	}
 	if c.HasSync {
 		s := &c.Sync
-		js := &jsonSync{Latency: s.Latency, Messages: s.Sent.Total(), Lost: int(s.Sent.Lost), Overflow: s.Overflow, Rounds: s.Rounds, ByType: map[string]int{}}
+		js := &jsonSync{Latency: s.Latency, Messages: s.Sent.Total(), Lost: int(s.Sent.Lost), Overflow: s.Overflow, Rounds: s.Rounds, ByType: map[string]int{}, IDs: s.Arrangement}
 		if s.Unbounded {
 			js.Latency = "unbounded"
 		}

@@ -56,8 +56,12 @@ func (b *optBool) Set(s string) error {
 	return nil
 }
 
-// idList is a comma list of positive IDs.
-type idList struct{ ids *[]int }
+// idList is a comma list of positive IDs; for --ids, "perm" too (every
+// arrangement of 1..N).
+type idList struct {
+	ids  *[]int
+	perm *bool
+}
 
 func (l idList) String() string {
 	if l.ids == nil || *l.ids == nil {
@@ -67,6 +71,10 @@ func (l idList) String() string {
 }
 
 func (l idList) Set(s string) error {
+	if l.perm != nil && strings.TrimSpace(s) == "perm" {
+		*l.perm, *l.ids = true, nil
+		return nil
+	}
 	var ids []int
 	for _, w := range strings.Split(s, ",") {
 		w = strings.TrimSpace(w)
@@ -154,7 +162,9 @@ Algorithms: %s
 
 Model (shared/semantics.md section 1):
   --n N                 processes, 2..%d (default 3, or the number of --ids)
-  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N)
+  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N);
+                        --ids perm: every arrangement of 1..N, as separate
+                        initial states of one search (N <= 8)
   --anonymous           allow duplicate IDs (--ids 1,1,1); an ID in --initiators
                         or --down names every process carrying it
   --crashes K           up to K crashes in a run (default 0)
@@ -230,13 +240,13 @@ func newFlagSet(o *options) *flag.FlagSet {
 	o.check = properties.All
 	fs.StringVar(&o.algo, "algo", "", "")
 	fs.IntVar(&o.cfg.N, "n", 0, "")
-	fs.Var(idList{&o.cfg.IDs}, "ids", "")
+	fs.Var(idList{ids: &o.cfg.IDs, perm: &o.cfg.Perm}, "ids", "")
 	fs.IntVar(&o.cfg.MaxCrashes, "crashes", 0, "")
 	fs.BoolVar(&o.crashAny, "crash-any", false, "")
 	fs.IntVar(&o.cfg.MaxRestarts, "restarts", 0, "")
 	fs.Var(detectorFlag{&o.cfg.Detector}, "detector", "")
-	fs.Var(idList{&o.cfg.Initiators}, "initiators", "")
-	fs.Var(idList{&o.cfg.Down}, "down", "")
+	fs.Var(idList{ids: &o.cfg.Initiators}, "initiators", "")
+	fs.Var(idList{ids: &o.cfg.Down}, "down", "")
 	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
 	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")

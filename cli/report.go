@@ -36,6 +36,9 @@ func rate(n int64, d time.Duration) int64 {
 // describeConfig is the configuration in one line.
 func describeConfig(algo string, c model.Config) string {
 	parts := []string{algo, "N=" + strconv.Itoa(c.N), "ids " + joinInts(c.IDs, ",")}
+	if c.Perm {
+		parts[2] = "ids: every arrangement of 1.." + strconv.Itoa(c.N)
+	}
 	switch {
 	case c.MaxCrashes == c.N-1:
 		parts = append(parts, fmt.Sprintf("crash-any (up to %d crashes)", c.MaxCrashes))
@@ -106,6 +109,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 	if r.RerunFull {
 		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
+	}
+	if r.Arrangements > 1 {
+		fmt.Fprintf(w, "initial      %s arrangements of the IDs, one initial state each\n", commas(int64(r.Arrangements)))
 	}
 	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
 	fmt.Fprintf(w, "depth        %d\n", st.Depth)
@@ -188,6 +194,7 @@ type jsonReport struct {
 	Bitstate        *jsonBitstate   `json:"bitstate,omitempty"`
 	Properties      []jsonProperty  `json:"properties"`
 	Complexity      *jsonComplexity `json:"complexity,omitempty"`
+	Arrangements    int             `json:"arrangements"`
 }
 
 type jsonBitstate struct {
@@ -269,6 +276,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	if b := r.Bitstate; b != nil {
 		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
 	}
+	out.Arrangements = r.Arrangements
 	if r.Complexity != nil {
 		out.Complexity = complexityJSON(r)
 	}

@@ -53,13 +53,13 @@ type expander[L, M any] struct {
 }
 
 // env, for Ctx.
-func (e *expander[L, M]) n() int                { return e.k.n }
-func (e *expander[L, M]) idOf(p int) int        { return e.lay().ids[p] }
-func (e *expander[L, M]) byID() []int           { return e.lay().byID }
-func (e *expander[L, M]) posOf(id int) int      { return e.lay().posOf(id) }
+func (e *expander[L, M]) n() int           { return e.k.n }
+func (e *expander[L, M]) idOf(p int) int   { return e.lay().ids[p] }
+func (e *expander[L, M]) byID() []int      { return e.lay().byID }
+func (e *expander[L, M]) posOf(id int) int { return e.lay().posOf(id) }
 
 // lay is the arrangement of IDs of the world that Ctx reads.
-func (e *expander[L, M]) lay() *layout { return &e.k.layouts[e.w.lay] }
+func (e *expander[L, M]) lay() *layout          { return &e.k.layouts[e.w.lay] }
 func (e *expander[L, M]) alive(p int) bool      { return e.w.alive&(1<<p) != 0 }
 func (e *expander[L, M]) next(p int, d Dir) int { return e.nextAlive(e.w, p, d) }
 

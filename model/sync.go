@@ -11,8 +11,8 @@ type SyncRun struct {
 	// worst is kept (unbounded, else the largest latency, then the most
 	// messages, then the first).
 	Arrangement []int
-	Initial     []byte // the initial state
-	Steps   []SyncStep // in the order taken
+	Initial     []byte     // the initial state
+	Steps       []SyncStep // in the order taken
 	// Rounds is the number of rounds played (round 0 included).
 	Rounds int
 	// Latency is the last round in which a step happened (0 if none); not
