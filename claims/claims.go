@@ -86,6 +86,9 @@ func Rows() []Row {
 	}
 }
 
+// MaxStates caps a measured search: beyond it the table has no row.
+const MaxStates = 2_000_000
+
 // Measure runs the row's configuration for N with --complexity (no
 // property checked: only the measures).
 func Measure(r Row, n int) (*check.Report, error) {
@@ -93,7 +96,7 @@ func Measure(r Row, n int) (*check.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := check.Run(check.Request{Spec: sp, Config: r.Config(n), Complexity: true, Workers: 1})
+	rep, err := check.Run(check.Request{Spec: sp, Config: r.Config(n), Complexity: true, Workers: 1, MaxStates: MaxStates})
 	if err != nil {
 		return nil, fmt.Errorf("%s N=%d: %w", r.Name, n, err)
 	}
@@ -101,11 +104,13 @@ func Measure(r Row, n int) (*check.Report, error) {
 }
 
 // Table writes the README table: per row and N, the notes' figure beside
-// the measured min, max and synchronous run. A configuration whose search
-// takes longer than limit ends its row's larger N.
+// the measured min, max and synchronous run. A configuration that takes
+// longer than limit is left out of the table, with its row's larger N, and
+// listed below it.
 func Table(w io.Writer, ns []int, limit time.Duration) error {
 	fmt.Fprintln(w, "| scenario | N | notes | min | max | sync messages | sync latency | states | time |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	var over []string
 	for _, r := range Rows() {
 		for _, n := range ns {
 			start := time.Now()
@@ -114,12 +119,20 @@ func Table(w io.Writer, ns []int, limit time.Duration) error {
 				return err
 			}
 			took := time.Since(start)
-			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %d | %.2f s |\n", r.Name, n, notes(r, n),
-				figure(rep, "min"), figure(rep, "max"), syncMessages(rep), syncLatency(rep), rep.Stats.States, took.Seconds())
-			if took > limit {
+			if !rep.Stats.Complete {
+				over = append(over, fmt.Sprintf("%s, N=%d: more than %d states", r.Name, n, MaxStates))
 				break
 			}
+			if took > limit {
+				over = append(over, fmt.Sprintf("%s, N=%d: %d states, %.1f s", r.Name, n, rep.Stats.States, took.Seconds()))
+				break
+			}
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %d | %.2f s |\n", r.Name, n, notes(r, n),
+				figure(rep, "min"), figure(rep, "max"), syncMessages(rep), syncLatency(rep), rep.Stats.States, took.Seconds())
 		}
+	}
+	if len(over) > 0 {
+		fmt.Fprintf(w, "\nOver %s, left out with their larger N: %s.\n", limit, strings.Join(over, "; "))
 	}
 	return nil
 }
