@@ -27,6 +27,7 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 	case !m.CompleteRuns:
 		fmt.Fprintln(w, "  no complete runs: no quiescent state is reachable")
 	default:
+		fmt.Fprintf(w, "  computed in %.2f s over the search's state graph\n", m.Elapsed.Seconds())
 		names, figs := m.Figures()
 		for i, f := range figs {
 			name := names[i]
@@ -131,6 +132,7 @@ type jsonComplexity struct {
 	Lost         *jsonRange           `json:"lost,omitempty"`
 	CompleteRuns bool                 `json:"complete_runs"`
 	Skipped      string               `json:"not_measured,omitempty"`
+	Seconds      float64              `json:"seconds"`
 	Bounded      bool                 `json:"bounded"`
 	Sync         *jsonSync            `json:"sync,omitempty"`
 }
@@ -163,7 +165,7 @@ func complexityJSON(r *check.Report) *jsonComplexity {
 		return j
 	}
 	if m := c.Measures; m != nil && m.CompleteRuns {
-		out.CompleteRuns = true
+		out.CompleteRuns, out.Seconds = true, m.Elapsed.Seconds()
 		tot, lost := rng(&m.Total), rng(&m.Lost)
 		out.Messages, out.Lost = &tot, &lost
 		out.ByType = map[string]jsonRange{}

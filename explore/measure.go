@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/mcheck/mcheck/model"
 )
@@ -20,6 +21,9 @@ type Measures struct {
 	Total        Figure
 	ByType       []Figure
 	Lost         Figure
+	// Elapsed is the time of the dynamic program and the witnesses, after
+	// the search.
+	Elapsed time.Duration
 }
 
 // Figure is one count (the total, one message type, or the lost messages)
@@ -48,6 +52,15 @@ func (m *Measures) Figures() ([]string, []*Figure) {
 type edgeCost func(e uint32) int
 
 func (s *search) measure() (*Measures, error) {
+	start := time.Now()
+	m, err := s.measureGraph()
+	if m != nil {
+		m.Elapsed = time.Since(start)
+	}
+	return m, err
+}
+
+func (s *search) measureGraph() (*Measures, error) {
 	g := s.graph
 	g.close()
 	types := []string{"MSG"}
