@@ -125,6 +125,20 @@ func sendsText(s model.Sends, types []string) string {
 	return fmt.Sprintf("%s, %d lost", out, s.Lost)
 }
 
+// jsonMeasures are the keys --json adds for --complexity and --ids perm.
+type jsonMeasures struct {
+	Complexity   *jsonComplexity `json:"complexity,omitempty"`
+	Arrangements int             `json:"arrangements"`
+}
+
+func measuresJSON(r *check.Report) jsonMeasures {
+	m := jsonMeasures{Arrangements: r.Arrangements}
+	if r.Complexity != nil {
+		m.Complexity = complexityJSON(r)
+	}
+	return m
+}
+
 // jsonComplexity is "complexity" in --json.
 type jsonComplexity struct {
 	Messages     *jsonRange           `json:"messages,omitempty"`

@@ -177,24 +177,23 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 // keys (algo, n, ids, crashes, ...) are those of a trace file's config.
 type jsonReport struct {
 	trace.Config
-	States          int64           `json:"states"`
-	Transitions     int64           `json:"transitions"`
-	Depth           int             `json:"depth"`
-	Discarded       int64           `json:"discarded"`
-	Bounded         bool            `json:"bounded"`
-	Complete        bool            `json:"complete"`
-	Reduced         bool            `json:"partial_order_reduction"`
-	ReducedStates   int64           `json:"reduced_states,omitempty"`
-	ProvisoFull     int64           `json:"proviso_full_expansions,omitempty"`
-	RerunFull       bool            `json:"rerun_in_full,omitempty"`
-	Stopped         string          `json:"stopped,omitempty"`
-	Seconds         float64         `json:"seconds"`
-	StatesPerSecond int64           `json:"states_per_second"`
-	MemoryBytes     int64           `json:"memory_bytes"`
-	Bitstate        *jsonBitstate   `json:"bitstate,omitempty"`
-	Properties      []jsonProperty  `json:"properties"`
-	Complexity      *jsonComplexity `json:"complexity,omitempty"`
-	Arrangements    int             `json:"arrangements"`
+	States          int64          `json:"states"`
+	Transitions     int64          `json:"transitions"`
+	Depth           int            `json:"depth"`
+	Discarded       int64          `json:"discarded"`
+	Bounded         bool           `json:"bounded"`
+	Complete        bool           `json:"complete"`
+	Reduced         bool           `json:"partial_order_reduction"`
+	ReducedStates   int64          `json:"reduced_states,omitempty"`
+	ProvisoFull     int64          `json:"proviso_full_expansions,omitempty"`
+	RerunFull       bool           `json:"rerun_in_full,omitempty"`
+	Stopped         string         `json:"stopped,omitempty"`
+	Seconds         float64        `json:"seconds"`
+	StatesPerSecond int64          `json:"states_per_second"`
+	MemoryBytes     int64          `json:"memory_bytes"`
+	Bitstate        *jsonBitstate  `json:"bitstate,omitempty"`
+	Properties      []jsonProperty `json:"properties"`
+	jsonMeasures
 }
 
 type jsonBitstate struct {
@@ -276,10 +275,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	if b := r.Bitstate; b != nil {
 		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
 	}
-	out.Arrangements = r.Arrangements
-	if r.Complexity != nil {
-		out.Complexity = complexityJSON(r)
-	}
+	out.jsonMeasures = measuresJSON(r)
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}
 		if v.Trace != nil {
