@@ -39,15 +39,15 @@ type Request struct {
 	// Bitstate). If the reduced search finds a violation, the check is run
 	// again in full, so that the reported counterexample is a shortest one.
 	Reduce bool
-	// Workers expand states in parallel (0: one per CPU); results do not
-	// depend on it.
-	Workers int
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (Report.Complexity); the search is then full
 	// (no reduction) and goes on after violations.
 	Complexity bool
-	Context    context.Context
-	Progress   func(explore.Progress)
+	// Workers expand states in parallel (0: one per CPU); results do not
+	// depend on it.
+	Workers  int
+	Context  context.Context
+	Progress func(explore.Progress)
 }
 
 // Status is a property's verdict.
