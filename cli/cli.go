@@ -102,7 +102,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	} else {
 		writeText(stdout, rep, o.fullStates)
 		if rep.Complexity != nil {
-			if err := writeComplexity(stdout, rep, o.witness, o.fullStates); err != nil {
+			if err := writeComplexity(stdout, rep, witnessOf(o.witness, rep), o.fullStates); err != nil {
 				return badInput(stderr, fmt.Errorf("--witness: %w", err))
 			}
 		}
@@ -114,11 +114,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		}
 	}
 	if rep.Complexity != nil && o.msc != "" {
-		f, err := rep.WitnessFile(o.witness)
-		if err == nil {
-			err = writeMSCFile(o.msc, f)
-		}
-		if err != nil {
+		if err := writeWitnessChart(o.msc, witnessOf(o.witness, rep), rep, stderr); err != nil {
 			return badInput(stderr, fmt.Errorf("--msc: %w", err))
 		}
 		o.msc = ""
@@ -129,7 +125,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	switch {
 	case rep.Violated():
 		return ExitViolation
-	case !rep.Stats.Complete:
+	case !rep.Stats.Complete, rep.Complexity != nil && rep.Complexity.Measures == nil:
 		return ExitIncomplete
 	}
 	for _, v := range rep.Verdicts {

@@ -205,6 +205,19 @@ func complexityJSON(r *check.Report) *jsonComplexity {
 	return out
 }
 
+// writeWitnessChart draws the witness run in path.
+func writeWitnessChart(path, witness string, r *check.Report, stderr io.Writer) error {
+	if witness == "" {
+		fmt.Fprintf(stderr, "mcheck: --msc: no witness run to draw; %s not written\n", path)
+		return nil
+	}
+	f, err := r.WitnessFile(witness)
+	if err != nil {
+		return err
+	}
+	return writeMSCFile(path, f)
+}
+
 // checkComplexity: --witness needs --complexity, which needs the full state
 // graph.
 func (o *options) checkComplexity(given map[string]bool) error {
@@ -213,8 +226,20 @@ func (o *options) checkComplexity(given map[string]bool) error {
 		return fmt.Errorf("--witness names a run of --complexity: add --complexity")
 	case o.complexity && o.bitstate > 0:
 		return fmt.Errorf("--complexity needs the whole state graph: drop --bitstate")
-	case o.complexity && o.witness == "":
-		o.witness = "max"
 	}
 	return nil
+}
+
+// witnessOf is the run --witness names: by default the maximum of the
+// messages when there are complete runs, else none; "none" for none.
+func witnessOf(given string, r *check.Report) string {
+	switch {
+	case given == "none":
+		return ""
+	case given != "":
+		return given
+	case r.Complexity.Measures != nil && r.Complexity.Measures.CompleteRuns:
+		return "max"
+	}
+	return ""
 }

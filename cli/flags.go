@@ -209,7 +209,7 @@ Checking:
                         round by round); full search, no --por, no --bitstate
   --witness NAME        print (and draw with --msc) the run attaining a
                         measure: min, max, min:TYPE, max:TYPE, min:lost,
-                        max:lost or sync (default max)
+                        max:lost, sync, or none (default max)
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
