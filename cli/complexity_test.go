@@ -95,3 +95,11 @@ func TestAnonymousAndIncompleteDetectorCommands(t *testing.T) {
 	assert.Contains(t, out, "Termination   VIOLATED  stuck without a leader")
 	assert.Contains(t, out, "   1  crash p3\n")
 }
+
+// A search that did not finish measures nothing, and says so.
+func TestComplexityIncompleteSearch(t *testing.T) {
+	code, out, errOut := run("--algo", "ring", "--n", "4", "--complexity", "--max-states", "100", "--check", "safety")
+	assert.Equal(t, cli.ExitIncomplete, code, errOut)
+	assert.Contains(t, out, "  not measured: the search did not finish: --max-states 100 reached\n")
+	assert.NotContains(t, out, "witness run")
+}
