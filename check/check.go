@@ -38,6 +38,10 @@ type Request struct {
 	// Bitstate). If the reduced search finds a violation, the check is run
 	// again in full, so that the reported counterexample is a shortest one.
 	Reduce bool
+	// Complexity measures messages over all complete runs and plays the
+	// synchronous schedule (Report.Complexity); the search is then full
+	// (no reduction) and goes on after violations.
+	Complexity bool
 	// Workers expand states in parallel (0: one per CPU); results do not
 	// depend on it.
 	Workers  int
@@ -96,6 +100,11 @@ type Report struct {
 	RerunFull bool
 	// Expander renders the states and actions of the traces.
 	Expander model.Expander
+	// Complexity is set with Request.Complexity.
+	Complexity *Complexity
+	// Arrangements is the number of arrangements of IDs explored, one
+	// initial state each (model.Config.Perm); 1 otherwise.
+	Arrangements int
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the
@@ -136,7 +145,10 @@ func Run(req Request) (*Report, error) {
 	if sel.Termination {
 		eo.Goal, eo.Liveness = properties.IdxStable, true
 	}
-	eo.Reduce = req.Reduce && !sel.Termination && req.Bitstate == 0
+	eo.Reduce = req.Reduce && !sel.Termination && req.Bitstate == 0 && !req.Complexity
+	if req.Complexity {
+		eo.Measure, eo.Continue = true, true
+	}
 	res, err := explore.Run(sys, eo)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
@@ -155,6 +167,13 @@ func Run(req Request) (*Report, error) {
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
+	}
+	rep.Arrangements = 1
+	if k, ok := sys.(interface{ Arrangements() int }); ok {
+		rep.Arrangements = k.Arrangements()
+	}
+	if req.Complexity {
+		rep.measureComplexity(sys, res)
 	}
 	rep.Verdicts = []Verdict{
 		rep.invariant(res, sel.SingleLeader, properties.SingleLeader, properties.IdxSingleLeader),
@@ -267,7 +286,7 @@ func (r *Report) view(s *explore.Step) model.Procs {
 	return model.Procs{}
 }
 
-func pname(v *model.Procs, p int) string { return "p" + strconv.Itoa(v.ID[p]) }
+func pname(v *model.Procs, p int) string { return model.PosName(v.ID[:v.N], p) }
 
 func (r *Report) explainInvariant(name string, t *explore.Trace) string {
 	v := r.view(t.Final())

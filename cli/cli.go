@@ -77,7 +77,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por,
+		Reduce: o.por, Complexity: o.complexity,
 	}
 	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
 	if showProgress {
@@ -101,12 +101,23 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		}
 	} else {
 		writeText(stdout, rep, o.fullStates)
+		if rep.Complexity != nil {
+			if err := writeComplexity(stdout, rep, witnessOf(o.witness, rep), o.fullStates); err != nil {
+				return badInput(stderr, fmt.Errorf("--witness: %w", err))
+			}
+		}
 	}
 	if o.traceOut != "" {
 		if err := writeTraceFiles(o.traceOut, rep, stderr); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %v\n", err)
 			return ExitIncomplete
 		}
+	}
+	if rep.Complexity != nil && o.msc != "" {
+		if err := writeWitnessChart(o.msc, witnessOf(o.witness, rep), rep, stderr); err != nil {
+			return badInput(stderr, fmt.Errorf("--msc: %w", err))
+		}
+		o.msc = ""
 	}
 	if err := writeCharts(o.msc, rep, stderr); err != nil {
 		return badInput(stderr, err)
@@ -123,7 +134,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	switch {
 	case rep.Violated():
 		return ExitViolation
-	case !rep.Stats.Complete:
+	case !rep.Stats.Complete, rep.Complexity != nil && rep.Complexity.Measures == nil:
 		return ExitIncomplete
 	}
 	for _, v := range rep.Verdicts {

@@ -33,6 +33,8 @@ type options struct {
 	traceOut      string
 	junit         string
 	msc           string
+	complexity    bool
+	witness       string
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -55,8 +57,12 @@ func (b *optBool) Set(s string) error {
 	return nil
 }
 
-// idList is a comma list of positive IDs.
-type idList struct{ ids *[]int }
+// idList is a comma list of positive IDs; for --ids, "perm" too (every
+// arrangement of 1..N).
+type idList struct {
+	ids  *[]int
+	perm *bool
+}
 
 func (l idList) String() string {
 	if l.ids == nil || *l.ids == nil {
@@ -66,6 +72,10 @@ func (l idList) String() string {
 }
 
 func (l idList) Set(s string) error {
+	if l.perm != nil && strings.TrimSpace(s) == "perm" {
+		*l.perm, *l.ids = true, nil
+		return nil
+	}
 	var ids []int
 	for _, w := range strings.Split(s, ",") {
 		w = strings.TrimSpace(w)
@@ -101,7 +111,7 @@ func (f detectorFlag) String() string {
 func (f detectorFlag) Set(s string) error {
 	d, err := model.ParseDetector(s)
 	if err != nil {
-		return errors.New("use perfect or unreliable")
+		return errors.New("use perfect, incomplete or unreliable")
 	}
 	*f.d = d
 	return nil
@@ -153,11 +163,16 @@ Algorithms: %s
 
 Model (shared/semantics.md section 1):
   --n N                 processes, 2..%d (default 3, or the number of --ids)
-  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N)
+  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N);
+                        --ids perm: every arrangement of 1..N, as separate
+                        initial states of one search (N <= 8)
+  --anonymous           allow duplicate IDs (--ids 1,1,1); an ID in --initiators
+                        or --down names every process carrying it
   --crashes K           up to K crashes in a run (default 0)
   --crash-any           any process may crash at any step, one stays live (--crashes N-1)
   --restarts R          up to R restarts of crashed processes (default 0)
-  --detector D          perfect or unreliable (default perfect)
+  --detector D          perfect, incomplete (the leader's crash may never be
+                        noticed) or unreliable (default perfect)
   --initiators 3,9      only these IDs initiate/detect/suspect (default all)
   --down 4              these IDs are crashed from the start
   --initial-leader      start as if the largest ID had just been elected
@@ -189,6 +204,13 @@ Checking:
                         neighbours (ring, chang-roberts, lelann,
                         hirschberg-sinclair), once no crash or restart can
                         happen any more; verdicts are the same, counts smaller
+  --complexity          measure messages over all complete runs (min, max,
+                        per type, lost; "unbounded" with a lasso) and play
+                        the synchronous schedule (latency in rounds, messages
+                        round by round); full search, no --por, no --bitstate
+  --witness NAME        print (and draw with --msc) the run attaining a
+                        measure: min, max, min:TYPE, max:TYPE, min:lost,
+                        max:lost, sync, or none (default max)
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -226,13 +248,14 @@ func newFlagSet(o *options) *flag.FlagSet {
 	o.check = properties.All
 	fs.StringVar(&o.algo, "algo", "", "")
 	fs.IntVar(&o.cfg.N, "n", 0, "")
-	fs.Var(idList{&o.cfg.IDs}, "ids", "")
+	fs.Var(idList{ids: &o.cfg.IDs, perm: &o.cfg.Perm}, "ids", "")
 	fs.IntVar(&o.cfg.MaxCrashes, "crashes", 0, "")
 	fs.BoolVar(&o.crashAny, "crash-any", false, "")
 	fs.IntVar(&o.cfg.MaxRestarts, "restarts", 0, "")
 	fs.Var(detectorFlag{&o.cfg.Detector}, "detector", "")
-	fs.Var(idList{&o.cfg.Initiators}, "initiators", "")
-	fs.Var(idList{&o.cfg.Down}, "down", "")
+	fs.Var(idList{ids: &o.cfg.Initiators}, "initiators", "")
+	fs.Var(idList{ids: &o.cfg.Down}, "down", "")
+	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
 	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")
 	fs.Var(selectionFlag{&o.check}, "check", "")
@@ -250,6 +273,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	fs.StringVar(&o.junit, "junit", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
+	fs.BoolVar(&o.complexity, "complexity", false, "")
+	fs.StringVar(&o.witness, "witness", "", "")
 	return fs
 }
 
@@ -293,6 +318,9 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
 	}
 	if err := checkMSCPath(o.msc); err != nil {
+		return err
+	}
+	if err := o.checkComplexity(given); err != nil {
 		return err
 	}
 	o.cfg.InitialLeader = initialLeaderDefault

@@ -69,6 +69,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	if r.RerunFull {
 		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
 	}
+	if r.Arrangements > 1 {
+		fmt.Fprintf(w, "initial      %s arrangements of the IDs, one initial state each\n", commas(int64(r.Arrangements)))
+	}
 	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
 	fmt.Fprintf(w, "depth        %d\n", st.Depth)
 	if st.Discarded > 0 {
@@ -149,6 +152,7 @@ type jsonReport struct {
 	MemoryBytes     int64          `json:"memory_bytes"`
 	Bitstate        *jsonBitstate  `json:"bitstate,omitempty"`
 	Properties      []jsonProperty `json:"properties"`
+	jsonMeasures
 }
 
 type jsonBitstate struct {
@@ -236,6 +240,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	if b := r.Bitstate; b != nil {
 		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
 	}
+	out.jsonMeasures = measuresJSON(r)
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}
 		if v.Trace != nil {

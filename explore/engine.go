@@ -54,6 +54,7 @@ type succRec struct {
 	slot     uint64 // in the claims table, valid within the batch
 	tslot    uint64 // in the main table: where the lookup ended
 	props    uint64
+	sent     model.Sends
 	action   model.Action
 	fair     int32
 	src      uint32 // index of the expanded state
@@ -69,6 +70,7 @@ type chunk struct {
 	fanout      []uint32 // successors per expanded state, for the graph
 	good        []bool   // Goal holds in the expanded state, for the graph
 	cut         []bool   // the bound discarded a fair successor of it, for the graph
+	quiet       []bool   // it is quiescent, for the measures
 	stuckCut    bool     // ... of the first stuck state
 	transitions int64
 	discarded   int64
@@ -131,6 +133,7 @@ func (s *search) bfs(start time.Time) {
 			s.checkInvariants(succ.Props, idx)
 		}
 	}
+	s.roots = s.links.n
 	lastProgress := start
 	s.cur, s.next = s.next, s.cur
 	for depth := 0; s.cur.count() > 0 && !s.stop; depth++ {
@@ -229,6 +232,9 @@ func (s *search) runBatch(lo, hi int) {
 				if ch.cut[i] {
 					g.cut.set(s.cur.base + uint32(ch.lo+i))
 				}
+				if ch.quiet[i] {
+					g.quiet.set(s.cur.base + uint32(ch.lo+i))
+				}
 			}
 		}
 	}
@@ -282,6 +288,9 @@ func (s *search) runBatch(lo, hi int) {
 	if g != nil {
 		g.dst = grow(g.dst, len(g.dst)+succs)
 		g.class = grow(g.class, len(g.class)+succs)
+		if g.measured {
+			g.sent = grow(g.sent, len(g.sent)+succs)
+		}
 		base := len(g.dst) - succs
 		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
 	}
@@ -321,7 +330,7 @@ func grow[T any](xs []T, n int) []T {
 }
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
-	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0]
+	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut, ch.quiet = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0], ch.quiet[:0]
 	ch.transitions, ch.discarded, ch.stuck, ch.err, ch.provisoFull, ch.reduced = 0, 0, -1, nil, 0, 0
 	goal := s.opt.Goal
 	data, from, err := s.cur.states(ch.lo, ch.hi, &w.read)
@@ -346,6 +355,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 			ch.fanout = append(ch.fanout, uint32(n))
 			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
 			ch.cut = append(ch.cut, b.DiscardedFair > 0)
+			ch.quiet = append(ch.quiet, b.Discarded == 0 && !anyFair(b))
 		}
 		for k := range n {
 			j := k
@@ -356,7 +366,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(j)...)
 			ch.recs = append(ch.recs, succRec{
-				fp: x.FP, props: x.Props, action: x.Action, fair: x.Fair, src: src,
+				fp: x.FP, props: x.Props, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
 				off: uint32(off), end: uint32(len(ch.buf)),
 			})
 		}
@@ -495,6 +505,9 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 			r.idx = s.claims.indexAt(r.slot)
 		}
 		g.dst[e+j], g.class[e+j] = r.idx, r.fair
+		if g.measured {
+			g.sent[e+j] = r.sent
+		}
 	}
 }
 

@@ -67,6 +67,11 @@ type Options struct {
 	// step forever. Not with a Goal or Liveness; a no-op for systems
 	// without a Reducer.
 	Reduce bool
+	// Measure keeps the state graph with the messages each step sent and
+	// which states are quiescent, and computes Result.Measures when the
+	// search completes (semantics.md section 5). Not with Reduce or
+	// Bitstate: the measures are over the full graph.
+	Measure bool
 	// TempDir is where parent links go once they outgrow memory ("": the
 	// system's temporary directory).
 	TempDir string
@@ -129,6 +134,10 @@ type Result struct {
 	Violations []Violation
 	// Bitstate describes a bitstate search (nil for an exhaustive one).
 	Bitstate *Bitstate
+	// Measures are the message counts over all complete runs, with
+	// Options.Measure on a complete search; MeasuresSkipped says why not.
+	Measures        *Measures
+	MeasuresSkipped string
 }
 
 // Violated returns the violation of kind k at predicate p, if found.
@@ -168,6 +177,7 @@ type search struct {
 	stuckSeen bool
 	invMask   uint64
 	stop      bool
+	roots     int       // the initial states are indices 0..roots-1
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
@@ -186,7 +196,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{},
 		// Indices are needed for the graph's edges and, with reduction, for
 		// the depth of a revisited state.
-		tab:   newTable(1<<16, opt.Liveness || opt.Reduce && reduces(sys)),
+		tab:   newTable(1<<16, opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)),
 		links: links{dir: opt.TempDir, spill: spillLinksAfter},
 	}
 	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
@@ -225,6 +235,15 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.graph = &graph{}
 	}
+	if opt.Measure {
+		if opt.Reduce || opt.Bitstate > 0 {
+			return nil, fmt.Errorf("the measures need the full state graph: not with partial-order reduction or bitstate")
+		}
+		if s.graph == nil {
+			s.graph = &graph{}
+		}
+		s.graph.measured = true
+	}
 	if opt.Bitstate > 0 {
 		s.bits = newBitstate(opt.Bitstate)
 		s.tab = newTable(0, false)
@@ -242,7 +261,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 // violation as a prefix plus a cycle, if there is one.
 func (s *search) lasso() (*Violation, error) {
 	g := s.graph
-	g.start = append(g.start, uint32(len(g.dst)))
+	g.close()
 	cycle, found := g.fairCycle()
 	if !found {
 		return nil, nil
@@ -266,7 +285,7 @@ func (s *search) lasso() (*Violation, error) {
 			return nil, fmt.Errorf("internal error: replay of the cycle: edge %d is not enabled", e)
 		}
 		a := b.Succs[j].Action
-		tr.Steps = append(tr.Steps, Step{Action: a, Label: exp.Label(prev, a), State: slices.Clone(b.State(j)), Props: b.Succs[j].Props})
+		tr.Steps = append(tr.Steps, Step{Action: a, Label: exp.Label(prev, a), State: slices.Clone(b.State(j)), Props: b.Succs[j].Props, Sent: b.Succs[j].Sent})
 	}
 	if !bytes.Equal(tr.Final().State, tr.Steps[tr.CycleStart].State) {
 		return nil, fmt.Errorf("internal error: the cycle does not return to its start")
@@ -346,7 +365,21 @@ func (s *search) result() (*Result, error) {
 		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr, Bounded: s.stuckCut})
 	}
 	r.LivenessSkipped = s.livenessSkipped
-	if s.graph != nil {
+	if s.opt.Measure {
+		switch {
+		case !s.stats.Complete:
+			r.MeasuresSkipped = "the search did not finish: " + s.stats.Stopped
+		case s.graph == nil:
+			r.MeasuresSkipped = s.livenessSkipped
+		default:
+			m, err := s.measure()
+			if err != nil {
+				return nil, err
+			}
+			r.Measures = m
+		}
+	}
+	if s.graph != nil && s.opt.Liveness {
 		switch {
 		case !s.stats.Complete:
 			r.LivenessSkipped = "the search did not finish"

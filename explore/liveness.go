@@ -3,6 +3,9 @@ package explore
 import (
 	"slices"
 	"sort"
+	"unsafe"
+
+	"github.com/mcheck/mcheck/model"
 )
 
 // graph is the explored state graph, kept compactly for the liveness check:
@@ -15,6 +18,20 @@ type graph struct {
 	class []int32
 	good  bitset // the goal holds in the state
 	cut   bitset // the channel bound discarded a fair successor of the state
+	// With measured (Options.Measure): the messages each edge's step sent,
+	// and the quiescent states (no fair step enabled, none discarded).
+	measured bool
+	sent     []model.Sends
+	quiet    bitset
+	closed   bool
+}
+
+// close ends the CSR arrays with the sentinel start[n], once.
+func (g *graph) close() {
+	if !g.closed {
+		g.start = append(g.start, uint32(len(g.dst)))
+		g.closed = true
+	}
 }
 
 // bitset is a set of state indices.
@@ -34,7 +51,8 @@ func (g *graph) n() int { return len(g.start) - 1 }
 func (g *graph) isGood(s uint32) bool { return g.good.has(s) }
 
 func (g *graph) bytes() int64 {
-	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.good)+cap(g.cut))*8
+	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.good)+cap(g.cut)+cap(g.quiet))*8 +
+		int64(cap(g.sent))*int64(unsafe.Sizeof(model.Sends{}))
 }
 
 // sccs returns the strongly connected components (Tarjan's algorithm with an

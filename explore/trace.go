@@ -13,7 +13,8 @@ type Step struct {
 	Action model.Action
 	Label  string
 	State  []byte
-	Props  uint64 // predicates that hold in State
+	Props  uint64      // predicates that hold in State
+	Sent   model.Sends // the messages the step sent and lost
 }
 
 // Trace is a run from the initial state. CycleStart is the index of the step
@@ -48,10 +49,19 @@ func (s *search) trace(idx uint32) (Trace, error) {
 	exp := s.sys.NewExpander()
 	var b model.Batch
 	exp.Initial(&b)
-	if len(b.Succs) != 1 {
-		return Trace{}, fmt.Errorf("internal error: %d initial states", len(b.Succs))
+	// Initial states are told apart by their action (an arrangement of
+	// IDs) and, where the table knows, by their index.
+	j0 := slices.IndexFunc(b.Succs, func(x model.Succ) bool {
+		if x.Action != via[0] {
+			return false
+		}
+		got, ok := s.tab.lookup(x.FP)
+		return s.bits != nil || ok && (!s.tab.indexed || got == path[0])
+	})
+	if j0 < 0 {
+		return Trace{}, fmt.Errorf("internal error: no initial state %d among %d", path[0], len(b.Succs))
 	}
-	steps := []Step{{State: slices.Clone(b.State(0)), Props: b.Succs[0].Props}}
+	steps := []Step{{State: slices.Clone(b.State(j0)), Props: b.Succs[j0].Props}}
 	for k, i := range path[1:] {
 		a := via[k+1]
 		prev := steps[len(steps)-1].State
@@ -65,7 +75,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		}
 		steps = append(steps, Step{
 			Action: a, Label: exp.Label(prev, a),
-			State: slices.Clone(b.State(j)), Props: b.Succs[j].Props,
+			State: slices.Clone(b.State(j)), Props: b.Succs[j].Props, Sent: b.Succs[j].Sent,
 		})
 	}
 	return Trace{Steps: steps, CycleStart: -1}, nil

@@ -50,6 +50,13 @@ type (
 	// reduction skip interleavings (Reducer); while it reduces, the kernel
 	// checks the promise on every step and panics when it is broken.
 	RingLocal interface{ Around() []Dir }
+	// MsgTyper names the types of messages (ELECTION, OK, ...), for the
+	// measures of sends per type; MsgType indexes MsgTypes, which has at
+	// most MaxMsgTypes names. Without it every message is of type "MSG".
+	MsgTyper[M any] interface {
+		MsgTypes() []string
+		MsgType(m *M) int
+	}
 	// Codec encodes local states and messages canonically and compactly.
 	// Algorithms with a Codec take the fast path; the others are fingerprinted
 	// with hashstructure/v2 (slower, for coursework).

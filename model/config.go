@@ -3,7 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -17,24 +17,24 @@ type Detector uint8
 const (
 	Perfect Detector = iota
 	Unreliable
+	// Incomplete may never report the leader's crash: the perfect
+	// detector's steps, but an initiate/detect while elected names a
+	// crashed process is not fair.
+	Incomplete
 )
 
-func (d Detector) String() string {
-	if d == Unreliable {
-		return "unreliable"
-	}
-	return "perfect"
-}
+var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete"}
 
-// ParseDetector reads "perfect" or "unreliable".
+func (d Detector) String() string { return detectorNames[d] }
+
+// ParseDetector reads "perfect", "incomplete" or "unreliable".
 func ParseDetector(s string) (Detector, error) {
-	switch s {
-	case "perfect":
-		return Perfect, nil
-	case "unreliable":
-		return Unreliable, nil
+	for d, name := range detectorNames {
+		if s == name {
+			return Detector(d), nil
+		}
 	}
-	return 0, fmt.Errorf("unknown detector %q: use perfect or unreliable", s)
+	return 0, fmt.Errorf("unknown detector %q: use perfect, incomplete or unreliable", s)
 }
 
 // Config is the fault model and set-up of semantics.md section 1.
@@ -48,6 +48,12 @@ type Config struct {
 	Down          []int // IDs crashed in the initial state
 	InitialLeader bool
 	MaxQueue      int // 0 means the default 2N
+	// Anonymous allows duplicate IDs; an ID in Initiators or Down then
+	// names every process that carries it.
+	Anonymous bool
+	// Perm explores every arrangement of the IDs 1..N on the ring, as
+	// separate initial states of one search (IDs must be nil or 1..N).
+	Perm bool
 }
 
 // WithDefaults fills IDs and MaxQueue.
@@ -80,8 +86,8 @@ func (c Config) Validate() error {
 		if id > 1<<20 {
 			return fmt.Errorf("--ids: ID %d is too large: use IDs up to %d", id, 1<<20)
 		}
-		if seen[id] {
-			return fmt.Errorf("--ids: ID %d appears twice: IDs must be unique", id)
+		if seen[id] && !c.Anonymous {
+			return fmt.Errorf("--ids: ID %d appears twice: IDs must be unique (or give --anonymous)", id)
 		}
 		seen[id] = true
 	}
@@ -94,6 +100,9 @@ func (c Config) Validate() error {
 				return fmt.Errorf("%s: %d is not the ID of a process (the IDs are %s)", list.flag, id, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(c.IDs)), ","), "[]"))
 			}
 		}
+	}
+	if c.Perm && c.Anonymous {
+		return errors.New("--ids perm arranges the distinct IDs 1..N: not with --anonymous")
 	}
 	if len(c.Down) >= c.N {
 		return errors.New("--down names every process: at least one must start live")
@@ -110,5 +119,17 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// posOf returns the position of the process with the given ID, or -1.
-func (c *Config) posOf(id int) int { return slices.Index(c.IDs, id) }
+// PosAlias is the name of position p when another process has the same ID
+// (--anonymous): ID@position, so that names stay distinct; "" when its ID
+// is its own and ProcName(ID) names it.
+func PosAlias(ids []int, p int) string {
+	for q, id := range ids {
+		if q != p && id == ids[p] {
+			return ProcName(ids[p]) + "@" + strconv.Itoa(p)
+		}
+	}
+	return ""
+}
+
+// PosName is how people call position p: PosAlias, or ProcName of its ID.
+func PosName(ids []int, p int) string { return procLabel(ids[p], PosAlias(ids, p)) }

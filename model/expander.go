@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // world is a decoded global state. Expanders keep two and reuse their memory
@@ -14,6 +15,7 @@ type world[L, M any] struct {
 	chans    [][]M // chan(p,q) at p*N+q
 	crashes  int
 	restarts int
+	lay      int // the arrangement of IDs (Kernel.layouts)
 }
 
 func (w *world[L, M]) init(n int) {
@@ -22,7 +24,7 @@ func (w *world[L, M]) init(n int) {
 }
 
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
-	w.alive, w.crashes, w.restarts = src.alive, src.crashes, src.restarts
+	w.alive, w.crashes, w.restarts, w.lay = src.alive, src.crashes, src.restarts, src.lay
 	copy(w.local, src.local)
 	for i, c := range src.chans {
 		w.chans[i] = append(w.chans[i][:0], c...)
@@ -37,6 +39,7 @@ type expander[L, M any] struct {
 	ctx      Ctx[M]
 	procs    Procs
 	overflow bool  // a send in this step went over the channel bound
+	sent     Sends // what this step sent and lost
 	msg      M     // scratch for decoding
 	dirty    []int // channels of nxt the current step changed
 	// With reducing set (ExpandReduced), per successor: the process whose
@@ -50,10 +53,13 @@ type expander[L, M any] struct {
 }
 
 // env, for Ctx.
-func (e *expander[L, M]) n() int                { return e.k.n }
-func (e *expander[L, M]) idOf(p int) int        { return e.k.ids[p] }
-func (e *expander[L, M]) byID() []int           { return e.k.byID }
-func (e *expander[L, M]) posOf(id int) int      { return e.k.posOfID(id) }
+func (e *expander[L, M]) n() int           { return e.k.n }
+func (e *expander[L, M]) idOf(p int) int   { return e.lay().ids[p] }
+func (e *expander[L, M]) byID() []int      { return e.lay().byID }
+func (e *expander[L, M]) posOf(id int) int { return e.lay().posOf(id) }
+
+// lay is the arrangement of IDs of the world that Ctx reads.
+func (e *expander[L, M]) lay() *layout          { return &e.k.layouts[e.w.lay] }
 func (e *expander[L, M]) alive(p int) bool      { return e.w.alive&(1<<p) != 0 }
 func (e *expander[L, M]) next(p int, d Dir) int { return e.nextAlive(e.w, p, d) }
 
@@ -62,15 +68,16 @@ func (e *expander[L, M]) suspects(p int) bool {
 	if el == 0 {
 		return true
 	}
-	q := e.k.posOfID(el)
-	return q < 0 || !e.alive(q)
+	return !e.lay().aliveID(e.w.alive, el)
 }
 
 func (e *expander[L, M]) send(from, to int, m M) {
 	if e.reducing {
 		e.checkRingLocal(from, to)
 	}
+	e.sent.ByType[e.k.msgType(&m)]++
 	if !e.alive(to) {
+		e.sent.Lost++
 		return // lost: the receiver is crashed
 	}
 	ch := from*e.k.n + to
@@ -110,9 +117,10 @@ func (e *expander[L, M]) begin() {
 		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
 	}
 	e.dirty = e.dirty[:0]
-	nxt.alive, nxt.crashes, nxt.restarts = cur.alive, cur.crashes, cur.restarts
+	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
 	copy(nxt.local, cur.local)
 	e.overflow = false
+	e.sent = Sends{}
 }
 
 // sync makes nxt a full copy of cur, once per expanded state.
@@ -125,29 +133,30 @@ func (e *expander[L, M]) sync() {
 func (e *expander[L, M]) touch(ch int) { e.dirty = append(e.dirty, ch) }
 
 // Initial implements Expander.
+// Implements Expander: one initial state per arrangement of IDs, whose
+// action is the arrangement's index.
 func (e *expander[L, M]) Initial(out *Batch) {
 	out.Reset()
 	k, w := e.k, &e.nxt
-	w.alive, w.crashes, w.restarts = 1<<k.n-1, 0, 0
-	for _, id := range k.cfg.Down {
-		w.alive &^= 1 << k.posOfID(id)
-	}
-	maxID := 0
-	for _, id := range k.ids {
-		maxID = max(maxID, id)
-	}
-	for p := range w.local {
-		if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
-			w.local[p] = k.leader.InitLeader(maxID)
-		} else {
-			w.local[p] = k.alg.Init()
+	e.w = w
+	for i := range k.layouts {
+		lay := &k.layouts[i]
+		w.alive, w.crashes, w.restarts, w.lay = 1<<k.n-1, 0, 0, i
+		w.alive &^= lay.down
+		maxID := slices.Max(lay.ids)
+		for p := range w.local {
+			if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
+				w.local[p] = k.leader.InitLeader(maxID)
+			} else {
+				w.local[p] = k.alg.Init()
+			}
 		}
+		for i := range w.chans {
+			w.chans[i] = w.chans[i][:0]
+		}
+		e.overflow, e.sent = false, Sends{}
+		e.emit(out, Action(i), NoFairness)
 	}
-	for i := range w.chans {
-		w.chans[i] = w.chans[i][:0]
-	}
-	e.overflow = false
-	e.emit(out, 0, NoFairness)
 }
 
 // Expand implements Expander: every enabled step, in a fixed order.
@@ -163,13 +172,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			continue
 		}
 		from, to := ch/n, ch%n
-		e.begin()
-		e.touch(ch)
-		q := nxt.chans[ch]
-		m := q[0]
-		copy(q, q[1:])
-		nxt.chans[ch] = q[:len(q)-1]
-		k.alg.Receive(e.at(nxt, to), &nxt.local[to], from, m)
+		e.deliver(from, to)
 		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
 	}
 	unreliable := k.cfg.Detector == Unreliable
@@ -187,15 +190,13 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			}
 			continue
 		}
-		if k.initMask&(1<<p) != 0 {
-			if k.alg.CanInitiate(e.at(cur, p), &cur.local[p], e.suspects(p)) {
-				e.begin()
-				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
-				e.emit(out, mkAction(KindInitiate, p, 0, 0), k.classInitiate(p))
+		if k.layouts[cur.lay].initMask&(1<<p) != 0 {
+			if e.canInitiate(p) {
+				e.initiate(p)
+				e.emit(out, mkAction(KindInitiate, p, 0, 0), e.initiateClass(p))
 			}
 			if unreliable && e.falselySuspects(p) && k.alg.CanInitiate(e.at(cur, p), &cur.local[p], true) {
-				e.begin()
-				k.alg.Initiate(e.at(nxt, p), &nxt.local[p])
+				e.initiate(p)
 				e.emit(out, mkAction(KindSuspect, p, 0, 0), NoFairness)
 			}
 		}
@@ -207,13 +208,11 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			fair := NoFairness
 			if tm.Justified(e.at(cur, p), &cur.local[p]) {
 				fair = k.classTimer(p, t)
-				e.begin()
-				tm.Fire(e.at(nxt, p), &nxt.local[p])
+				e.fire(p, t)
 				e.emit(out, mkAction(KindTimeout, p, 0, t), fair)
 			}
 			if unreliable {
-				e.begin()
-				tm.Fire(e.at(nxt, p), &nxt.local[p])
+				e.fire(p, t)
 				e.emit(out, mkAction(KindEarlyTimeout, p, 0, t), fair)
 			}
 		}
@@ -223,6 +222,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			nxt.local[p] = k.alg.Init()
 			for from := 0; from < n; from++ {
 				if len(nxt.chans[from*n+p]) > 0 {
+					e.sent.Lost += uint16(len(nxt.chans[from*n+p]))
 					e.touch(from*n + p)
 					nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
 				}
@@ -233,12 +233,54 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	}
 }
 
+// deliver, initiate and fire take a step from cur into nxt: deliver(from→to)
+// (chan(from,to) non-empty), initiate(p), timer t of p.
+func (e *expander[L, M]) deliver(from, to int) {
+	e.begin()
+	ch := from*e.k.n + to
+	e.touch(ch)
+	q := e.nxt.chans[ch]
+	m := q[0]
+	copy(q, q[1:])
+	e.nxt.chans[ch] = q[:len(q)-1]
+	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, m)
+}
+
+func (e *expander[L, M]) initiate(p int) {
+	e.begin()
+	e.k.alg.Initiate(e.at(&e.nxt, p), &e.nxt.local[p])
+}
+
+func (e *expander[L, M]) fire(p, t int) {
+	e.begin()
+	e.k.timers[t].Fire(e.at(&e.nxt, p), &e.nxt.local[p])
+}
+
+// canInitiate is the guard of initiate(p) in cur (perfect-detector
+// suspicion), for a live initiator p.
+func (e *expander[L, M]) canInitiate(p int) bool {
+	return e.k.alg.CanInitiate(e.at(&e.cur, p), &e.cur.local[p], e.suspects(p))
+}
+
+// initiateClass is the fairness class of initiate(p): none when the
+// incomplete detector need never report the crash of p's leader.
+func (e *expander[L, M]) initiateClass(p int) int32 {
+	k := e.k
+	if k.cfg.Detector == Incomplete && k.alg.Elected(&e.cur.local[p]) != 0 {
+		e.w = &e.cur
+		if e.suspects(p) {
+			return NoFairness
+		}
+	}
+	return k.classInitiate(p)
+}
+
 // falselySuspects is the extra guard of the unreliable detector's suspect(p):
 // p has a leader other than itself, and that leader is live, so the
 // perfect detector would not suspect it.
 func (e *expander[L, M]) falselySuspects(p int) bool {
 	e.w = &e.cur
-	return !e.suspects(p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.ids[p]
+	return !e.suspects(p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.layouts[e.cur.lay].ids[p]
 }
 
 // emit records nxt as a successor, or counts it as discarded when a channel
@@ -266,12 +308,15 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	}
 	off := len(out.buf)
 	out.buf = e.encode(out.buf, &e.nxt)
-	out.commit(off, a, fair, e.props(&e.nxt))
+	out.commit(off, a, fair, e.props(&e.nxt), e.sent)
 }
 
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 	v := &e.procs
 	v.Alive = w.alive
+	if len(e.k.layouts) > 1 {
+		copy(v.ID[:], e.k.layouts[w.lay].ids)
+	}
 	for p := range w.local {
 		v.Elected[p] = e.k.alg.Elected(&w.local[p])
 	}
@@ -288,6 +333,9 @@ func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 // every local state, the number of non-empty channels, then for each of them
 // in index order: index, length, messages.
 func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
+	if len(e.k.layouts) > 1 {
+		b = binary.AppendUvarint(b, uint64(w.lay))
+	}
 	b = binary.AppendUvarint(b, uint64(w.crashes))
 	b = binary.AppendUvarint(b, uint64(w.restarts))
 	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
@@ -318,6 +366,15 @@ var errShort = errors.New("truncated state")
 
 func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	var err error
+	w.lay = 0
+	if len(e.k.layouts) > 1 {
+		if w.lay, b, err = readUvarint(b); err != nil {
+			return err
+		}
+		if w.lay >= len(e.k.layouts) {
+			return fmt.Errorf("arrangement %d out of range", w.lay)
+		}
+	}
 	if w.crashes, b, err = readUvarint(b); err != nil {
 		return err
 	}
@@ -399,11 +456,14 @@ func (e *expander[L, M]) Label(state []byte, a Action) string {
 func (e *expander[L, M]) Step(state []byte, a Action) StepInfo {
 	k := e.k
 	p := a.P()
-	s := StepInfo{Kind: a.Kind(), Action: a.Kind().String(), Process: k.ids[p]}
+	w := e.load(state)
+	lay := &k.layouts[w.lay]
+	s := StepInfo{Kind: a.Kind(), Action: a.Kind().String(), Process: lay.ids[p], Alias: lay.alias(p)}
 	switch a.Kind() {
 	case KindDeliver:
-		s.Process, s.Peer = k.ids[a.Q()], k.ids[p]
-		if q := e.load(state).chans[p*k.n+a.Q()]; len(q) > 0 {
+		s.Process, s.Alias = lay.ids[a.Q()], lay.alias(a.Q())
+		s.Peer, s.PeerAlias = lay.ids[p], lay.alias(p)
+		if q := w.chans[p*k.n+a.Q()]; len(q) > 0 {
 			m := k.msgValue(q[0])
 			s.Msg = &m
 		}
@@ -423,17 +483,18 @@ func (e *expander[L, M]) Step(state []byte, a Action) StepInfo {
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	k := e.k
 	w := e.load(state)
+	lay := &k.layouts[w.lay]
 	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts, Channels: []ChannelSnapshot{}}
 	for p := range w.local {
 		snap.Processes = append(snap.Processes, ProcessSnapshot{
-			ID: k.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
+			ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
 		})
 	}
 	for ch, q := range w.chans {
 		if len(q) == 0 {
 			continue
 		}
-		c := ChannelSnapshot{From: k.ids[ch/k.n], To: k.ids[ch%k.n]}
+		c := ChannelSnapshot{From: lay.ids[ch/k.n], To: lay.ids[ch%k.n], FromAlias: lay.alias(ch / k.n), ToAlias: lay.alias(ch % k.n)}
 		for _, m := range q {
 			c.Messages = append(c.Messages, k.msgValue(m))
 		}

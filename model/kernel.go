@@ -2,8 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 )
 
 // Kernel composes N processes of one algorithm into the global transition
@@ -13,9 +11,7 @@ type Kernel[L, M any] struct {
 	alg      Algorithm[L, M]
 	cfg      Config
 	n        int
-	ids      []int
-	byID     []int  // positions in ascending ID order
-	initMask uint64 // positions allowed to initiate/detect/suspect
+	layouts  []layout // arrangements of IDs; the first names fairness classes
 	timers   []Timer[L, M]
 	codec    Codec[L, M]
 	preds    []Predicate
@@ -25,6 +21,8 @@ type Kernel[L, M any] struct {
 	format   LocalFormatter[L, M]
 	generic  bool
 	around   []Dir // RingLocal's directions, or nil
+	typer    MsgTyper[M]
+	types    []string
 }
 
 // Option changes how a Kernel is built.
@@ -51,17 +49,10 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 	if len(preds) > 64 {
 		return nil, fmt.Errorf("at most 64 predicates, got %d", len(preds))
 	}
-	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, ids: cfg.IDs, preds: preds, initName: "initiate"}
-	k.byID = make([]int, k.n)
-	for p := range k.byID {
-		k.byID[p] = p
-	}
-	slices.SortFunc(k.byID, func(a, b int) int { return k.ids[a] - k.ids[b] })
-	if cfg.Initiators == nil {
-		k.initMask = 1<<k.n - 1
-	}
-	for _, id := range cfg.Initiators {
-		k.initMask |= 1 << cfg.posOf(id)
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, preds: preds, initName: "initiate"}
+	var err error
+	if k.layouts, err = layouts(&cfg); err != nil {
+		return nil, err
 	}
 	if t, ok := alg.(Timed[L, M]); ok {
 		k.timers = t.Timers()
@@ -73,6 +64,13 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 		k.around = rl.Around()
 		if len(k.around) == 0 {
 			return nil, fmt.Errorf("RingLocal: Around() names no direction")
+		}
+	}
+	k.types = []string{"MSG"}
+	if t, ok := alg.(MsgTyper[M]); ok {
+		k.typer, k.types = t, t.MsgTypes()
+		if len(k.types) == 0 || len(k.types) > MaxMsgTypes {
+			return nil, fmt.Errorf("MsgTyper: %d message types: name 1 to %d", len(k.types), MaxMsgTypes)
 		}
 	}
 	k.restart, _ = alg.(Restarter[L, M])
@@ -91,6 +89,17 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 		k.codec, k.generic = ic, true
 	}
 	return k, nil
+}
+
+// MsgTypes implements Messenger.
+func (k *Kernel[L, M]) MsgTypes() []string { return k.types }
+
+// msgType indexes MsgTypes.
+func (k *Kernel[L, M]) msgType(m *M) int {
+	if k.typer == nil {
+		return 0
+	}
+	return k.typer.MsgType(m)
 }
 
 // Config is the configuration with defaults filled in.
@@ -133,17 +142,13 @@ func (k *Kernel[L, M]) FairClass(c int32) string {
 	}
 }
 
-// name is how people call position p: by its ID, as the course notes do.
-func (k *Kernel[L, M]) name(p int) string { return "p" + strconv.Itoa(k.ids[p]) }
+// name is how people call position p in the first arrangement (the only
+// one without Config.Perm).
+func (k *Kernel[L, M]) name(p int) string { return k.layouts[0].name(p) }
 
-func (k *Kernel[L, M]) posOfID(id int) int {
-	for p, x := range k.ids {
-		if x == id {
-			return p
-		}
-	}
-	return -1
-}
+// Arrangements is the number of arrangements of IDs, hence of initial
+// states (N! with Config.Perm, else 1).
+func (k *Kernel[L, M]) Arrangements() int { return len(k.layouts) }
 
 // NewExpander implements System.
 func (k *Kernel[L, M]) NewExpander() Expander { return k.newExpander() }
@@ -154,7 +159,7 @@ func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e.nxt.init(k.n)
 	e.ctx.env = e
 	e.procs.N = k.n
-	copy(e.procs.ID[:], k.ids)
+	copy(e.procs.ID[:], k.layouts[0].ids)
 	return e
 }
 

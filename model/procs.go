@@ -13,11 +13,12 @@ type Procs struct {
 // IsAlive reports whether position p is live.
 func (v *Procs) IsAlive(p int) bool { return v.Alive&(1<<p) != 0 }
 
-// AliveID reports whether the process with ID id is live.
+// AliveID reports whether some live process has ID id (several may carry
+// it with --anonymous).
 func (v *Procs) AliveID(id int) bool {
 	for p := 0; p < v.N; p++ {
-		if v.ID[p] == id {
-			return v.IsAlive(p)
+		if v.ID[p] == id && v.IsAlive(p) {
+			return true
 		}
 	}
 	return false

@@ -17,13 +17,15 @@ type Snapshot struct {
 
 // ProcessSnapshot is one process, known by its ID (people call it "p9").
 type ProcessSnapshot struct {
-	ID     int     `json:"id"`
+	ID int `json:"id"`
+	// Alias names the process when its ID is not its own (--anonymous).
+	Alias  string  `json:"alias,omitempty"`
 	Alive  bool    `json:"alive"`
 	Fields []Field `json:"fields"`
 }
 
 // Name is how people call the process: "p9".
-func (p ProcessSnapshot) Name() string { return ProcName(p.ID) }
+func (p ProcessSnapshot) Name() string { return procLabel(p.ID, p.Alias) }
 
 // Field looks up a local field by name.
 func (p ProcessSnapshot) Field(name string) (Value, bool) {
@@ -38,9 +40,13 @@ func (p ProcessSnapshot) Field(name string) (Value, bool) {
 // ChannelSnapshot is a non-empty FIFO channel between the processes with
 // IDs From and To, its messages (Msg values) head first.
 type ChannelSnapshot struct {
-	From     int     `json:"from"`
-	To       int     `json:"to"`
-	Messages []Value `json:"messages"`
+	From int `json:"from"`
+	To   int `json:"to"`
+	// FromAlias and ToAlias name the ends when their IDs are shared
+	// (--anonymous).
+	FromAlias string  `json:"from_alias,omitempty"`
+	ToAlias   string  `json:"to_alias,omitempty"`
+	Messages  []Value `json:"messages"`
 }
 
 // Field is one named value ("elected" = 9).
@@ -61,13 +67,20 @@ func (s Snapshot) Fields() []Field {
 		}
 	}
 	for _, c := range s.Channels {
-		fs = append(fs, Field{ChannelField(c.From, c.To), Seq(c.Messages...)})
+		fs = append(fs, Field{c.Field(), Seq(c.Messages...)})
 	}
 	return append(fs, Field{"crashes", Int(s.Crashes)}, Field{"restarts", Int(s.Restarts)})
 }
 
-// ChannelField is the field name of chan(from, to), given their IDs.
-func ChannelField(from, to int) string { return "chan " + ProcName(from) + "→" + ProcName(to) }
+// Field is the channel's field name: "chan p1→p2".
+func (c ChannelSnapshot) Field() string { return "chan " + c.Ends() }
+
+// Ends names the channel's ends: "p1→p2".
+func (c ChannelSnapshot) Ends() string { return c.FromName() + "→" + c.ToName() }
+
+// FromName and ToName name the sender and the receiver.
+func (c ChannelSnapshot) FromName() string { return procLabel(c.From, c.FromAlias) }
+func (c ChannelSnapshot) ToName() string   { return procLabel(c.To, c.ToAlias) }
 
 // String renders a snapshot on one line:
 // "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)] | crashes=1 restarts=0".
@@ -92,7 +105,7 @@ func (s Snapshot) String() string {
 		sb.WriteByte('}')
 	}
 	for _, c := range s.Channels {
-		sb.WriteString(" | " + ProcName(c.From) + "→" + ProcName(c.To) + " " + Seq(c.Messages...).String())
+		sb.WriteString(" | " + c.Ends() + " " + Seq(c.Messages...).String())
 	}
 	if s.Crashes > 0 || s.Restarts > 0 {
 		fmt.Fprintf(&sb, " | crashes=%d restarts=%d", s.Crashes, s.Restarts)

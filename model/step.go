@@ -25,6 +25,10 @@ type StepInfo struct {
 	Process int `json:"process"`
 	// Peer is the ID of the sender of a delivered message, 0 otherwise.
 	Peer int `json:"peer,omitempty"`
+	// Alias and PeerAlias name the process and the peer when their ID is
+	// not their own (--anonymous: "p1@2"); empty otherwise.
+	Alias     string `json:"alias,omitempty"`
+	PeerAlias string `json:"peer_alias,omitempty"`
 	// Timer names the timer of a timeout or early timeout.
 	Timer string `json:"timer,omitempty"`
 	// Msg is the delivered message (a Msg value).
@@ -33,7 +37,8 @@ type StepInfo struct {
 
 // Equal compares steps as data.
 func (s StepInfo) Equal(o StepInfo) bool {
-	if s.Kind != o.Kind || s.Action != o.Action || s.Process != o.Process || s.Peer != o.Peer || s.Timer != o.Timer {
+	if s.Kind != o.Kind || s.Action != o.Action || s.Process != o.Process || s.Peer != o.Peer || s.Timer != o.Timer ||
+		s.Alias != o.Alias || s.PeerAlias != o.PeerAlias {
 		return false
 	}
 	if (s.Msg == nil) != (o.Msg == nil) {
@@ -46,6 +51,19 @@ func (s StepInfo) Equal(o StepInfo) bool {
 // notes do.
 func ProcName(id int) string { return "p" + strconv.Itoa(id) }
 
+// ProcessName and PeerName name the process that takes the step and the
+// sender of a delivered message.
+func (s StepInfo) ProcessName() string { return procLabel(s.Process, s.Alias) }
+func (s StepInfo) PeerName() string    { return procLabel(s.Peer, s.PeerAlias) }
+
+// procLabel is alias when there is one, else ProcName(id).
+func procLabel(id int, alias string) string {
+	if alias != "" {
+		return alias
+	}
+	return ProcName(id)
+}
+
 // String is the step's label: "deliver p2→p3 ELECTION(9)", "crash p4".
 func (s StepInfo) String() string {
 	if s.Kind == KindDeliver {
@@ -53,9 +71,9 @@ func (s StepInfo) String() string {
 		if s.Msg != nil {
 			msg = s.Msg.String()
 		}
-		return "deliver " + ProcName(s.Peer) + "→" + ProcName(s.Process) + " " + msg
+		return "deliver " + s.PeerName() + "→" + s.ProcessName() + " " + msg
 	}
-	return s.Action + " " + ProcName(s.Process)
+	return s.Action + " " + s.ProcessName()
 }
 
 var kindNames = [...]string{

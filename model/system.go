@@ -22,9 +22,35 @@ type Succ struct {
 	Fair   int32  // weak-fairness class the step satisfies, or NoFairness
 	FP     uint64 // 64-bit fingerprint of the successor
 	Props  uint64 // bit i set: predicate i holds in the successor
+	Sent   Sends  // the messages the step sent and lost
 	off    uint32 // encoding of the successor in Batch.buf
 	end    uint32
 }
+
+// MaxMsgTypes is the most message types a system may name (MsgTyper).
+const MaxMsgTypes = 7
+
+// Sends counts the messages one step sends, per message type (the
+// system's MsgTypes), and those it loses: sent to a crashed receiver, or
+// emptied out of chan(*,q) by crash(q) (semantics.md section 5). It is a
+// property of the step, not of the state.
+type Sends struct {
+	ByType [MaxMsgTypes]uint16
+	Lost   uint16
+}
+
+// Total is the number of messages sent.
+func (s *Sends) Total() int {
+	t := 0
+	for _, n := range s.ByType {
+		t += int(n)
+	}
+	return t
+}
+
+// Messenger is implemented by systems whose steps count their sends: it
+// names the message types that index Sends.ByType.
+type Messenger interface{ MsgTypes() []string }
 
 // Batch receives the successors of one state. It is reused from state to
 // state so that expansion does not allocate.
@@ -58,13 +84,13 @@ func (b *Batch) Reset() {
 func (b *Batch) Add(a Action, fair int32, props uint64, state []byte) {
 	off := len(b.buf)
 	b.buf = append(b.buf, state...)
-	b.commit(off, a, fair, props)
+	b.commit(off, a, fair, props, Sends{})
 }
 
 // commit records the bytes of buf from off on as a successor.
-func (b *Batch) commit(off int, a Action, fair int32, props uint64) {
+func (b *Batch) commit(off int, a Action, fair int32, props uint64, sent Sends) {
 	b.Succs = append(b.Succs, Succ{
-		Action: a, Fair: fair, FP: xxh3.Hash(b.buf[off:]), Props: props,
+		Action: a, Fair: fair, FP: xxh3.Hash(b.buf[off:]), Props: props, Sent: sent,
 		off: uint32(off), end: uint32(len(b.buf)),
 	})
 }

@@ -99,16 +99,16 @@ func analyze(f *trace.File) (*chart, error) {
 	if f.CycleStart != nil {
 		c.cycle = *f.CycleStart
 	}
-	lane := map[int]int{} // process ID → lane
+	lane := map[string]int{} // process name (distinct, unlike IDs with --anonymous) → lane
 	for _, p := range f.Steps[0].State.Processes {
-		lane[p.ID] = len(c.lanes)
+		lane[p.Name()] = len(c.lanes)
 		c.lanes = append(c.lanes, p.Name())
 	}
 	if len(c.lanes) == 0 {
 		return nil, fmt.Errorf("msc: the trace has no processes")
 	}
-	laneOf := func(id int) (int, bool) {
-		i, ok := lane[id]
+	laneOf := func(name string) (int, bool) {
+		i, ok := lane[name]
 		return i, ok
 	}
 	kindSeen := map[string]bool{}
@@ -131,10 +131,10 @@ func analyze(f *trace.File) (*chart, error) {
 	channels := func(s model.Snapshot) (map[chanKey][]model.Value, error) {
 		out := map[chanKey][]model.Value{}
 		for _, ch := range s.Channels {
-			a, ok1 := laneOf(ch.From)
-			b, ok2 := laneOf(ch.To)
+			a, ok1 := laneOf(ch.FromName())
+			b, ok2 := laneOf(ch.ToName())
 			if !ok1 || !ok2 {
-				return nil, fmt.Errorf("msc: channel %s→%s names an unknown process", model.ProcName(ch.From), model.ProcName(ch.To))
+				return nil, fmt.Errorf("msc: channel %s names an unknown process", ch.Ends())
 			}
 			out[chanKey{a, b}] = ch.Messages
 		}
@@ -247,13 +247,13 @@ func analyze(f *trace.File) (*chart, error) {
 
 // placeStep finds the lane of the process that takes a step and, for a
 // delivery, the channel it takes from.
-func placeStep(s *model.StepInfo, laneOf func(int) (int, bool)) (target int, ch chanKey, isDeliver bool) {
-	b, ok := laneOf(s.Process)
+func placeStep(s *model.StepInfo, laneOf func(string) (int, bool)) (target int, ch chanKey, isDeliver bool) {
+	b, ok := laneOf(s.ProcessName())
 	if !ok {
 		return -1, ch, false
 	}
 	if s.Kind == model.KindDeliver {
-		a, ok := laneOf(s.Peer)
+		a, ok := laneOf(s.PeerName())
 		if !ok {
 			return -1, ch, false
 		}

@@ -11,6 +11,8 @@ var kindText = map[string]string{
 	KindInvariant: "counterexample",
 	KindStuck:     "counterexample (ends in a stuck state)",
 	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
+	KindWitness:   "witness run",
+	KindLasso:     "witness (a lasso: a prefix, then a cycle that sends and can be repeated at will)",
 }
 
 // WriteText renders f for people: the initial state in full, then each

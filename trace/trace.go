@@ -34,6 +34,10 @@ const (
 	KindInvariant = "invariant"  // the last state violates the invariant
 	KindStuck     = "stuck"      // the last state is not Stable and has no fair step
 	KindFairCycle = "fair-cycle" // steps from CycleStart on repeat forever, fairly, without Stable
+	// Witnesses of --complexity: a run that attains a count, and a lasso
+	// whose cycle makes a count unbounded.
+	KindWitness = "witness"
+	KindLasso   = "unbounded-lasso"
 )
 
 // Config is the configuration a trace was found under.
@@ -48,6 +52,8 @@ type Config struct {
 	Down          []int  `json:"down,omitempty"`
 	InitialLeader bool   `json:"initial_leader"`
 	MaxQueue      int    `json:"max_queue"`
+	Anonymous     bool   `json:"anonymous,omitempty"`
+	Perm          bool   `json:"perm,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -55,7 +61,7 @@ func ConfigOf(algo string, c model.Config) Config {
 	return Config{
 		Algo: algo, N: c.N, IDs: c.IDs, Crashes: c.MaxCrashes, Restarts: c.MaxRestarts,
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
-		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
+		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 	}
 }
 
@@ -64,6 +70,9 @@ func ConfigOf(algo string, c model.Config) Config {
 // max-queue 8".
 func (c Config) Describe() string {
 	parts := []string{c.Algo, "N=" + strconv.Itoa(c.N), "ids " + joinInts(c.IDs)}
+	if c.Perm {
+		parts[2] = "ids: every arrangement of 1.." + strconv.Itoa(c.N)
+	}
 	switch {
 	case c.Crashes == c.N-1 && c.Crashes > 0:
 		parts = append(parts, fmt.Sprintf("crash-any (up to %d crashes)", c.Crashes))
@@ -84,6 +93,9 @@ func (c Config) Describe() string {
 	}
 	if c.InitialLeader {
 		parts = append(parts, "initial leader")
+	}
+	if c.Anonymous {
+		parts = append(parts, "anonymous")
 	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
@@ -113,6 +125,7 @@ func (c Config) Model() (model.Config, error) {
 	return model.Config{
 		N: c.N, IDs: c.IDs, MaxCrashes: c.Crashes, MaxRestarts: c.Restarts, Detector: d,
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
+		Anonymous: c.Anonymous, Perm: c.Perm,
 	}, nil
 }
 
@@ -295,15 +308,29 @@ func Verify(sys model.System, f *File) error {
 	exp := sys.NewExpander()
 	var b model.Batch
 	exp.Initial(&b)
-	if len(b.Succs) != 1 {
-		return fmt.Errorf("verify: the model has %d initial states", len(b.Succs))
+	// Several initial states (every arrangement of IDs): the trace starts
+	// from one of them.
+	j0, firstErr := -1, error(nil)
+	for j := range b.Succs {
+		snap := exp.Snapshot(b.State(j))
+		err := sameState(snap, f.Steps[0].State)
+		if err == nil && !sameArrangement(snap, f.Steps[0].State) {
+			err = errors.New("the IDs are arranged otherwise")
+		}
+		if err == nil {
+			j0 = j
+			break
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
 	}
-	states := [][]byte{slices.Clone(b.State(0))}
-	props := []uint64{b.Succs[0].Props}
+	if j0 < 0 {
+		return &DivergenceError{Step: 0, Reason: "the initial state differs: " + firstErr.Error()}
+	}
+	states := [][]byte{slices.Clone(b.State(j0))}
+	props := []uint64{b.Succs[j0].Props}
 	fair := []int32{model.NoFairness}
-	if err := sameState(exp.Snapshot(states[0]), f.Steps[0].State); err != nil {
-		return &DivergenceError{Step: 0, Reason: "the initial state differs: " + err.Error()}
-	}
 	for i := 1; i < len(f.Steps); i++ {
 		prev := states[i-1]
 		exp.Expand(prev, &b)
@@ -343,6 +370,11 @@ func Verify(sys model.System, f *File) error {
 		return verifyCycle(sys, exp, f, states, props, fair, stable)
 	}
 	return nil
+}
+
+// sameArrangement: the same IDs at the same ring positions.
+func sameArrangement(a, b model.Snapshot) bool {
+	return slices.EqualFunc(a.Processes, b.Processes, func(x, y model.ProcessSnapshot) bool { return x.ID == y.ID })
 }
 
 func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int) error {

@@ -150,6 +150,10 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	}
 }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return kindNames[1:] }
+func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
+
 // DescribeMsg implements model.MsgDescriber.
 func (Algorithm) DescribeMsg(m Msg) model.Value { return model.Msg(kindNames[m.Kind], model.Int(m.J)) }
 

@@ -119,6 +119,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 // neighbour in each direction, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW, model.CCW} }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return []string{"PROBE", "REPLY", "ELECTED"} }
+func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
+
 // DescribeMsg implements model.MsgDescriber.
 func (Algorithm) DescribeMsg(m Msg) model.Value {
 	j, k, d := model.Int(m.J), model.Int(m.K), model.Str(m.D.String())

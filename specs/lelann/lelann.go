@@ -90,6 +90,10 @@ func maxKnown(c *model.Ctx[Msg], known uint64) int {
 // neighbour clockwise, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return []string{"ELECT"} }
+func (Algorithm) MsgType(*Msg) int   { return 0 }
+
 // DescribeMsg implements model.MsgDescriber.
 func (Algorithm) DescribeMsg(m Msg) model.Value { return model.Msg("ELECT", model.Int(m.J)) }
 

@@ -68,6 +68,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 // neighbour clockwise, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
+// MsgTypes and MsgType implement model.MsgTyper (for --complexity).
+func (Algorithm) MsgTypes() []string { return []string{"ELECTION", "ELECTED"} }
+func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
+
 // DescribeMsg implements model.MsgDescriber.
 func (Algorithm) DescribeMsg(m Msg) model.Value {
 	if m.Kind == Election {

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// --complexity: the measures of semantics.md section 5 as text and JSON.
+
+// writeComplexity renders the measures, the synchronous schedule round by
+// round with a running tally, and the witness run named by witness.
+func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) error {
+	c := r.Complexity
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "complexity   messages over all complete runs (initial state to a quiescent state)")
+	m := c.Measures
+	switch {
+	case m == nil:
+		fmt.Fprintf(w, "  not measured: %s\n", c.Skipped)
+	case !m.CompleteRuns:
+		fmt.Fprintln(w, "  no complete runs: no quiescent state is reachable")
+	default:
+		fmt.Fprintf(w, "  computed in %.2f s over the search's state graph\n", m.Elapsed.Seconds())
+		names, figs := m.Figures()
+		for i, f := range figs {
+			name := names[i]
+			if name == "total" {
+				name = "messages"
+			}
+			fmt.Fprintf(w, "  %-13s min %d  max %s\n", name, f.Min, maxText(f))
+		}
+	}
+	if r.Bounded() {
+		fmt.Fprintf(w, "  note: the channel bound discarded steps: these are the measures of the model bounded at %d messages per channel\n", r.Config.MaxQueue)
+	}
+	if c.HasSync {
+		s := &c.Sync
+		arr := ""
+		if r.Arrangements > 1 {
+			arr = " (the worst arrangement: IDs " + joinInts(s.Arrangement, ",") + ")"
+		}
+		fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
+		tally := 0
+		for round := 0; round < s.Rounds; round++ {
+			var sent model.Sends
+			steps := 0
+			for _, st := range s.Steps {
+				if st.Round == round {
+					sent.Add(st.Sent)
+					steps++
+				}
+			}
+			tally += sent.Total()
+			fmt.Fprintf(w, "    round %-3d %2d steps  %s  running total %d\n", round, steps, sendsText(sent, typesOf(r)), tally)
+		}
+	}
+	if witness == "" {
+		return nil
+	}
+	f, err := r.WitnessFile(witness)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if r.Arrangements > 1 {
+		var ids []int
+		for _, p := range f.Steps[0].State.Processes {
+			ids = append(ids, p.ID)
+		}
+		fmt.Fprintf(w, "arrangement  IDs %s (by ring position)\n", joinInts(ids, ","))
+	}
+	trace.WriteText(w, f, full)
+	return nil
+}
+
+func maxText(f *explore.Figure) string {
+	if f.Unbounded {
+		return "unbounded"
+	}
+	return strconv.Itoa(f.Max)
+}
+
+func latencyText(s *model.SyncRun) string {
+	switch {
+	case s.Unbounded:
+		return "unbounded (the schedule returns to an earlier state)"
+	case s.Overflow:
+		return fmt.Sprintf("unknown: the schedule stopped at the channel bound in round %d", s.Rounds)
+	}
+	return plainPlural(s.Latency, "round")
+}
+
+func plainPlural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+func typesOf(r *check.Report) []string { return r.Complexity.Types }
+
+// sendsText: "20 messages (ELECTION 15, ELECTED 5), 0 lost".
+func sendsText(s model.Sends, types []string) string {
+	var parts []string
+	for i, n := range s.ByType {
+		if n > 0 {
+			name := "type " + strconv.Itoa(i)
+			if i < len(types) {
+				name = types[i]
+			}
+			parts = append(parts, fmt.Sprintf("%s %d", name, n))
+		}
+	}
+	out := plainPlural(s.Total(), "message")
+	if len(parts) > 0 {
+		out += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprintf("%s, %d lost", out, s.Lost)
+}
+
+// jsonMeasures are the keys --json adds for --complexity and --ids perm.
+type jsonMeasures struct {
+	Complexity   *jsonComplexity `json:"complexity,omitempty"`
+	Arrangements int             `json:"arrangements"`
+}
+
+func measuresJSON(r *check.Report) jsonMeasures {
+	m := jsonMeasures{Arrangements: r.Arrangements}
+	if r.Complexity != nil {
+		m.Complexity = complexityJSON(r)
+	}
+	return m
+}
+
+// jsonComplexity is "complexity" in --json.
+type jsonComplexity struct {
+	Messages     *jsonRange           `json:"messages,omitempty"`
+	ByType       map[string]jsonRange `json:"by_type,omitempty"`
+	Lost         *jsonRange           `json:"lost,omitempty"`
+	CompleteRuns bool                 `json:"complete_runs"`
+	Skipped      string               `json:"not_measured,omitempty"`
+	Seconds      float64              `json:"seconds"`
+	Bounded      bool                 `json:"bounded"`
+	Sync         *jsonSync            `json:"sync,omitempty"`
+}
+
+// jsonRange: max is a number or "unbounded".
+type jsonRange struct {
+	Min int `json:"min"`
+	Max any `json:"max"`
+}
+
+type jsonSync struct {
+	Latency  any            `json:"latency"` // rounds, or "unbounded"
+	Messages int            `json:"messages"`
+	ByType   map[string]int `json:"by_type"`
+	Lost     int            `json:"lost"`
+	Overflow bool           `json:"stopped_at_bound,omitempty"`
+	IDs      []int          `json:"arrangement"`
+	Rounds   int            `json:"rounds"`
+	PerRound []int          `json:"messages_per_round"`
+}
+
+func complexityJSON(r *check.Report) *jsonComplexity {
+	c := r.Complexity
+	out := &jsonComplexity{Skipped: c.Skipped, Bounded: r.Bounded()}
+	rng := func(f *explore.Figure) jsonRange {
+		j := jsonRange{Min: f.Min, Max: f.Max}
+		if f.Unbounded {
+			j.Max = "unbounded"
+		}
+		return j
+	}
+	if m := c.Measures; m != nil && m.CompleteRuns {
+		out.CompleteRuns, out.Seconds = true, m.Elapsed.Seconds()
+		tot, lost := rng(&m.Total), rng(&m.Lost)
+		out.Messages, out.Lost = &tot, &lost
+		out.ByType = map[string]jsonRange{}
+		for i := range m.ByType {
+			out.ByType[m.Types[i]] = rng(&m.ByType[i])
+		}
+	}
+	if c.HasSync {
+		s := &c.Sync
+		js := &jsonSync{Latency: s.Latency, Messages: s.Sent.Total(), Lost: int(s.Sent.Lost), Overflow: s.Overflow, Rounds: s.Rounds, ByType: map[string]int{}, IDs: s.Arrangement}
+		if s.Unbounded {
+			js.Latency = "unbounded"
+		}
+		for i, t := range typesOf(r) {
+			js.ByType[t] = int(s.Sent.ByType[i])
+		}
+		js.PerRound = make([]int, s.Rounds)
+		for _, st := range s.Steps {
+			js.PerRound[st.Round] += st.Sent.Total()
+		}
+		out.Sync = js
+	}
+	return out
+}
+
+// writeWitnessChart draws the witness run in path.
+func writeWitnessChart(path, witness string, r *check.Report, stderr io.Writer) error {
+	if witness == "" {
+		fmt.Fprintf(stderr, "mcheck: --msc: no witness run to draw; %s not written\n", path)
+		return nil
+	}
+	f, err := r.WitnessFile(witness)
+	if err != nil {
+		return err
+	}
+	return writeMSCFile(path, f)
+}
+
+// checkComplexity: --witness needs --complexity, which needs the full state
+// graph.
+func (o *options) checkComplexity(given map[string]bool) error {
+	switch {
+	case given["witness"] && !o.complexity:
+		return fmt.Errorf("--witness names a run of --complexity: add --complexity")
+	case o.complexity && o.bitstate > 0:
+		return fmt.Errorf("--complexity needs the whole state graph: drop --bitstate")
+	}
+	return nil
+}
+
+// witnessOf is the run --witness names: by default the maximum of the
+// messages when there are complete runs, else none; "none" for none.
+func witnessOf(given string, r *check.Report) string {
+	switch {
+	case given == "none":
+		return ""
+	case given != "":
+		return given
+	case r.Complexity.Measures != nil && r.Complexity.Measures.CompleteRuns:
+		return "max"
+	}
+	return ""
+}

@@ -1,0 +1,180 @@
+package model
+
+import "slices"
+
+// SyncRun is the synchronous schedule of semantics.md section 5: one run,
+// in rounds, fixed by the configuration, that measures time in
+// communication latencies.
+type SyncRun struct {
+	// Arrangement is the IDs by position of the run's initial state; with
+	// Config.Perm the schedule is played from every arrangement and the
+	// worst is kept (unbounded, else the largest latency, then the most
+	// messages, then the first).
+	Arrangement []int
+	Initial     []byte     // the initial state
+	Steps       []SyncStep // in the order taken
+	// Rounds is the number of rounds played (round 0 included).
+	Rounds int
+	// Latency is the last round in which a step happened (0 if none); not
+	// meaningful when Unbounded or Overflow.
+	Latency int
+	// Unbounded: the schedule came back to a state it was in at the end of
+	// an earlier round (with the same timers armed for as long), so it
+	// never ends.
+	Unbounded bool
+	// Overflow: a step would have gone over the channel bound; the schedule
+	// stopped before it.
+	Overflow bool
+	Sent     Sends // all steps' sends, per type and lost
+}
+
+// SyncStep is one step of the schedule and the state after it.
+type SyncStep struct {
+	Round  int
+	Action Action
+	State  []byte
+	Sent   Sends
+}
+
+// Add adds what another step sent.
+func (s *Sends) Add(o Sends) {
+	for i := range s.ByType {
+		s.ByType[i] += o.ByType[i]
+	}
+	s.Lost += o.Lost
+}
+
+// Synchronous plays the synchronous schedule: perfect-detector guards, no
+// crash, restart or spurious step. Round 0: every initiator whose guard
+// holds initiates, in position order. Round r >= 1: every message in flight
+// at the end of round r-1 is delivered, by receiver, then sender, FIFO;
+// then every process in position order takes each timeout whose timer is
+// mature (armed in round a, mature from a+2) and whose guard holds. It
+// ends after the first round that leaves no message in flight and no armed
+// timer whose guard holds.
+func (k *Kernel[L, M]) Synchronous() SyncRun {
+	e := k.newExpander()
+	var b Batch
+	e.Initial(&b)
+	var worst SyncRun
+	for i := range b.Succs {
+		run := k.synchronousFrom(e, slices.Clone(b.State(i)))
+		if i == 0 || worse(&run, &worst) {
+			worst = run
+		}
+	}
+	return worst
+}
+
+func worse(a, b *SyncRun) bool {
+	if a.Unbounded != b.Unbounded {
+		return a.Unbounded
+	}
+	if a.Latency != b.Latency {
+		return a.Latency > b.Latency
+	}
+	return a.Sent.Total() > b.Sent.Total()
+}
+
+func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRun {
+	run := SyncRun{Initial: initial}
+	e.load(run.Initial)
+	run.Arrangement = k.layouts[e.cur.lay].ids
+	e.sync()
+	n, nt := k.n, len(k.timers)
+	armedAt := make([]int, n*nt) // round the timer was armed in
+	seen := map[string]bool{}
+	round := 0
+	// take commits the step just made into nxt, or reports the overflow.
+	take := func(a Action, p int) bool {
+		if e.overflow {
+			run.Overflow = true
+			return false
+		}
+		for t := range k.timers {
+			if k.timers[t].Armed(&e.nxt.local[p]) && !k.timers[t].Armed(&e.cur.local[p]) {
+				armedAt[p*nt+t] = round
+			}
+		}
+		state := e.encode(nil, &e.nxt)
+		run.Steps = append(run.Steps, SyncStep{Round: round, Action: a, State: state, Sent: e.sent})
+		run.Sent.Add(e.sent)
+		run.Latency = round
+		e.cur.copyFrom(&e.nxt)
+		e.sync()
+		return true
+	}
+	for p := 0; p < n; p++ {
+		if k.layouts[e.cur.lay].initMask&(1<<p) != 0 && e.cur.alive&(1<<p) != 0 && e.canInitiate(p) {
+			e.initiate(p)
+			if !take(mkAction(KindInitiate, p, 0, 0), p) {
+				return run
+			}
+		}
+	}
+	for {
+		run.Rounds = round + 1
+		if k.syncDone(e) {
+			return run
+		}
+		key := string(e.encode(nil, &e.cur))
+		for i, a := range armedAt {
+			if p := i / max(nt, 1); k.timers[i%nt].Armed(&e.cur.local[p]) {
+				key += string(rune(min(round-a, 2)))
+			} else {
+				key += "-"
+			}
+		}
+		if seen[key] {
+			run.Unbounded = true
+			return run
+		}
+		seen[key] = true
+		round++
+		inFlight := make([]int, n*n)
+		for ch, q := range e.cur.chans {
+			inFlight[ch] = len(q)
+		}
+		for to := 0; to < n; to++ {
+			for from := 0; from < n; from++ {
+				for range inFlight[from*n+to] {
+					e.deliver(from, to)
+					if !take(mkAction(KindDeliver, from, to, 0), to) {
+						return run
+					}
+				}
+			}
+		}
+		for p := 0; p < n; p++ {
+			for t := range k.timers {
+				tm := &k.timers[t]
+				if e.cur.alive&(1<<p) == 0 || !tm.Armed(&e.cur.local[p]) || round < armedAt[p*nt+t]+2 ||
+					!tm.Justified(e.at(&e.cur, p), &e.cur.local[p]) {
+					continue
+				}
+				e.fire(p, t)
+				if !take(mkAction(KindTimeout, p, 0, t), p) {
+					return run
+				}
+			}
+		}
+	}
+}
+
+// syncDone: no message in flight, and no armed timer whose guard holds.
+func (k *Kernel[L, M]) syncDone(e *expander[L, M]) bool {
+	for _, q := range e.cur.chans {
+		if len(q) > 0 {
+			return false
+		}
+	}
+	for p := 0; p < k.n; p++ {
+		for t := range k.timers {
+			tm := &k.timers[t]
+			if e.cur.alive&(1<<p) != 0 && tm.Armed(&e.cur.local[p]) && tm.Justified(e.at(&e.cur, p), &e.cur.local[p]) {
+				return false
+			}
+		}
+	}
+	return true
+}
