@@ -105,6 +105,8 @@ type Report struct {
 	// Arrangements is the number of arrangements of IDs explored, one
 	// initial state each (model.Config.Perm); 1 otherwise.
 	Arrangements int
+	// Deepening is set by Deepen: the bounds tried before this report.
+	Deepening *Deepening
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the

@@ -87,7 +87,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 				deadline(p, o.maxStates, o.memory))
 		}
 	}
-	rep, err := check.Run(req)
+	rep, err := runCheck(req, &o)
 	if showProgress {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

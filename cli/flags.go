@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
@@ -35,6 +36,8 @@ type options struct {
 	msc           string
 	complexity    bool
 	witness       string
+	autoQueue     bool          // --max-queue auto
+	timeLimit     time.Duration // --time-limit
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -179,7 +182,11 @@ Model (shared/semantics.md section 1):
                         (default on for bully, off for the ring algorithms;
                         --initial-leader=false turns it off)
   --max-queue K         at most K messages per channel (default 2N); steps
-                        beyond it are discarded and counted
+                        beyond it are discarded and counted; auto: check at
+                        bound 1, 2, 3, ... until a bound does not finish
+                        within --time-limit and --memory, and report the
+                        verdicts of the largest bound that finished (or of a
+                        violation, at the bound where it was found)
 
 Checking:
   --check LIST          comma list of SingleLeader, Agreement, Termination,
@@ -187,6 +194,8 @@ Checking:
   --continue            do not stop at the first violation: finish the search,
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
+  --time-limit D        stop after D (e.g. 60s, 5m), incomplete; with
+                        --max-queue auto, the time for all bounds together
   --memory SIZE         stop when the search's memory passes SIZE (default
                         half of this machine's memory), e.g. 8GiB; parent links
                         and large BFS levels go to files in $TMPDIR, which
@@ -257,7 +266,9 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(idList{ids: &o.cfg.Down}, "down", "")
 	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
-	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")
+	o.cfg.MaxQueue = -1
+	fs.Var(queueBound{&o.cfg.MaxQueue, &o.autoQueue}, "max-queue", "")
+	fs.DurationVar(&o.timeLimit, "time-limit", 0, "")
 	fs.Var(selectionFlag{&o.check}, "check", "")
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
@@ -300,7 +311,7 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	switch {
 	case o.cfg.MaxQueue == 0:
 		return errors.New("--max-queue 0 would allow no message at all: use 1 or more (default 2N)")
-	case o.cfg.MaxQueue < 0 && given["max-queue"]:
+	case o.cfg.MaxQueue < 0 && given["max-queue"] && !o.autoQueue:
 		return fmt.Errorf("--max-queue %d is negative: use 1 or more (default 2N)", o.cfg.MaxQueue)
 	case o.cfg.MaxQueue < 0:
 		o.cfg.MaxQueue = 0 // the model's default, 2N
@@ -316,6 +327,9 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	}
 	if o.maxStates < 0 {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
+	}
+	if err := o.checkDeepen(); err != nil {
+		return err
 	}
 	if err := checkMSCPath(o.msc); err != nil {
 		return err

@@ -126,6 +126,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	if !st.Complete && !r.Violated() {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
 	}
+	writeDeepening(w, r)
 	for _, f := range r.Files() {
 		fmt.Fprintln(w)
 		trace.WriteText(w, f, full)
@@ -152,6 +153,7 @@ type jsonReport struct {
 	MemoryBytes     int64          `json:"memory_bytes"`
 	Bitstate        *jsonBitstate  `json:"bitstate,omitempty"`
 	Properties      []jsonProperty `json:"properties"`
+	Deepening       *jsonDeepening `json:"deepening,omitempty"`
 	jsonMeasures
 }
 
@@ -241,6 +243,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
 	}
 	out.jsonMeasures = measuresJSON(r)
+	out.Deepening = deepeningJSON(r)
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}
 		if v.Trace != nil {

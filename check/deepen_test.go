@@ -1,0 +1,136 @@
+package check_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+func deepen(t *testing.T, algo string, cfg model.Config, sel properties.Selection, maxStates int64) *check.Report {
+	t.Helper()
+	spec, err := specs.Builtin().Lookup(algo)
+	require.NoError(t, err)
+	rep, err := check.Deepen(check.Request{Spec: spec, Config: cfg, Properties: sel, MaxStates: maxStates}, 0)
+	require.NoError(t, err)
+	require.NotNil(t, rep.Deepening)
+	return rep
+}
+
+type bound struct {
+	k         int
+	complete  bool
+	states    int64
+	discarded int64
+}
+
+func bounds(d *check.Deepening) []bound {
+	var out []bound
+	for _, b := range d.Bounds {
+		out = append(out, bound{b.MaxQueue, b.Complete, b.States, b.Discarded})
+	}
+	return out
+}
+
+var safety = properties.Selection{SingleLeader: true, Agreement: true}
+
+// Each bound's counts are those of a fixed --max-queue k, and deepening
+// stops at the first bound that discards nothing: the unbounded model.
+func TestDeepenStopsWhereNothingIsDiscarded(t *testing.T) {
+	rep := deepen(t, "chang-roberts", model.Config{N: 3, MaxCrashes: 2}, safety, 0)
+	d := rep.Deepening
+	assert.Equal(t, []bound{
+		{1, true, 231, 66}, {2, true, 554, 116}, {3, true, 1027, 228}, {4, true, 1762, 425},
+		{5, true, 2731, 578}, {6, true, 4141, 644}, {7, true, 5767, 498}, {8, true, 7066, 248},
+		{9, true, 7721, 72}, {10, true, 7900, 9}, {11, true, 7918, 0},
+	}, bounds(d))
+	assert.Equal(t, 11, d.Verdicts)
+	assert.True(t, d.Exhaustive)
+	assert.False(t, d.Violation)
+	assert.Nil(t, d.Stopped())
+	assert.Equal(t, 11, rep.Config.MaxQueue)
+	assert.False(t, rep.Bounded())
+	for _, v := range rep.Verdicts[:2] {
+		assert.Equal(t, check.Holds, v.Status, v.Name)
+	}
+	// The default bound 2N = 6 is the same search as bound 6 here.
+	spec, _ := specs.Builtin().Lookup("chang-roberts")
+	fixed, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 2}, Properties: safety})
+	require.NoError(t, err)
+	assert.Equal(t, int64(4141), fixed.Stats.States)
+}
+
+// A violation that is a run without the bound too stops deepening at the
+// bound where it is found, and is reported with its trace.
+func TestDeepenReportsViolationAtBoundOne(t *testing.T) {
+	rep := deepen(t, "chang-roberts", model.Config{N: 3, MaxCrashes: 2}, properties.All, 0)
+	d := rep.Deepening
+	assert.Equal(t, []bound{{1, true, 231, 66}}, bounds(d))
+	assert.True(t, d.Violation)
+	assert.Equal(t, 1, d.Verdicts)
+	v := rep.Verdicts[2]
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "fair-cycle", v.Kind)
+	assert.False(t, v.Bounded)
+	require.NotNil(t, v.File, "the trace was replayed")
+	assert.Len(t, v.Trace.Steps, 6)
+}
+
+// A stuck state that only the bound creates does not stop deepening; at
+// bound 3 the ring discards nothing and Termination holds.
+func TestDeepenGoesPastViolationsOfTheBoundOnly(t *testing.T) {
+	rep := deepen(t, "ring", model.Config{N: 3}, properties.All, 0)
+	d := rep.Deepening
+	assert.Equal(t, []bound{{1, true, 33, 17}, {2, true, 91, 15}, {3, true, 106, 0}}, bounds(d))
+	assert.True(t, d.Bounds[0].BoundedOnly)
+	assert.False(t, d.Bounds[1].BoundedOnly)
+	assert.True(t, d.Exhaustive)
+	assert.False(t, d.Violation)
+	assert.False(t, rep.Violated())
+	assert.Equal(t, check.Holds, rep.Verdicts[2].Status)
+}
+
+// A bound that does not finish (here: the per-bound state cap) ends
+// deepening; the verdicts are those of the largest bound that finished.
+func TestDeepenKeepsTheLargestFinishedBound(t *testing.T) {
+	rep := deepen(t, "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, properties.All, 10_000)
+	d := rep.Deepening
+	assert.Equal(t, []bound{{1, true, 932, 529}, {2, true, 3973, 1159}, {3, true, 9721, 1750}, {4, false, 10_000, 312}}, bounds(d))
+	assert.Equal(t, 3, d.Verdicts)
+	assert.False(t, d.Exhaustive)
+	require.NotNil(t, d.Stopped())
+	assert.Equal(t, 4, d.Stopped().MaxQueue)
+	assert.Equal(t, "--max-states 10000 reached", d.Stopped().Stopped)
+	assert.True(t, rep.Stats.Complete)
+	assert.Equal(t, 3, rep.Config.MaxQueue)
+	assert.Equal(t, int64(9721), rep.Stats.States)
+	for _, v := range rep.Verdicts {
+		assert.Equal(t, check.Holds, v.Status, v.Name)
+	}
+}
+
+// When not even bound 1 finishes, the report is that search, incomplete,
+// and nothing holds.
+func TestDeepenWithNoFinishedBound(t *testing.T) {
+	spec, _ := specs.Builtin().Lookup("bully")
+	ctx, cancel := check.WithTimeLimit(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 3, InitialLeader: true}, Properties: properties.All, Context: ctx}, 0)
+	require.NoError(t, err)
+	d := rep.Deepening
+	assert.Equal(t, []bound{{1, false, 1, 0}}, bounds(d))
+	assert.Equal(t, "interrupted: time limit of 1ns reached", d.Bounds[0].Stopped)
+	assert.Equal(t, 0, d.Verdicts)
+	assert.False(t, rep.Stats.Complete)
+	for _, v := range rep.Verdicts {
+		assert.Equal(t, check.Unknown, v.Status, v.Name)
+	}
+}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcheck/mcheck/check"
+)
+
+// queueBound reads --max-queue: a number, or auto for bound deepening.
+type queueBound struct {
+	k    *int
+	auto *bool
+}
+
+func (f queueBound) String() string {
+	if f.auto != nil && *f.auto {
+		return "auto"
+	}
+	if f.k == nil || *f.k < 0 {
+		return "2N"
+	}
+	return strconv.Itoa(*f.k)
+}
+
+func (f queueBound) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "auto" {
+		*f.auto, *f.k = true, -1
+		return nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a number: use 1 or more, or auto to deepen the bound within --time-limit and --memory", s)
+	}
+	*f.auto, *f.k = false, v
+	return nil
+}
+
+// checkDeepen applies the rules of --max-queue auto and --time-limit.
+func (o *options) checkDeepen() error {
+	switch {
+	case o.timeLimit < 0:
+		return fmt.Errorf("--time-limit %s is negative: give a duration like 60s or 5m", o.timeLimit)
+	case o.autoQueue && o.complexity:
+		return errors.New("--complexity with --max-queue auto: measures need one fixed bound, give --max-queue K")
+	case o.autoQueue && o.bitstate > 0:
+		return errors.New("--bitstate with --max-queue auto: a bitstate search proves no bound, give --max-queue K")
+	}
+	return nil
+}
+
+// runCheck runs the check of o: one search, or with --max-queue auto one
+// per bound; --time-limit bounds the time of all of it.
+func runCheck(req check.Request, o *options) (*check.Report, error) {
+	if o.autoQueue {
+		return check.Deepen(req, o.timeLimit)
+	}
+	if o.timeLimit > 0 {
+		ctx, cancel := check.WithTimeLimit(req.Context, o.timeLimit)
+		defer cancel()
+		req.Context = ctx
+	}
+	return check.Run(req)
+}
+
+// writeDeepening lists the bounds that --max-queue auto tried and says what
+// the verdicts above are about.
+func writeDeepening(w io.Writer, r *check.Report) {
+	d := r.Deepening
+	if d == nil {
+		return
+	}
+	limit := "no time limit"
+	if d.TimeLimit > 0 {
+		limit = "time limit " + d.TimeLimit.String()
+	}
+	fmt.Fprintf(w, "\nbound deepening (--max-queue auto, %s; the memory budget and --max-states apply to each bound), %.2f s in all\n", limit, d.Elapsed.Seconds())
+	for _, b := range d.Bounds {
+		status := "complete"
+		switch {
+		case d.Violation && b.MaxQueue == d.Verdicts:
+			status = "VIOLATION"
+		case !b.Complete:
+			status = "stopped: " + b.Stopped
+		case b.BoundedOnly:
+			status = "complete; violated only where the bound cut a fair step"
+		}
+		fmt.Fprintf(w, "  max-queue %-3d %12s states  %12s discarded  %8.2f s  %s\n",
+			b.MaxQueue, commas(b.States), commas(b.Discarded), b.Elapsed.Seconds(), status)
+	}
+	fmt.Fprintf(w, "  verdict: %s\n", deepeningVerdict(d))
+}
+
+// deepeningVerdict says in one sentence what the verdicts are about.
+func deepeningVerdict(d *check.Deepening) string {
+	k := d.Verdicts
+	var s string
+	switch {
+	case d.Violation:
+		return fmt.Sprintf("a property is violated with at most %d messages per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", k)
+	case k == 0:
+		return "not even the search at bound 1 finished, so no property can be said to hold"
+	case d.Exhaustive:
+		return fmt.Sprintf("bound %d discarded nothing: no run ever has more than %d messages in a channel, so the verdicts are for the unbounded model", k, k)
+	default:
+		s = fmt.Sprintf("the verdicts are for every run with at most %d messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out", k)
+	}
+	if b := d.Stopped(); b != nil {
+		s += fmt.Sprintf("; bound %d stopped at %s with %s states (%s)", b.MaxQueue, seconds(d.Elapsed), approx(b.States), b.Stopped)
+	} else if d.AtMaxBound {
+		s += fmt.Sprintf("; %d is the largest bound mcheck can check", k)
+	}
+	return s
+}
+
+// approx renders a count as people say it: 41 M, 7.6 M, 110,807.
+func approx(n int64) string {
+	switch {
+	case n >= 10_000_000:
+		return fmt.Sprintf("%d M", (n+500_000)/1_000_000)
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f M", float64(n)/1e6)
+	}
+	return commas(n)
+}
+
+type jsonDeepening struct {
+	TimeLimitSeconds float64     `json:"time_limit_seconds,omitempty"`
+	Seconds          float64     `json:"seconds"`
+	VerdictBound     int         `json:"verdict_bound"`
+	Exhaustive       bool        `json:"exhaustive"`
+	Violation        bool        `json:"violation"`
+	Verdict          string      `json:"verdict"`
+	Bounds           []jsonBound `json:"bounds"`
+}
+
+type jsonBound struct {
+	MaxQueue    int     `json:"max_queue"`
+	Complete    bool    `json:"complete"`
+	States      int64   `json:"states"`
+	Transitions int64   `json:"transitions"`
+	Discarded   int64   `json:"discarded"`
+	Seconds     float64 `json:"seconds"`
+	MemoryBytes int64   `json:"memory_bytes"`
+	Stopped     string  `json:"stopped,omitempty"`
+	BoundedOnly bool    `json:"violated_for_the_bound_only,omitempty"`
+}
+
+func deepeningJSON(r *check.Report) *jsonDeepening {
+	d := r.Deepening
+	if d == nil {
+		return nil
+	}
+	out := &jsonDeepening{TimeLimitSeconds: d.TimeLimit.Seconds(), Seconds: d.Elapsed.Seconds(), VerdictBound: d.Verdicts, Exhaustive: d.Exhaustive,
+		Violation: d.Violation, Verdict: deepeningVerdict(d)}
+	for _, b := range d.Bounds {
+		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, Complete: b.Complete, States: b.States,
+			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly})
+	}
+	return out
+}
+
+// seconds renders a duration as 0.18 s, 4.2 s or 61 s.
+func seconds(d time.Duration) string {
+	switch s := d.Seconds(); {
+	case s < 1:
+		return fmt.Sprintf("%.2f s", s)
+	case s < 10:
+		return fmt.Sprintf("%.1f s", s)
+	default:
+		return fmt.Sprintf("%.0f s", s)
+	}
+}
