@@ -1,0 +1,53 @@
+package explore
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// The fingerprint table's cost per successor: a lookup of a fingerprint
+// that is mostly already stored (4.5 of 5.5 successors are not new in
+// bully --n 4), in a table too large for the caches, as in a real search.
+func BenchmarkTableLookup(b *testing.B) {
+	const stored = 8 << 20
+	tab := newTable(stored, false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	fps := make([]uint64, stored)
+	for i := range fps {
+		fps[i] = rng.Uint64()
+		tab.insert(fps[i], uint32(i))
+	}
+	probe := make([]uint64, 1<<20)
+	for i := range probe {
+		if i%11 < 9 {
+			probe[i] = fps[rng.IntN(stored)] // a state already stored
+		} else {
+			probe[i] = rng.Uint64() // a new one
+		}
+	}
+	found, n := 0, 0
+	for b.Loop() {
+		if _, ok := tab.lookup(probe[n&(len(probe)-1)]); ok {
+			found++
+		}
+		n++
+	}
+	b.ReportMetric(float64(found)/float64(n), "hit-rate")
+}
+
+// Inserting new fingerprints, growth included, per state.
+func BenchmarkTableInsert(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tab := newTable(0, false)
+	n := 0
+	for b.Loop() {
+		if n == 1<<24 {
+			b.StopTimer()
+			tab, n = newTable(0, false), 0
+			b.StartTimer()
+		}
+		tab.reserve(1)
+		tab.insert(rng.Uint64(), uint32(n))
+		n++
+	}
+}

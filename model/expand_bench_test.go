@@ -1,0 +1,99 @@
+package model_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// The two configurations of the SPIN comparison (BENCHMARKS.md).
+var benchConfigs = []struct {
+	name string
+	algo string
+	cfg  model.Config
+}{
+	{"bully-n4-boot", "bully", model.Config{N: 4}},
+	{"chang-roberts-n4-crash-any", "chang-roberts", model.Config{N: 4, MaxCrashes: 3}},
+}
+
+// benchStates is a fixed sample of a system's reachable states: the first
+// n in breadth-first order.
+func benchStates(b *testing.B, algo string, cfg model.Config, n int) (model.System, [][]byte) {
+	b.Helper()
+	spec, err := specs.Builtin().Lookup(algo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sys, err := spec.Build(cfg, properties.Predicates())
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := sys.NewExpander()
+	var batch model.Batch
+	x.Initial(&batch)
+	seen := map[string]bool{}
+	var states [][]byte
+	add := func() {
+		for i := range batch.Succs {
+			s := batch.State(i)
+			if !seen[string(s)] && len(states) < n {
+				seen[string(s)] = true
+				states = append(states, slices.Clone(s))
+			}
+		}
+	}
+	add()
+	for i := 0; i < len(states) && len(states) < n; i++ {
+		x.Expand(states[i], &batch)
+		add()
+	}
+	return sys, states
+}
+
+// Successor generation alone (decode, step, encode, fingerprint,
+// predicates): the cost per transition, without the state table.
+func BenchmarkExpand(b *testing.B) {
+	for _, c := range benchConfigs {
+		b.Run(c.name, func(b *testing.B) {
+			sys, states := benchStates(b, c.algo, c.cfg, 20_000)
+			x := sys.NewExpander()
+			var batch model.Batch
+			var transitions int64
+			for b.Loop() {
+				for _, s := range states {
+					x.Expand(s, &batch)
+					transitions += int64(len(batch.Succs))
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(transitions), "ns/transition")
+			b.ReportMetric(float64(transitions)/float64(b.N)/float64(len(states)), "transitions/state")
+		})
+	}
+}
+
+// Fingerprinting alone: the 64-bit hash of each successor's canonical
+// encoding, as Batch computes it.
+func BenchmarkFingerprint(b *testing.B) {
+	for _, c := range benchConfigs {
+		b.Run(c.name, func(b *testing.B) {
+			_, states := benchStates(b, c.algo, c.cfg, 20_000)
+			var bytes int64
+			for _, s := range states {
+				bytes += int64(len(s))
+			}
+			b.SetBytes(bytes / int64(len(states)))
+			var sink uint64
+			n := 0
+			for b.Loop() {
+				sink ^= xxh3.Hash(states[n%len(states)])
+				n++
+			}
+			_ = sink
+		})
+	}
+}
