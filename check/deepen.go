@@ -49,6 +49,11 @@ type BoundRun struct {
 	// BoundedOnly: a property is violated, but only by runs the bound cut
 	// a fair step of.
 	BoundedOnly bool
+	// NotStarted: the time left (Left) was less than the previous bound
+	// took, and this bound has all the states of the previous one and
+	// more, so its search was not started.
+	NotStarted bool
+	Left       time.Duration
 }
 
 // Stopped returns the bound that did not finish, if any.
@@ -101,6 +106,13 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 	start := time.Now()
 	var best *Report
 	for k := 1; k <= MaxBound; k++ {
+		if deadline, ok := ctx.Deadline(); ok && k > 1 {
+			prev, left := d.Bounds[k-2], time.Until(deadline)
+			if left < prev.Elapsed {
+				d.Bounds = append(d.Bounds, BoundRun{MaxQueue: k, NotStarted: true, Left: max(left, 0)})
+				break
+			}
+		}
 		r := req
 		r.Config.MaxQueue, r.Context = k, ctx
 		rep, err := Run(r)

@@ -85,6 +85,8 @@ func writeDeepening(w io.Writer, r *check.Report) {
 		switch {
 		case d.Violation && b.MaxQueue == d.Verdicts:
 			status = "VIOLATION"
+		case b.NotStarted:
+			status = fmt.Sprintf("not started: %s left, less than bound %d took", seconds(b.Left), b.MaxQueue-1)
 		case !b.Complete:
 			status = "stopped: " + b.Stopped
 		case b.BoundedOnly:
@@ -110,7 +112,11 @@ func deepeningVerdict(d *check.Deepening) string {
 	default:
 		s = fmt.Sprintf("the verdicts are for every run with at most %d messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out", k)
 	}
-	if b := d.Stopped(); b != nil {
+	if b := d.Stopped(); b != nil && b.NotStarted {
+		prev := d.Bounds[len(d.Bounds)-2]
+		s += fmt.Sprintf("; bound %d was not started with %s left: it has all %s states of bound %d and more, which took %s",
+			b.MaxQueue, seconds(b.Left), approx(prev.States), prev.MaxQueue, seconds(prev.Elapsed))
+	} else if b != nil {
 		s += fmt.Sprintf("; bound %d stopped at %s with %s states (%s)", b.MaxQueue, seconds(d.Elapsed), approx(b.States), b.Stopped)
 	} else if d.AtMaxBound {
 		s += fmt.Sprintf("; %d is the largest bound mcheck can check", k)
@@ -149,6 +155,7 @@ type jsonBound struct {
 	MemoryBytes int64   `json:"memory_bytes"`
 	Stopped     string  `json:"stopped,omitempty"`
 	BoundedOnly bool    `json:"violated_for_the_bound_only,omitempty"`
+	NotStarted  bool    `json:"not_started,omitempty"`
 }
 
 func deepeningJSON(r *check.Report) *jsonDeepening {
@@ -160,7 +167,7 @@ func deepeningJSON(r *check.Report) *jsonDeepening {
 		Violation: d.Violation, Verdict: deepeningVerdict(d)}
 	for _, b := range d.Bounds {
 		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, Complete: b.Complete, States: b.States,
-			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly})
+			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly, NotStarted: b.NotStarted})
 	}
 	return out
 }
