@@ -92,6 +92,10 @@ func writeDeepening(w io.Writer, r *check.Report) {
 		case b.BoundedOnly:
 			status = "complete; violated only where the bound cut a fair step"
 		}
+		if b.NotStarted {
+			fmt.Fprintf(w, "  max-queue %-3d %s\n", b.MaxQueue, status)
+			continue
+		}
 		fmt.Fprintf(w, "  max-queue %-3d %12s states  %12s discarded  %8.2f s  %s\n",
 			b.MaxQueue, commas(b.States), commas(b.Discarded), b.Elapsed.Seconds(), status)
 	}
