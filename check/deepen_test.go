@@ -134,3 +134,29 @@ func TestDeepenWithNoFinishedBound(t *testing.T) {
 		assert.Equal(t, check.Unknown, v.Status, v.Name)
 	}
 }
+
+// deadlineOnly has a deadline that never fires: the search at bound 1 runs
+// to the end, and then no time is left.
+type deadlineOnly struct {
+	context.Context
+	at time.Time
+}
+
+func (c deadlineOnly) Deadline() (time.Time, bool) { return c.at, true }
+
+// A bound is not started when less time is left than the previous bound
+// took: it has all of that bound's states and more.
+func TestDeepenDoesNotStartAHopelessBound(t *testing.T) {
+	spec, _ := specs.Builtin().Lookup("chang-roberts")
+	ctx := deadlineOnly{context.Background(), time.Now()}
+	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 2}, Properties: safety, Context: ctx}, 0)
+	require.NoError(t, err)
+	d := rep.Deepening
+	assert.Equal(t, []bound{{1, true, 231, 66}, {2, false, 0, 0}}, bounds(d))
+	require.NotNil(t, d.Stopped())
+	assert.True(t, d.Stopped().NotStarted)
+	assert.Equal(t, time.Duration(0), d.Stopped().Left)
+	assert.Equal(t, 1, d.Verdicts)
+	assert.Equal(t, 1, rep.Config.MaxQueue)
+	assert.Equal(t, check.Holds, rep.Verdicts[0].Status)
+}
