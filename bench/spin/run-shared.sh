@@ -14,7 +14,8 @@
 #
 # Usage: bench/spin/run-shared.sh [RUNS]
 # ENVIRONMENT
-#   SHARED_SPIN  folder of the models (default: ../shared/spin beside the clone)
+#   SHARED_SPIN  folder of the models (default: ../shared/spin beside the clone,
+#                or beside the main clone when this is a git worktree)
 #   MCHECK       mcheck binary (default: go build ./cmd/mcheck into a temp dir)
 #   MCHECK_ARGS  extra mcheck flags, e.g. "--workers 1"
 set -eu -o pipefail
@@ -22,6 +23,11 @@ set -eu -o pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SHARED=${SHARED_SPIN:-$ROOT/../shared/spin}
+if [ -z "${SHARED_SPIN:-}" ] && [ ! -d "$SHARED" ]; then
+	# A git worktree: the shared folder sits beside the main clone.
+	common=$(cd "$ROOT" && git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+	[ -n "$common" ] && SHARED=$(dirname "$common")/../shared/spin
+fi
 RUNS=${1:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
