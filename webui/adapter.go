@@ -1,0 +1,363 @@
+package webui
+
+// The adapter: the one file of this package that reads the model, check,
+// trace and msc packages. The rest of the package speaks the JSON types of
+// api.go, so that when steps and traces become structured data only this
+// file changes.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// Model is a configuration to explore: an algorithm and its model
+// configuration, as the command line gives them.
+type Model struct {
+	Spec   specs.Spec
+	Config model.Config
+}
+
+// ModelOf is the model a trace file was found under.
+func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
+	spec, err := reg.Lookup(f.Config.Algo)
+	if err != nil {
+		return Model{}, err
+	}
+	cfg, err := f.Config.Model()
+	if err != nil {
+		return Model{}, err
+	}
+	return Model{Spec: spec, Config: cfg}, nil
+}
+
+// session is one model built for one request; not shared between
+// goroutines (the expander holds scratch memory).
+type session struct {
+	m     Model
+	sys   model.System
+	exp   model.Expander
+	cfg   model.Config // with defaults filled in
+	preds []string
+}
+
+func open(m Model) (*session, error) {
+	sys, err := m.Spec.Build(m.Config, properties.Predicates())
+	if err != nil {
+		return nil, err
+	}
+	s := &session{m: m, sys: sys, exp: sys.NewExpander(), cfg: m.Config.WithDefaults(), preds: sys.Predicates()}
+	if k, ok := sys.(interface{ Config() model.Config }); ok {
+		s.cfg = k.Config()
+	}
+	return s, nil
+}
+
+// walk is a path replayed from the initial state: the state after each
+// step (states[0] is the initial state) and the step that led there.
+type walk struct {
+	states  [][]byte
+	actions []model.Action // actions[i]: the step into states[i]; actions[0] unused
+	labels  []string
+	fair    []bool
+}
+
+// pathError is a step index that names no enabled step.
+type pathError struct{ step, index, enabled int }
+
+func (e *pathError) Error() string {
+	return fmt.Sprintf("step %d of the path is index %d, but only %d steps are enabled there (0..%d)", e.step, e.index, e.enabled, e.enabled-1)
+}
+
+func (s *session) initial() ([]byte, error) {
+	var b model.Batch
+	s.exp.Initial(&b)
+	if len(b.Succs) != 1 {
+		return nil, fmt.Errorf("the model has %d initial states, want 1", len(b.Succs))
+	}
+	return slices.Clone(b.State(0)), nil
+}
+
+// walk replays path, the index of the chosen step in each state.
+func (s *session) walk(path []int) (*walk, error) {
+	init, err := s.initial()
+	if err != nil {
+		return nil, err
+	}
+	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, labels: []string{trace.InitialAction}, fair: []bool{false}}
+	var b model.Batch
+	for i, idx := range path {
+		prev := w.states[i]
+		s.exp.Expand(prev, &b)
+		if idx < 0 || idx >= len(b.Succs) {
+			return nil, &pathError{step: i + 1, index: idx, enabled: len(b.Succs)}
+		}
+		w.push(s.exp, prev, &b, idx)
+	}
+	return w, nil
+}
+
+func (w *walk) push(exp model.Expander, prev []byte, b *model.Batch, idx int) {
+	succ := b.Succs[idx]
+	w.states = append(w.states, slices.Clone(b.State(idx)))
+	w.actions = append(w.actions, succ.Action)
+	w.labels = append(w.labels, exp.Label(prev, succ.Action))
+	w.fair = append(w.fair, succ.Fair != model.NoFairness)
+}
+
+// checkCycle: a lasso's last state must be the state its cycle starts at.
+func (w *walk) checkCycle(cycle int) error {
+	last := len(w.states) - 1
+	if cycle < 0 || cycle >= last {
+		return fmt.Errorf("cycle %d is outside the steps 0..%d of the path", cycle, last-1)
+	}
+	if !bytes.Equal(w.states[cycle], w.states[last]) {
+		return fmt.Errorf("the path does not return to the state of step %d at its end, so it has no cycle there", cycle)
+	}
+	return nil
+}
+
+// view renders the state after step at of w, the steps enabled there, and
+// the whole path as a chart.
+func (s *session) view(w *walk, at int, cycle *int) View {
+	v := View{At: at, Cycle: cycle}
+	for i := 1; i < len(w.states); i++ {
+		v.History = append(v.History, Step{Label: w.labels[i], Fair: w.fair[i]})
+	}
+	cur := s.exp.Snapshot(w.states[at])
+	var prev *model.Snapshot
+	if at > 0 {
+		p := s.exp.Snapshot(w.states[at-1])
+		prev = &p
+	}
+	v.Processes, v.Channels, v.Counters = stateOf(cur, prev)
+
+	var b model.Batch
+	s.exp.Expand(w.states[at], &b)
+	v.Quiescent = true
+	for i, succ := range b.Succs {
+		fair := succ.Fair != model.NoFairness
+		v.Quiescent = v.Quiescent && !fair
+		v.Steps = append(v.Steps, Step{Index: i, Label: s.exp.Label(w.states[at], succ.Action), Fair: fair})
+	}
+	v.Discarded = b.Discarded
+	for i, name := range s.preds {
+		v.Properties = append(v.Properties, Property{Name: name, Holds: b.Props&(1<<i) != 0})
+	}
+	v.Chart, v.ChartNote = s.chart(w, cycle, "", "", "")
+	return v
+}
+
+// stateOf lays a snapshot out for the page, marking what changed since prev.
+func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []Value) {
+	var procs []Process
+	for i, p := range cur.Processes {
+		var old *model.ProcessSnapshot
+		if prev != nil && i < len(prev.Processes) {
+			old = &prev.Processes[i]
+		}
+		pr := Process{Name: p.Name, ID: p.ID, Alive: p.Alive, AliveChanged: old != nil && old.Alive != p.Alive}
+		for _, f := range p.Fields {
+			changed := false
+			if old != nil {
+				j := slices.IndexFunc(old.Fields, func(o model.Field) bool { return o.Name == f.Name })
+				changed = j < 0 || old.Fields[j].Value != f.Value
+			}
+			pr.Fields = append(pr.Fields, Value{Name: f.Name, Value: f.Value, Changed: changed})
+		}
+		procs = append(procs, pr)
+	}
+	find := func(s *model.Snapshot, from, to string) (model.ChannelSnapshot, bool) {
+		if s == nil {
+			return model.ChannelSnapshot{}, false
+		}
+		j := slices.IndexFunc(s.Channels, func(c model.ChannelSnapshot) bool { return c.From == from && c.To == to })
+		if j < 0 {
+			return model.ChannelSnapshot{}, false
+		}
+		return s.Channels[j], true
+	}
+	chans := []Channel{}
+	for _, c := range cur.Channels {
+		old, _ := find(prev, c.From, c.To)
+		chans = append(chans, Channel{From: c.From, To: c.To, Messages: c.Messages, Changed: prev != nil && !slices.Equal(old.Messages, c.Messages)})
+	}
+	if prev != nil {
+		// A channel the last step emptied is shown empty and changed.
+		for _, c := range prev.Channels {
+			if _, ok := find(&cur, c.From, c.To); !ok {
+				chans = append(chans, Channel{From: c.From, To: c.To, Messages: []string{}, Changed: true})
+			}
+		}
+	}
+	counter := func(name string, v, old int) Value {
+		return Value{Name: name, Value: fmt.Sprint(v), Changed: prev != nil && v != old}
+	}
+	var oc, or int
+	if prev != nil {
+		oc, or = prev.Crashes, prev.Restarts
+	}
+	counters := []Value{counter("crashes", cur.Crashes, oc), counter("restarts", cur.Restarts, or)}
+	return procs, chans, counters
+}
+
+// maxChartSteps bounds the paths drawn: the chart's layout grows faster
+// than the path.
+const maxChartSteps = 300
+
+// chart draws the path with the code of --msc. Property and kind name a
+// counterexample; empty for a path walked by hand.
+func (s *session) chart(w *walk, cycle *int, property, kind, summary string) (svg, note string) {
+	if len(w.states)-1 > maxChartSteps {
+		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(w.states)-1, maxChartSteps)
+	}
+	t := &explore.Trace{CycleStart: -1}
+	if cycle != nil {
+		t.CycleStart = *cycle
+		if kind == "" {
+			kind = trace.KindFairCycle
+		}
+	}
+	for i, st := range w.states {
+		t.Steps = append(t.Steps, explore.Step{Action: w.actions[i], Label: w.labels[i], State: st})
+	}
+	f := trace.New(s.m.Spec.Name, s.cfg, property, kind, summary, t, s.exp)
+	var b strings.Builder
+	if err := msc.SVG(&b, f); err != nil {
+		return "", "no chart: " + err.Error()
+	}
+	return b.String(), ""
+}
+
+// random extends w from step at by steps chosen with a generator seeded
+// with seed, until no fair step is enabled (a quiescent state) or the path
+// has limit steps. It returns the new path and whether it got there.
+func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, bool) {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	path = slices.Clone(path[:at])
+	w.states, w.actions, w.labels, w.fair = w.states[:at+1], w.actions[:at+1], w.labels[:at+1], w.fair[:at+1]
+	var b model.Batch
+	for {
+		cur := w.states[len(w.states)-1]
+		s.exp.Expand(cur, &b)
+		if !slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness }) {
+			return path, true
+		}
+		if len(path) >= limit {
+			return path, false
+		}
+		idx := r.IntN(len(b.Succs))
+		w.push(s.exp, cur, &b, idx)
+		path = append(path, idx)
+	}
+}
+
+// pathOf finds the step indices of an explorer trace by its actions.
+func (s *session) pathOf(t *explore.Trace) ([]int, error) {
+	var path []int
+	var b model.Batch
+	for i := 1; i < len(t.Steps); i++ {
+		s.exp.Expand(t.Steps[i-1].State, &b)
+		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == t.Steps[i].Action })
+		if j < 0 {
+			return nil, fmt.Errorf("internal error: step %d of the counterexample is not enabled", i)
+		}
+		path = append(path, j)
+	}
+	return path, nil
+}
+
+// errNotEnabled: a step of a trace file that its model does not offer.
+var errNotEnabled = errors.New("not enabled")
+
+// pathOfFile finds the step indices of a trace file. Until steps are data,
+// a step of a file is known by its label only, as trace.Verify knows it.
+func (s *session) pathOfFile(f *trace.File) ([]int, error) {
+	if err := trace.Verify(s.sys, f); err != nil {
+		var div *trace.DivergenceError
+		if !errors.As(err, &div) || div.Step >= 0 {
+			return nil, err
+		}
+	}
+	init, err := s.initial()
+	if err != nil {
+		return nil, err
+	}
+	cur := init
+	var path []int
+	var b model.Batch
+	for i := 1; i < len(f.Steps); i++ {
+		s.exp.Expand(cur, &b)
+		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return s.exp.Label(cur, x.Action) == f.Steps[i].Action })
+		if j < 0 {
+			return nil, fmt.Errorf("step %d: %q is %w", i, f.Steps[i].Action, errNotEnabled)
+		}
+		path = append(path, j)
+		cur = slices.Clone(b.State(j))
+	}
+	return path, nil
+}
+
+// checkRequest is the check of the Check button: every property.
+func checkRequest(m Model, lim Limits) check.Request {
+	return check.Request{
+		Spec: m.Spec, Config: m.Config, Properties: properties.All, Continue: true,
+		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget, Workers: lim.Workers, Reduce: true,
+	}
+}
+
+// progressOf and resultOf turn the check's progress and report into JSON.
+func progressOf(p explore.Progress) Progress {
+	return Progress{States: p.States, Depth: p.Depth, Queue: p.Queue, Seconds: p.Elapsed.Seconds()}
+}
+
+func (s *session) resultOf(rep *check.Report) (*Result, error) {
+	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, States: rep.Stats.States}
+	add := func(property, kind, summary string, t *explore.Trace, bounded bool) error {
+		path, err := s.pathOf(t)
+		if err != nil {
+			return err
+		}
+		cx := Counterexample{Property: property, Kind: kind, Summary: summary, Bounded: bounded, Path: path}
+		if t.CycleStart >= 0 {
+			c := t.CycleStart
+			cx.Cycle = &c
+		}
+		res.Counterexamples = append(res.Counterexamples, cx)
+		return nil
+	}
+	for _, v := range rep.Verdicts {
+		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary})
+		if v.Trace != nil {
+			if err := add(v.Name, v.Kind, v.Summary, v.Trace, v.Bounded); err != nil {
+				return nil, err
+			}
+		}
+		for _, a := range v.Also {
+			if err := add(v.Name, a.Kind, a.Summary, a.Trace, a.Bounded); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// configOf is the configuration as the page shows it.
+func (s *session) configOf() Config {
+	c := trace.ConfigOf(s.m.Spec.Name, s.cfg)
+	return Config{
+		Algo: c.Algo, N: c.N, IDs: c.IDs, Crashes: c.Crashes, Restarts: c.Restarts, Detector: c.Detector,
+		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
+	}
+}
