@@ -409,7 +409,7 @@ func (j *job) state() Job {
 }
 
 // handleCheck starts the check of the request's configuration, or returns
-// the one already started for it.
+// the one running or complete for it (tabs share it).
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -428,13 +428,21 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	key := q.cfg.Encode()
 	s.mu.Lock()
 	running := 0
-	for _, j := range s.jobs {
+	for i := 0; i < len(s.jobs); i++ {
+		j := s.jobs[i]
+		st := j.state()
 		if j.key == key {
-			s.mu.Unlock()
-			reply(w, http.StatusOK, j.state())
-			return
+			if st.Running || st.Error == "" && st.Result.Complete {
+				s.mu.Unlock()
+				reply(w, http.StatusOK, st)
+				return
+			}
+			// Stopped or failed: check again.
+			s.jobs = append(s.jobs[:i], s.jobs[i+1:]...)
+			i--
+			continue
 		}
-		if j.state().Running {
+		if st.Running {
 			running++
 		}
 	}
