@@ -131,7 +131,7 @@ func (w *walk) checkCycle(cycle int) error {
 // view renders the state after step at of w, the steps enabled there, and
 // the whole path as a chart.
 func (s *session) view(w *walk, at int, cycle *int) View {
-	v := View{At: at, Cycle: cycle}
+	v := View{At: at, Cycle: cycle, History: []Step{}, Steps: []Step{}}
 	for i := 1; i < len(w.states); i++ {
 		v.History = append(v.History, Step{Label: w.labels[i], Fair: w.fair[i]})
 	}
