@@ -176,6 +176,10 @@ function render(v) {
     hist.append(li);
   });
 
+  for (const li of document.querySelectorAll("#counterexamples li")) {
+    li.classList.toggle("loaded", configQuery(li.dataset.query) === configQuery(v.query) && new URLSearchParams(li.dataset.query).get("path") === new URLSearchParams(v.query).get("path"));
+  }
+
   const chart = $("chart");
   chart.replaceChildren();
   $("chart-note").textContent = v.chart_note || "";
@@ -265,7 +269,7 @@ function showResult(j) {
     const b = el("button", { class: "load", "data-cx": String(i) }, "load");
     b.addEventListener("click", () => go(cx.query));
     const what = cx.property + " (" + cx.kind + ", " + cx.path.length + " steps" + (cx.cycle !== null ? ", cycle from step " + cx.cycle : "") + (cx.bounded ? ", may be due to the channel bound" : "") + ")";
-    cxs.append(el("li", { class: "counterexample" }, b, " " + what + ": " + cx.summary));
+    cxs.append(el("li", { class: "counterexample", "data-query": cx.query }, b, " " + what + ": " + cx.summary));
   });
 }
 
