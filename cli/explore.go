@@ -54,12 +54,20 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	var o options
 	fs := newFlagSet(&o)
 	addr := fs.String("addr", "127.0.0.1:7070", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, exploreHelp)
-			return ExitHolds
+	// Flags may come after the trace file too.
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, exploreHelp)
+				return ExitHolds
+			}
+			return badInput(stderr, fmt.Errorf("explore: %s (usage: %s)", flagError(err), exploreUsage))
 		}
-		return badInput(stderr, fmt.Errorf("explore: %s (usage: %s)", flagError(err), exploreUsage))
+		if fs.NArg() == 0 {
+			break
+		}
+		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
 	}
 	var modelGiven []string
 	var wrong error
@@ -76,7 +84,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	}
 	var start webui.Model
 	var file *trace.File
-	switch fs.NArg() {
+	switch len(files) {
 	case 0:
 		m, err := modelOf(fs, &o, reg)
 		if err != nil {
@@ -87,7 +95,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		if len(modelGiven) > 0 {
 			return badInput(stderr, fmt.Errorf("explore: a trace file brings its configuration: drop %s", strings.Join(modelGiven, ", ")))
 		}
-		path := fs.Arg(0)
+		path := files[0]
 		fh, err := os.Open(path)
 		if err != nil {
 			return badInput(stderr, fmt.Errorf("explore: %v", err))
@@ -112,7 +120,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		Limits: webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers},
 	})
 	if err != nil {
-		return badInput(stderr, fmt.Errorf("explore: %s: %v", fs.Arg(0), err))
+		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}
 	defer srv.Close()
 	ln, err := net.Listen("tcp", *addr)
