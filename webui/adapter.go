@@ -214,7 +214,7 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 
 // maxChartSteps bounds the paths drawn: the chart's layout grows faster
 // than the path.
-const maxChartSteps = 300
+const maxChartSteps = 600
 
 // chart draws the path with the code of --msc. Property and kind name a
 // counterexample; empty for a path walked by hand.
@@ -242,7 +242,9 @@ func (s *session) chart(w *walk, cycle *int, property, kind, summary string) (sv
 
 // random extends w from step at by steps chosen with a generator seeded
 // with seed, until no fair step is enabled (a quiescent state) or the path
-// has limit steps. It returns the new path and whether it got there.
+// has limit steps. From a quiescent state it first takes one (unfair) step,
+// so that the button always does something when a step is enabled. It
+// returns the new path and whether it ended quiescent.
 func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, bool) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	path = slices.Clone(path[:at])
@@ -251,7 +253,8 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 	for {
 		cur := w.states[len(w.states)-1]
 		s.exp.Expand(cur, &b)
-		if !slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness }) {
+		quiet := !slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness })
+		if quiet && (len(path) > at || len(b.Succs) == 0) {
 			return path, true
 		}
 		if len(path) >= limit {

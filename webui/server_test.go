@@ -254,6 +254,14 @@ func TestRandomRunIsReproducible(t *testing.T) {
 		differs = !assert.ObjectsAreEqual(a.Path, d.Path)
 	}
 	assert.True(t, differs, "other seeds, other runs")
+	// Bully starts with its leader elected, quiescent: the run takes a step
+	// (a crash) first, then runs to the next quiescent state.
+	q := view(t, srv, "/api/random?algo=bully&crashes=1&n=3&seed=1")
+	assert.Equal(t, []int{}, view(t, srv, "/api/view?algo=bully&crashes=1&n=3").Path)
+	assert.True(t, view(t, srv, "/api/view?algo=bully&crashes=1&n=3").Quiescent)
+	require.NotEmpty(t, q.Path)
+	assert.True(t, strings.HasPrefix(q.History[0].Label, "crash "), q.History[0].Label)
+	assert.True(t, q.Quiescent)
 	// From the middle of a path, the rest of the path is replaced.
 	e := view(t, srv, "/api/random?"+lasso+"&at=2&seed=7")
 	assert.Equal(t, []int{2, 0}, e.Path[:2])
@@ -393,4 +401,30 @@ func FuzzQuery(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestStopCheck(t *testing.T) {
+	srv := newServer(t)
+	big := "algo=bully&crash-any=true&n=6"
+	w := do(srv, "POST", "/api/check?"+big)
+	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
+	var j webui.Job
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
+	assert.True(t, j.Running)
+	w = do(srv, "POST", "/api/check/"+strconv.Itoa(j.ID)+"/stop")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	j = waitJob(t, srv, j.ID)
+	require.NotNil(t, j.Result, j.Error)
+	assert.False(t, j.Result.Complete, "stopped: incomplete")
+	for _, v := range j.Result.Verdicts {
+		assert.NotEqual(t, "holds", v.Status, "never holds after a stopped search: %s", v.Name)
+	}
+	// Checking again starts a new search.
+	w = do(srv, "POST", "/api/check?"+big)
+	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
+	var again webui.Job
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &again))
+	assert.NotEqual(t, j.ID, again.ID)
+	do(srv, "POST", "/api/check/"+strconv.Itoa(again.ID)+"/stop")
+	waitJob(t, srv, again.ID)
 }
