@@ -74,7 +74,9 @@ func serve(t *testing.T, args ...string) (base, query string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	done := make(chan int)
-	go func() { done <- serveExplorer(ctx, append(args, "--addr", "127.0.0.1:0"), specs.Builtin(), &out, &errb) }()
+	go func() {
+		done <- serveExplorer(ctx, append(args, "--addr", "127.0.0.1:0"), specs.Builtin(), &out, &errb)
+	}()
 	t.Cleanup(func() {
 		cancel()
 		assert.Equal(t, ExitHolds, <-done, "stopped by its context: exit 0")
