@@ -135,6 +135,9 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		defer cancel()
 		hs.Shutdown(sctx)
 	}()
+	if !loopback(*addr) {
+		fmt.Fprintf(stderr, "mcheck: explore: --addr %s is reachable from other machines: anyone who can reach it can use the page and start checks\n", *addr)
+	}
 	fmt.Fprintf(stdout, "mcheck explore: open http://%s/?%s (Ctrl-C stops)\n", ln.Addr(), srv.Home())
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "mcheck: explore: %v\n", err)

@@ -357,10 +357,4 @@ func (s *session) resultOf(rep *check.Report) (*Result, error) {
 }
 
 // configOf is the configuration as the page shows it.
-func (s *session) configOf() Config {
-	c := trace.ConfigOf(s.m.Spec.Name, s.cfg)
-	return Config{
-		Algo: c.Algo, N: c.N, IDs: c.IDs, Crashes: c.Crashes, Restarts: c.Restarts, Detector: c.Detector,
-		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
-	}
-}
+func (s *session) configOf() trace.Config { return trace.ConfigOf(s.m.Spec.Name, s.cfg) }

@@ -2,9 +2,11 @@ package webui
 
 // The JSON the page reads. adapter.go fills it from the model.
 
+import "github.com/mcheck/mcheck/trace"
+
 // View is the page at one step of a path.
 type View struct {
-	Config Config `json:"config"`
+	Config trace.Config `json:"config"` // with defaults filled in
 	// Query is the URL query of this view: the configuration, the path, the
 	// step shown and the cycle.
 	Query string `json:"query"`
@@ -26,20 +28,6 @@ type View struct {
 
 	Chart     string `json:"chart"`      // the path as an SVG chart
 	ChartNote string `json:"chart_note"` // why there is no chart
-}
-
-// Config is the model configuration, with defaults filled in.
-type Config struct {
-	Algo          string `json:"algo"`
-	N             int    `json:"n"`
-	IDs           []int  `json:"ids"`
-	Crashes       int    `json:"crashes"`
-	Restarts      int    `json:"restarts"`
-	Detector      string `json:"detector"`
-	Initiators    []int  `json:"initiators"`
-	Down          []int  `json:"down"`
-	InitialLeader bool   `json:"initial_leader"`
-	MaxQueue      int    `json:"max_queue"`
 }
 
 // Step is a step: enabled (with its index) or taken.
