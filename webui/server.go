@@ -475,6 +475,14 @@ func (s *Server) evict() {
 
 func (s *Server) run(ctx context.Context, j *job, m Model, cfg url.Values) {
 	defer j.cancel()
+	defer func() {
+		// An algorithm's handler may panic; that ends this check, not the server.
+		if v := recover(); v != nil {
+			j.mu.Lock()
+			j.done, j.err = true, fmt.Errorf("the check panicked: %v", v)
+			j.mu.Unlock()
+		}
+	}()
 	req := checkRequest(m, s.opt.Limits)
 	req.Context = ctx
 	req.Progress = func(p explore.Progress) {
