@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -427,4 +428,44 @@ func TestStopCheck(t *testing.T) {
 	assert.NotEqual(t, j.ID, again.ID)
 	do(srv, "POST", "/api/check/"+strconv.Itoa(again.ID)+"/stop")
 	waitJob(t, srv, again.ID)
+}
+
+// boom is a system whose steps panic, as a student's handler may.
+type boom struct{}
+
+func (boom) NewExpander() model.Expander { return boomExp{} }
+func (boom) Predicates() []string        { return []string{"SingleLeader", "Agreement", "Stable"} }
+func (boom) FairClass(int32) string      { return "" }
+
+type boomExp struct{}
+
+func (boomExp) Initial(out *model.Batch) {
+	out.Reset()
+	out.Add(0, model.NoFairness, 0, []byte{0})
+}
+func (boomExp) Expand([]byte, *model.Batch)       { panic("index out of range in a handler") }
+func (boomExp) Label([]byte, model.Action) string { return "step" }
+func (boomExp) Snapshot([]byte) model.Snapshot    { return model.Snapshot{} }
+func (boomExp) Describe([]byte) string            { return "" }
+func (boomExp) Fields([]byte) []model.Field       { return nil }
+
+func TestPanickingAlgorithm(t *testing.T) {
+	spec := specs.Spec{Name: "boom", Build: func(model.Config, []model.Predicate, ...model.Option) (model.System, error) { return boom{}, nil }}
+	m := webui.Model{Spec: spec, Config: model.Config{N: 2}}
+	srv, err := webui.New(webui.Options{
+		Parse: func(url.Values) (webui.Model, error) { return m, nil },
+		Query: func(webui.Model) url.Values { return url.Values{"algo": {"boom"}} },
+		Start: m,
+	})
+	require.NoError(t, err)
+	defer srv.Close()
+	w := do(srv, "GET", "/api/view?algo=boom")
+	assert.Equal(t, http.StatusInternalServerError, w.Code)
+	assert.Contains(t, w.Body.String(), "internal error: index out of range in a handler")
+	w = do(srv, "POST", "/api/check?algo=boom")
+	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
+	j := waitJob(t, srv, 1)
+	assert.Contains(t, j.Error, "the check panicked")
+	// The server still answers.
+	assert.Equal(t, http.StatusOK, do(srv, "GET", "/api/home").Code)
 }
