@@ -116,7 +116,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	}
 	parse, query := ExploreModels(reg)
 	srv, err := webui.New(webui.Options{
-		Parse: parse, Query: query, Start: start, Trace: file, LocalOnly: loopback(*addr),
+		Parse: parse, Query: query, Start: start, Trace: file, TraceName: strings.Join(files, ""), LocalOnly: loopback(*addr),
 		Limits: webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers},
 	})
 	if err != nil {

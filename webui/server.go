@@ -59,8 +59,10 @@ type Options struct {
 	Query func(m Model) url.Values
 	// Start is the configuration the page opens with.
 	Start Model
-	// Trace, when set, is a trace file of Start, opened at its last step.
-	Trace *trace.File
+	// Trace, when set, is a trace file of Start, opened at its last step;
+	// TraceName names it on the page.
+	Trace     *trace.File
+	TraceName string
 	// LocalOnly refuses requests whose Host is not a loopback name or
 	// address, so that a web page elsewhere cannot reach the server by
 	// rebinding its DNS name to 127.0.0.1.
@@ -81,6 +83,7 @@ type Limits struct {
 type Server struct {
 	opt    Options
 	home   string // the query of the page the server opens with
+	note   string // what the page says about it (the trace file)
 	mux    *http.ServeMux
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -107,6 +110,7 @@ func New(opt Options) (*Server, error) {
 			return nil, err
 		}
 		home.at, home.cycle = len(home.path), f.CycleStart
+		s.note = fmt.Sprintf("%s: %s violated (%s, %d steps): %s", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1, f.Summary)
 	}
 	s.home = home.encode()
 
@@ -346,7 +350,7 @@ func failErr(w http.ResponseWriter, err error) {
 }
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
-	reply(w, http.StatusOK, map[string]string{"query": s.home})
+	reply(w, http.StatusOK, map[string]string{"query": s.home, "note": s.note})
 }
 
 func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {

@@ -342,11 +342,12 @@ func TestTraceFileOpensAtItsLastStep(t *testing.T) {
 	require.NoError(t, rep.Files()[0].Write(&b))
 	f, err := trace.Read(&b)
 	require.NoError(t, err)
-	opt.Trace = f
+	opt.Trace, opt.TraceName = f, "lasso.json"
 	srv, err := webui.New(opt)
 	require.NoError(t, err)
 	defer srv.Close()
 	assert.Equal(t, lasso, srv.Home())
+	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"lasso.json: Termination violated (fair-cycle, 8 steps): ELECTION(4) of crashed p4 circulates forever`)
 	v := view(t, srv, "/api/view?"+srv.Home())
 	assert.Equal(t, 8, v.At)
 

@@ -56,11 +56,14 @@ async function go(query, url) {
   }
 }
 
+let home = null; // the page the server opened with, and what it says about it
+
 async function loadFromURL() {
   let query = location.search.slice(1);
   try {
+    if (home === null) home = await api("/api/home");
     if (query === "") {
-      query = (await api("/api/home")).query;
+      query = home.query;
       history.replaceState(null, "", "?" + query);
     }
     render(await api("/api/view?" + query));
@@ -107,6 +110,8 @@ function render(v) {
   showError("");
   document.body.classList.remove("failed");
   renderConfig(v.config);
+  $("note").textContent = home && home.note ? home.note : "";
+  $("note").hidden = !(home && home.note && configQuery(home.query) === configQuery(v.query));
 
   const n = v.path.length;
   $("position").textContent = "step " + v.at + " of " + n + (v.cycle !== null ? " (a lasso: steps " + (v.cycle + 1) + "–" + n + " repeat)" : "");
