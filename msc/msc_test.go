@@ -380,3 +380,14 @@ func TestSVGRendersInChromium(t *testing.T) {
 		})
 	}
 }
+
+// TestRunTitle: a path that is no counterexample (mcheck explore) is titled
+// as a run, with a lasso's cycle still named.
+func TestRunTitle(t *testing.T) {
+	f := load(t, fixtures[1].path)
+	f.Property, f.Kind, f.Summary = "", "", ""
+	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 4 steps</title>")
+	f = load(t, fixtures[0].path)
+	f.Property, f.Summary = "", ""
+	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 8 steps: a lasso (a prefix, then a cycle repeated forever)</title>")
+}
