@@ -26,6 +26,9 @@ type View struct {
 	Quiescent  bool       `json:"quiescent"` // no fair step is enabled
 	Properties []Property `json:"properties"`
 
+	// Note says how a random run ended when it found no quiescent state.
+	Note string `json:"note,omitempty"`
+
 	Chart     string `json:"chart"`      // the path as an SVG chart
 	ChartNote string `json:"chart_note"` // why there is no chart
 }

@@ -384,9 +384,15 @@ func (s *Server) handleRandom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := min(MaxPath, q.at+maxRandomSteps)
-	q.path, _ = ss.random(wk, q.path, q.at, q.seed, limit)
+	from := q.at
+	var quiet bool
+	q.path, quiet = ss.random(wk, q.path, q.at, q.seed, limit)
 	q.at, q.cycle = len(q.path), nil
-	reply(w, http.StatusOK, s.render(q, ss, wk))
+	v := s.render(q, ss, wk)
+	if !quiet {
+		v.Note = fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(q.path)-from)
+	}
+	reply(w, http.StatusOK, v)
 }
 
 // job is a check started from the page.

@@ -263,6 +263,12 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	require.NotEmpty(t, q.Path)
 	assert.True(t, strings.HasPrefix(q.History[0].Label, "crash "), q.History[0].Label)
 	assert.True(t, q.Quiescent)
+	// In the lasso's cycle no quiescent state comes: the run stops and says so.
+	l := view(t, srv, "/api/random?"+lasso+"&seed=5")
+	assert.Len(t, l.Path, 8+1000)
+	assert.False(t, l.Quiescent)
+	assert.Equal(t, "no quiescent state after 1000 random steps: the run may go round a cycle for ever (Check finds such cycles)", l.Note)
+	assert.Empty(t, a.Note)
 	// From the middle of a path, the rest of the path is replaced.
 	e := view(t, srv, "/api/random?"+lasso+"&at=2&seed=7")
 	assert.Equal(t, []int{2, 0}, e.Path[:2])

@@ -115,6 +115,7 @@ function render(v) {
 
   const n = v.path.length;
   $("position").textContent = "step " + v.at + " of " + n + (v.cycle !== null ? " (a lasso: steps " + (v.cycle + 1) + "–" + n + " repeat)" : "");
+  if (v.note) $("position").textContent += " — " + v.note;
   $("first").disabled = v.at === 0;
   $("back").disabled = v.at === 0;
   $("forward").disabled = v.at === n && v.cycle === null;
