@@ -312,11 +312,12 @@ func (s *session) pathOfFile(f *trace.File) ([]int, error) {
 	return path, nil
 }
 
-// checkRequest is the check of the Check button: every property.
+// checkRequest is the check of the Check button: every property. The
+// memory budget is shared by the checks that may run at once.
 func checkRequest(m Model, lim Limits) check.Request {
 	return check.Request{
 		Spec: m.Spec, Config: m.Config, Properties: properties.All, Continue: true,
-		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget, Workers: lim.Workers, Reduce: true,
+		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget / maxRunning, Workers: lim.Workers, Reduce: true,
 	}
 }
 

@@ -71,8 +71,8 @@ type Options struct {
 	Limits Limits
 }
 
-// Limits bound the check the Check button runs (zero: no bound, one worker
-// per CPU).
+// Limits bound the checks the Check button runs (zero: no bound, one worker
+// per CPU); the checks that run at once share MemoryBudget.
 type Limits struct {
 	MaxStates    int64
 	MemoryBudget int64
