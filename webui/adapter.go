@@ -7,6 +7,7 @@ package webui
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -312,19 +313,28 @@ func (s *session) pathOfFile(f *trace.File) ([]int, error) {
 	return path, nil
 }
 
-// checkRequest is the check of the Check button: every property. The
-// memory budget is shared by the checks that may run at once.
-func checkRequest(m Model, lim Limits) check.Request {
-	return check.Request{
+// runCheck is the check of the Check button: every property, until ctx
+// ends. The memory budget is shared by the checks that may run at once.
+func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress)) (*Result, error) {
+	rep, err := check.Run(check.Request{
 		Spec: m.Spec, Config: m.Config, Properties: properties.All, Continue: true,
 		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget / maxRunning, Workers: lim.Workers, Reduce: true,
+		Context: ctx,
+		Progress: func(p explore.Progress) {
+			progress(Progress{States: p.States, Depth: p.Depth, Queue: p.Queue, Seconds: p.Elapsed.Seconds()})
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
+	s, err := open(m)
+	if err != nil {
+		return nil, err
+	}
+	return s.resultOf(rep)
 }
 
-// progressOf and resultOf turn the check's progress and report into JSON.
-func progressOf(p explore.Progress) Progress {
-	return Progress{States: p.States, Depth: p.Depth, Queue: p.Queue, Seconds: p.Elapsed.Seconds()}
-}
+// resultOf turns the check's report into JSON.
 
 func (s *session) resultOf(rep *check.Report) (*Result, error) {
 	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, States: rep.Stats.States}

@@ -21,8 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcheck/mcheck/check"
-	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -402,7 +400,7 @@ type job struct {
 	cancel context.CancelFunc
 
 	mu   sync.Mutex
-	prog explore.Progress
+	prog Progress
 	done bool
 	res  *Result
 	err  error
@@ -411,7 +409,7 @@ type job struct {
 func (j *job) state() Job {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := Job{ID: j.id, Running: !j.done, Progress: progressOf(j.prog), Result: j.res}
+	out := Job{ID: j.id, Running: !j.done, Progress: j.prog, Result: j.res}
 	if j.err != nil {
 		out.Error = j.err.Error()
 	}
@@ -493,21 +491,11 @@ func (s *Server) run(ctx context.Context, j *job, m Model, cfg url.Values) {
 			j.mu.Unlock()
 		}
 	}()
-	req := checkRequest(m, s.opt.Limits)
-	req.Context = ctx
-	req.Progress = func(p explore.Progress) {
+	res, err := runCheck(ctx, m, s.opt.Limits, func(p Progress) {
 		j.mu.Lock()
 		j.prog = p
 		j.mu.Unlock()
-	}
-	rep, err := check.Run(req)
-	var res *Result
-	if err == nil {
-		var ss *session
-		if ss, err = open(m); err == nil {
-			res, err = ss.resultOf(rep)
-		}
-	}
+	})
 	if res != nil {
 		for i := range res.Counterexamples {
 			cx := &res.Counterexamples[i]
