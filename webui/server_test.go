@@ -419,6 +419,14 @@ func TestStopCheck(t *testing.T) {
 	var j webui.Job
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
 	assert.True(t, j.Running)
+	// Progress comes every second while the search runs.
+	for deadline := time.Now().Add(30 * time.Second); j.Progress.States == 0; time.Sleep(50 * time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "no progress")
+		w = do(srv, "GET", "/api/check/"+strconv.Itoa(j.ID))
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
+		require.True(t, j.Running, "bully --n 6 --crash-any takes longer than this")
+	}
+	assert.Positive(t, j.Progress.Seconds)
 	w = do(srv, "POST", "/api/check/"+strconv.Itoa(j.ID)+"/stop")
 	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 	j = waitJob(t, srv, j.ID)
