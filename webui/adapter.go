@@ -146,10 +146,9 @@ func (s *session) view(w *walk, at int, cycle *int) View {
 
 	var b model.Batch
 	s.exp.Expand(w.states[at], &b)
-	v.Quiescent = true
+	v.Quiescent = quiescent(&b)
 	for i, succ := range b.Succs {
 		fair := succ.Fair != model.NoFairness
-		v.Quiescent = v.Quiescent && !fair
 		v.Steps = append(v.Steps, Step{Index: i, Label: s.exp.Label(w.states[at], succ.Action), Fair: fair})
 	}
 	v.Discarded = b.Discarded
@@ -241,12 +240,20 @@ func (s *session) chart(w *walk, cycle *int, property, kind, summary string) (sv
 	return b.String(), ""
 }
 
+// quiescent: no fair step is enabled, and the channel bound discarded no
+// step (semantics.md, "Quiescent state").
+func quiescent(b *model.Batch) bool { return b.Discarded == 0 && !anyFair(b) }
+
+func anyFair(b *model.Batch) bool {
+	return slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness })
+}
+
 // random extends w from step at by steps chosen with a generator seeded
-// with seed, until no fair step is enabled (a quiescent state) or the path
-// has limit steps. From a quiescent state it first takes one (unfair) step,
-// so that the button always does something when a step is enabled. It
-// returns the new path and whether it ended quiescent.
-func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, bool) {
+// with seed, until no fair step is enabled or the path has limit steps.
+// From a state without a fair step it first takes one (unfair) step, so
+// that the button does something when a step is enabled. It returns the
+// new path and, unless it ended in a quiescent state, why not.
+func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, string) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	path = slices.Clone(path[:at])
 	w.states, w.actions, w.labels, w.fair = w.states[:at+1], w.actions[:at+1], w.labels[:at+1], w.fair[:at+1]
@@ -254,12 +261,14 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 	for {
 		cur := w.states[len(w.states)-1]
 		s.exp.Expand(cur, &b)
-		quiet := !slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness })
-		if quiet && (len(path) > at || len(b.Succs) == 0) {
-			return path, true
+		if !anyFair(&b) && (len(path) > at || len(b.Succs) == 0) {
+			if !quiescent(&b) {
+				return path, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
+			}
+			return path, ""
 		}
 		if len(path) >= limit {
-			return path, false
+			return path, fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(path)-at)
 		}
 		idx := r.IntN(len(b.Succs))
 		w.push(s.exp, cur, &b, idx)

@@ -23,10 +23,10 @@ type View struct {
 
 	Steps      []Step     `json:"steps"`     // the steps enabled here
 	Discarded  int        `json:"discarded"` // steps the channel bound cut off here
-	Quiescent  bool       `json:"quiescent"` // no fair step is enabled
+	Quiescent  bool       `json:"quiescent"` // no fair step is enabled, none discarded
 	Properties []Property `json:"properties"`
 
-	// Note says how a random run ended when it found no quiescent state.
+	// Note says why a random run did not end in a quiescent state.
 	Note string `json:"note,omitempty"`
 
 	Chart     string `json:"chart"`      // the path as an SVG chart

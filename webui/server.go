@@ -382,14 +382,11 @@ func (s *Server) handleRandom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := min(MaxPath, q.at+maxRandomSteps)
-	from := q.at
-	var quiet bool
-	q.path, quiet = ss.random(wk, q.path, q.at, q.seed, limit)
+	var note string
+	q.path, note = ss.random(wk, q.path, q.at, q.seed, limit)
 	q.at, q.cycle = len(q.path), nil
 	v := s.render(q, ss, wk)
-	if !quiet {
-		v.Note = fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(q.path)-from)
-	}
+	v.Note = note
 	reply(w, http.StatusOK, v)
 }
 

@@ -269,6 +269,13 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	assert.False(t, l.Quiescent)
 	assert.Equal(t, "no quiescent state after 1000 random steps: the run may go round a cycle for ever (Check finds such cycles)", l.Note)
 	assert.Empty(t, a.Note)
+	// A state where the channel bound cut steps off is not quiescent
+	// (semantics.md), even when no fair step is left.
+	bq := view(t, srv, "/api/random?algo=ring&max-queue=1&n=3&seed=8")
+	assert.Equal(t, []int{2, 2, 1}, bq.Path)
+	assert.False(t, bq.Quiescent)
+	assert.Equal(t, 3, bq.Discarded)
+	assert.Equal(t, "the run stopped where the channel bound cut off 3 steps and no fair step is left: not a quiescent state", bq.Note)
 	// From the middle of a path, the rest of the path is replaced.
 	e := view(t, srv, "/api/random?"+lasso+"&at=2&seed=7")
 	assert.Equal(t, []int{2, 0}, e.Path[:2])

@@ -154,6 +154,7 @@ function render(v) {
     props.append(el("li", { class: p.holds ? "holds" : "fails", "data-property": p.name }, p.name + ": " + (p.holds ? "true" : "false")));
   }
   if (v.quiescent) props.append(el("li", { class: "quiescent" }, "quiescent: no fair step is enabled"));
+  else if (!v.steps.some((s) => s.fair) && v.discarded > 0) props.append(el("li", { class: "bounded" }, "no fair step, but the channel bound cut some off: not quiescent"));
 
   const steps = $("steps");
   steps.replaceChildren();
