@@ -7,7 +7,6 @@ package check
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -325,27 +324,44 @@ func (r *Report) explainStuck(t *explore.Trace) string {
 	return fmt.Sprintf("stuck without a leader: no fair step is enabled, and %s (Stable needs elected=%d)", who, maxLive)
 }
 
-var deliverMsg = regexp.MustCompile(`^deliver \S+ ([A-Z]+\((\d+)[^)]*\))`)
+func firstInt(m model.Value) (int, bool) {
+	for _, a := range m.Elems() {
+		if n, ok := a.Int(); ok {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// cycleSteps are the steps of a lasso's cycle, as data.
+func (r *Report) cycleSteps(t *explore.Trace) []model.StepInfo {
+	var out []model.StepInfo
+	for i := t.CycleStart + 1; i < len(t.Steps); i++ {
+		out = append(out, r.Expander.Step(t.Steps[i-1].State, t.Steps[i].Action))
+	}
+	return out
+}
 
 func (r *Report) explainCycle(t *explore.Trace) string {
 	start := r.view(&t.Steps[t.CycleStart])
-	// A message of a crashed process that keeps being delivered round the cycle.
-	for _, s := range t.Steps[t.CycleStart+1:] {
-		m := deliverMsg.FindStringSubmatch(s.Label)
-		if m == nil {
+	steps := r.cycleSteps(t)
+	// A message of a crashed process (its first integer argument, an ID,
+	// as in ELECTION(4)) that keeps being delivered round the cycle.
+	for _, s := range steps {
+		if s.Kind != model.KindDeliver || s.Msg == nil {
 			continue
 		}
-		id, _ := strconv.Atoi(m[2])
-		if !start.AliveID(id) && slices.Contains(start.ID[:start.N], id) {
+		id, ok := firstInt(*s.Msg)
+		if ok && !start.AliveID(id) && slices.Contains(start.ID[:start.N], id) {
 			who, maxLive := notStable(&start)
-			return fmt.Sprintf("%s of crashed p%d circulates forever; Stable (elected=%d) is never reached: %s", m[1], id, maxLive, who)
+			return fmt.Sprintf("%s of crashed p%d circulates forever; Stable (elected=%d) is never reached: %s", s.Msg, id, maxLive, who)
 		}
 	}
 	who, maxLive := notStable(&start)
-	for _, s := range t.Steps[t.CycleStart+1:] {
-		if strings.HasPrefix(s.Label, "suspect ") || strings.HasPrefix(s.Label, "early-") {
+	for _, s := range steps {
+		if s.Kind == model.KindSuspect || s.Kind == model.KindEarlyTimeout {
 			return fmt.Sprintf("elections repeat forever: %s (an unreliable detector's false suspicion or early timeout) starts a new one each time round a fair cycle of %d steps; Stable (elected=%d) is not kept: %s",
-				strings.TrimSpace(s.Label), len(t.Steps)-1-t.CycleStart, maxLive, who)
+				s, len(t.Steps)-1-t.CycleStart, maxLive, who)
 		}
 	}
 	return fmt.Sprintf("a fair cycle of %d steps repeats forever without reaching Stable (%s; Stable needs elected=%d)",

@@ -115,6 +115,15 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if err := writeCharts(o.msc, rep, stderr); err != nil {
 		return badInput(stderr, err)
 	}
+	if o.junit != "" {
+		if err := writeJUnitFile(o.junit, rep); err != nil {
+			fmt.Fprintf(stderr, "mcheck: --junit: %v\n", err)
+			return ExitIncomplete
+		}
+	}
+	if os.Getenv("GITHUB_ACTIONS") != "" {
+		writeAnnotations(stderr, rep)
+	}
 	switch {
 	case rep.Violated():
 		return ExitViolation

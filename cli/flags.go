@@ -31,6 +31,7 @@ type options struct {
 	bitstate      int64
 	por           bool
 	traceOut      string
+	junit         string
 	msc           string
 }
 
@@ -194,9 +195,12 @@ Checking:
 Output:
   --json                one JSON object on stdout instead of the report
   --full-states         print whole states in traces, not only what changed
-  --trace-out PATH      write the counterexample as a trace file (mcheck-trace/1);
-                        a directory (existing, or ending in /) keeps one file per
-                        counterexample
+  --trace-out PATH      write the counterexample as a trace file (mcheck-trace/2),
+                        or for PATH ending in .itf.json in the Informal Trace
+                        Format of Apalache and Quint; a directory (existing, or
+                        ending in /) keeps one file per counterexample
+  --junit FILE.xml      write the verdicts as JUnit XML, one test case per
+                        property (a violation fails it, with its trace)
   --msc FILE.svg|.md    draw the counterexample (the first, if several) as a
                         message-sequence chart: SVG, or Markdown with a Mermaid
                         sequenceDiagram; when GITHUB_STEP_SUMMARY is set, the
@@ -204,8 +208,12 @@ Output:
   --quiet               no progress on stderr
   --progress            progress on stderr even when it is not a terminal
 
-Replay a trace file (exit 0: a genuine counterexample, 1: not one, 2: malformed):
+Replay a trace file, mcheck's or ITF (exit 0: a genuine counterexample,
+1: not one, 2: malformed):
   mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE
+
+When GITHUB_ACTIONS is set, each violated property is also printed as an
+::error annotation.
 
 Exit status: 0 every checked property holds on a complete search,
 1 a property is violated, 2 bad input or an incomplete search.
@@ -240,6 +248,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(byteSize{&o.bitstate}, "bitstate", "")
 	fs.BoolVar(&o.por, "por", true, "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
+	fs.StringVar(&o.junit, "junit", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
 	return fs
 }

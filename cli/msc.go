@@ -100,7 +100,7 @@ func appendStepSummary(path string, rep *check.Report) error {
 // the Mermaid chart of each counterexample.
 func writeStepSummary(w io.Writer, rep *check.Report) error {
 	st := rep.Stats
-	fmt.Fprintf(w, "## mcheck %s\n\n", mdCell(describeConfig(rep.Algo, rep.Config)))
+	fmt.Fprintf(w, "## mcheck %s\n\n", mdCell(trace.ConfigOf(rep.Algo, rep.Config).Describe()))
 	if st.Complete {
 		fmt.Fprintf(w, "Search complete: %s states, %s transitions, depth %d.\n\n", commas(st.States), commas(st.Transitions), st.Depth)
 	} else {

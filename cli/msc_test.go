@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -127,7 +128,20 @@ func TestReplayMSC(t *testing.T) {
 	data, err := os.ReadFile(tracePath)
 	require.NoError(t, err)
 	bad := filepath.Join(dir, "bad.trace.json")
-	require.NoError(t, os.WriteFile(bad, bytes.Replace(data, []byte(`"crash p4"`), []byte(`"crash p3"`), 1), 0o644))
+	f, err := trace.Read(bytes.NewReader(data))
+	require.NoError(t, err)
+	crashes := 0
+	for _, s := range f.Steps {
+		if s.Step != nil && s.Step.Kind == model.KindCrash && s.Step.Process == 4 {
+			s.Step.Process = 3 // crash p3 instead of p4
+			crashes++
+			break
+		}
+	}
+	require.Equal(t, 1, crashes)
+	var edited bytes.Buffer
+	require.NoError(t, f.Write(&edited))
+	require.NoError(t, os.WriteFile(bad, edited.Bytes(), 0o644))
 	chart := filepath.Join(dir, "bad.svg")
 	code, _, _ = run("replay", "--msc", chart, bad)
 	assert.Equal(t, 1, code)

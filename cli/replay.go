@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,11 +11,12 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
 
-const replayUsage = "mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE"
+const replayUsage = "mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE (.trace.json or .itf.json)"
 
 // replayMain is `mcheck replay FILE`.
 func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
@@ -33,12 +35,7 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 		return badInput(stderr, fmt.Errorf("replay: %w", err))
 	}
 	path := fs.Arg(0)
-	fh, err := os.Open(path)
-	if err != nil {
-		return badInput(stderr, fmt.Errorf("replay: %v", err))
-	}
-	defer fh.Close()
-	f, err := trace.Read(fh)
+	f, err := readTraceFile(path)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
@@ -63,6 +60,34 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	}
 	return ExitHolds
 }
+
+// readTraceFile reads an mcheck trace file or an ITF trace written by
+// mcheck, told apart by their content.
+func readTraceFile(path string) (*trace.File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, maxTraceBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxTraceBytes {
+		return nil, &trace.MalformedError{Reason: fmt.Sprintf("larger than %d MiB", maxTraceBytes>>20)}
+	}
+	if itf.Detect(data) {
+		return itf.Read(data)
+	}
+	return trace.Read(bytes.NewReader(data))
+}
+
+// maxTraceBytes bounds what replay reads: no counterexample comes near it.
+const maxTraceBytes = 64 << 20
+
+// isITF reports whether a --trace-out path asks for the Informal Trace
+// Format.
+func isITF(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".itf.json") }
 
 // writeTraceFiles writes the report's counterexamples: to path itself, or
 // when path is a directory (or ends in /) one file per counterexample.
@@ -95,7 +120,11 @@ func writeTraceFile(path string, f *trace.File) error {
 	if err != nil {
 		return err
 	}
-	if err := f.Write(out); err != nil {
+	write := f.Write
+	if isITF(path) {
+		write = func(w io.Writer) error { return itf.Write(w, f) }
+	}
+	if err := write(out); err != nil {
 		out.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

@@ -33,41 +33,6 @@ func rate(n int64, d time.Duration) int64 {
 	return int64(float64(n) / d.Seconds())
 }
 
-// describeConfig is the configuration in one line.
-func describeConfig(algo string, c model.Config) string {
-	parts := []string{algo, "N=" + strconv.Itoa(c.N), "ids " + joinInts(c.IDs, ",")}
-	switch {
-	case c.MaxCrashes == c.N-1:
-		parts = append(parts, fmt.Sprintf("crash-any (up to %d crashes)", c.MaxCrashes))
-	case c.MaxCrashes > 0:
-		parts = append(parts, plural(c.MaxCrashes, "crash", "crashes"))
-	default:
-		parts = append(parts, "no crashes")
-	}
-	if c.MaxRestarts > 0 {
-		parts = append(parts, plural(c.MaxRestarts, "restart", "restarts"))
-	}
-	parts = append(parts, c.Detector.String()+" detector")
-	if c.Initiators != nil {
-		parts = append(parts, "initiators "+joinInts(c.Initiators, ","))
-	}
-	if c.Down != nil {
-		parts = append(parts, "down "+joinInts(c.Down, ","))
-	}
-	if c.InitialLeader {
-		parts = append(parts, "initial leader")
-	}
-	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
-	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "up to 1 " + one
-	}
-	return fmt.Sprintf("up to %d %s", n, many)
-}
-
 // boundNote says how the channel bound weakens the verdicts, or "".
 func boundNote(r *check.Report) string {
 	if !r.Bounded() {
@@ -89,7 +54,7 @@ func WriteText(w io.Writer, r *check.Report, fullStates bool) { writeText(w, r, 
 
 func writeText(w io.Writer, r *check.Report, full bool) {
 	st := r.Stats
-	fmt.Fprintf(w, "mcheck %s\n\n", describeConfig(r.Algo, r.Config))
+	fmt.Fprintf(w, "mcheck %s\n\n", trace.ConfigOf(r.Algo, r.Config).Describe())
 	if st.Complete {
 		fmt.Fprintln(w, "search       complete")
 	} else {
@@ -220,21 +185,27 @@ func jsonTrace(r *check.Report, t *explore.Trace) (steps []jsonStep, cycleStart 
 		cycleStart = &cs
 	}
 	for i, s := range t.Steps {
-		label := s.Label
-		if i == 0 {
-			label = "initial state"
+		js := jsonStep{Action: trace.InitialAction, State: r.Expander.Fields(s.State)}
+		if i > 0 {
+			info := r.Expander.Step(t.Steps[i-1].State, s.Action)
+			js.Action, js.Step = info.String(), &info
 		}
-		steps = append(steps, jsonStep{Action: label, State: r.Expander.Fields(s.State)})
+		steps = append(steps, js)
 	}
 	return steps, cycleStart
 }
 
+// jsonStep is a step of --json output: its label, the step as data (see
+// model.StepInfo; absent for the initial state), and the state as fields
+// rendered as text.
 type jsonStep struct {
-	Action string    `json:"action"`
-	State  fieldList `json:"state"`
+	Action string          `json:"action"`
+	Step   *model.StepInfo `json:"step,omitempty"`
+	State  fieldList       `json:"state"`
 }
 
-// fieldList marshals as a JSON object that keeps the fields' order.
+// fieldList marshals as a JSON object that keeps the fields' order, each
+// value rendered as text ("⊥", "[ELECTION(9)]").
 type fieldList []model.Field
 
 func (fl fieldList) MarshalJSON() ([]byte, error) {
@@ -245,7 +216,7 @@ func (fl fieldList) MarshalJSON() ([]byte, error) {
 			sb.WriteByte(',')
 		}
 		k, _ := json.Marshal(f.Name)
-		v, _ := json.Marshal(f.Value)
+		v, _ := json.Marshal(f.Value.String())
 		sb.Write(k)
 		sb.WriteByte(':')
 		sb.Write(v)

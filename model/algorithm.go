@@ -35,8 +35,12 @@ type (
 	Timed[L, M any] interface{ Timers() []Timer[L, M] }
 	// InitiateNamer names the initiate action ("detect" for Bully).
 	InitiateNamer interface{ InitiateName() string }
-	// LocalFormatter renders a local state as named fields; c tells who
-	// the process is.
+	// MsgDescriber gives a message as data: its type and arguments, e.g.
+	// model.Msg("ELECTION", model.Int(9)). Without it, traces describe a
+	// message by its Go type name and exported fields.
+	MsgDescriber[M any] interface{ DescribeMsg(m M) Value }
+	// LocalFormatter gives a local state as named, typed fields
+	// (model.Bool, model.ID, model.Str, ...); c tells who the process is.
 	LocalFormatter[L, M any] interface {
 		FormatLocal(c *Ctx[M], l *L) []Field
 	}

@@ -387,52 +387,55 @@ func (e *expander[L, M]) View(state []byte) Procs {
 	return e.procs
 }
 
-// Label implements Expander.
+// Label implements Expander: the step rendered from its data.
 func (e *expander[L, M]) Label(state []byte, a Action) string {
+	if a.Kind() > KindRestart {
+		return fmt.Sprintf("action %#x", uint32(a))
+	}
+	return e.Step(state, a).String()
+}
+
+// Step implements Expander: the step a takes from state, as data.
+func (e *expander[L, M]) Step(state []byte, a Action) StepInfo {
 	k := e.k
 	p := a.P()
+	s := StepInfo{Kind: a.Kind(), Action: a.Kind().String(), Process: k.ids[p]}
 	switch a.Kind() {
 	case KindDeliver:
-		w := e.load(state)
-		q := w.chans[p*k.n+a.Q()]
-		msg := "?"
-		if len(q) > 0 {
-			msg = k.alg.FormatMsg(q[0])
+		s.Process, s.Peer = k.ids[a.Q()], k.ids[p]
+		if q := e.load(state).chans[p*k.n+a.Q()]; len(q) > 0 {
+			m := k.msgValue(q[0])
+			s.Msg = &m
 		}
-		return "deliver " + k.name(p) + "→" + k.name(a.Q()) + " " + msg
 	case KindInitiate:
-		return k.initName + " " + k.name(p)
+		s.Action = k.initName
 	case KindTimeout:
-		return k.timers[a.Timer()].Name + " " + k.name(p)
+		s.Timer = k.timers[a.Timer()].Name
+		s.Action = s.Timer
 	case KindEarlyTimeout:
-		return "early-" + k.timers[a.Timer()].Name + " " + k.name(p)
-	case KindSuspect:
-		return "suspect " + k.name(p)
-	case KindCrash:
-		return "crash " + k.name(p)
-	case KindRestart:
-		return "restart " + k.name(p)
+		s.Timer = k.timers[a.Timer()].Name
+		s.Action = "early-" + s.Timer
 	}
-	return fmt.Sprintf("action %#x", uint32(a))
+	return s
 }
 
 // Snapshot implements Expander.
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	k := e.k
 	w := e.load(state)
-	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts}
+	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts, Channels: []ChannelSnapshot{}}
 	for p := range w.local {
 		snap.Processes = append(snap.Processes, ProcessSnapshot{
-			Name: k.name(p), ID: k.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
+			ID: k.ids[p], Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
 		})
 	}
 	for ch, q := range w.chans {
 		if len(q) == 0 {
 			continue
 		}
-		c := ChannelSnapshot{From: k.name(ch / k.n), To: k.name(ch % k.n)}
+		c := ChannelSnapshot{From: k.ids[ch/k.n], To: k.ids[ch%k.n]}
 		for _, m := range q {
-			c.Messages = append(c.Messages, k.alg.FormatMsg(m))
+			c.Messages = append(c.Messages, k.msgValue(m))
 		}
 		snap.Channels = append(snap.Channels, c)
 	}
@@ -450,5 +453,5 @@ func (e *expander[L, M]) localFields(p int) []Field {
 	if e.k.format != nil {
 		return e.k.format.FormatLocal(e.at(e.w, p), l)
 	}
-	return []Field{{"state", fmt.Sprintf("%+v", *l)}}
+	return []Field{{"state", Str(fmt.Sprintf("%+v", *l))}}
 }

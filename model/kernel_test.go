@@ -86,7 +86,7 @@ func (tAlg) InitLeader(leader int) tLocal      { return tLocal{Elected: leader, 
 func (tAlg) OnRestart(c *Ctx[tMsg], l *tLocal) { l.Restarted = true; c.SendNext(CW, note(c.ID())) }
 
 func (tAlg) FormatLocal(_ *Ctx[tMsg], l *tLocal) []Field {
-	return []Field{{"busy", strconv.FormatBool(l.Busy)}, {"elected", strconv.Itoa(l.Elected)}}
+	return []Field{{"busy", Bool(l.Busy)}, {"elected", Int(l.Elected)}}
 }
 
 func (tAlg) Timers() []Timer[tLocal, tMsg] {
@@ -946,13 +946,17 @@ func TestDescribeAndFields(t *testing.T) {
 		Chans: chans{{0, 2}: {election(1), note(2)}, {2, 2}: {note(5)}}}
 	st := f.enc(s)
 	assert.Equal(t, "p1{busy=true elected=3} p2✝ p3{busy=false elected=0} | p1→p3 [ELECTION(1) NOTE(2)] | p3→p3 [NOTE(5)] | crashes=1 restarts=0", f.e.Describe(st))
-	assert.Equal(t, []Field{
-		{"p1.alive", "true"}, {"p1.busy", "true"}, {"p1.elected", "3"},
-		{"p2.alive", "false"}, {"p2.busy", "false"}, {"p2.elected", "0"},
-		{"p3.alive", "true"}, {"p3.busy", "false"}, {"p3.elected", "0"},
-		{"chan p1→p3", "[ELECTION(1) NOTE(2)]"}, {"chan p3→p3", "[NOTE(5)]"},
-		{"crashes", "1"}, {"restarts", "0"},
-	}, f.e.Fields(st))
+	var fields []string
+	for _, fl := range f.e.Fields(st) {
+		fields = append(fields, fl.Name+"="+fl.Value.String())
+	}
+	assert.Equal(t, []string{
+		"p1.alive=true", "p1.busy=true", "p1.elected=3",
+		"p2.alive=false", "p2.busy=false", "p2.elected=0",
+		"p3.alive=true", "p3.busy=false", "p3.elected=0",
+		"chan p1→p3=[ELECTION(1) NOTE(2)]", "chan p3→p3=[NOTE(5)]",
+		"crashes=1", "restarts=0",
+	}, fields)
 	assert.Equal(t, "p1{busy=false elected=0} p2{busy=false elected=0} p3{busy=false elected=0}",
 		f.e.Describe(f.enc(ws{Alive: 0b111, Local: make([]tLocal, 3)})))
 

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -16,25 +15,38 @@ type Snapshot struct {
 	Restarts  int               `json:"restarts"`
 }
 
-// ProcessSnapshot is one process: named by its ID ("p9").
+// ProcessSnapshot is one process, known by its ID (people call it "p9").
 type ProcessSnapshot struct {
-	Name   string  `json:"name"`
 	ID     int     `json:"id"`
 	Alive  bool    `json:"alive"`
 	Fields []Field `json:"fields"`
 }
 
-// ChannelSnapshot is a non-empty FIFO channel, head first.
-type ChannelSnapshot struct {
-	From     string   `json:"from"`
-	To       string   `json:"to"`
-	Messages []string `json:"messages"`
+// Name is how people call the process: "p9".
+func (p ProcessSnapshot) Name() string { return ProcName(p.ID) }
+
+// Field looks up a local field by name.
+func (p ProcessSnapshot) Field(name string) (Value, bool) {
+	for _, f := range p.Fields {
+		if f.Name == name {
+			return f.Value, true
+		}
+	}
+	return Value{}, false
 }
 
-// Field is one named value ("elected" = "9").
+// ChannelSnapshot is a non-empty FIFO channel between the processes with
+// IDs From and To, its messages (Msg values) head first.
+type ChannelSnapshot struct {
+	From     int     `json:"from"`
+	To       int     `json:"to"`
+	Messages []Value `json:"messages"`
+}
+
+// Field is one named value ("elected" = 9).
 type Field struct {
 	Name  string `json:"name"`
-	Value string `json:"value"`
+	Value Value  `json:"value"`
 }
 
 // Fields flattens a snapshot into named values for diffs and JSON:
@@ -43,19 +55,19 @@ type Field struct {
 func (s Snapshot) Fields() []Field {
 	var fs []Field
 	for _, p := range s.Processes {
-		fs = append(fs, Field{p.Name + ".alive", strconv.FormatBool(p.Alive)})
+		fs = append(fs, Field{p.Name() + ".alive", Bool(p.Alive)})
 		for _, f := range p.Fields {
-			fs = append(fs, Field{p.Name + "." + f.Name, f.Value})
+			fs = append(fs, Field{p.Name() + "." + f.Name, f.Value})
 		}
 	}
 	for _, c := range s.Channels {
-		fs = append(fs, Field{ChannelField(c.From, c.To), "[" + strings.Join(c.Messages, " ") + "]"})
+		fs = append(fs, Field{ChannelField(c.From, c.To), Seq(c.Messages...)})
 	}
-	return append(fs, Field{"crashes", strconv.Itoa(s.Crashes)}, Field{"restarts", strconv.Itoa(s.Restarts)})
+	return append(fs, Field{"crashes", Int(s.Crashes)}, Field{"restarts", Int(s.Restarts)})
 }
 
-// ChannelField is the field name of chan(from, to).
-func ChannelField(from, to string) string { return "chan " + from + "→" + to }
+// ChannelField is the field name of chan(from, to), given their IDs.
+func ChannelField(from, to int) string { return "chan " + ProcName(from) + "→" + ProcName(to) }
 
 // String renders a snapshot on one line:
 // "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)] | crashes=1 restarts=0".
@@ -65,7 +77,7 @@ func (s Snapshot) String() string {
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
-		sb.WriteString(p.Name)
+		sb.WriteString(p.Name())
 		if !p.Alive {
 			sb.WriteString("✝")
 			continue
@@ -75,12 +87,12 @@ func (s Snapshot) String() string {
 			if j > 0 {
 				sb.WriteByte(' ')
 			}
-			sb.WriteString(f.Name + "=" + f.Value)
+			sb.WriteString(f.Name + "=" + f.Value.String())
 		}
 		sb.WriteByte('}')
 	}
 	for _, c := range s.Channels {
-		sb.WriteString(" | " + c.From + "→" + c.To + " [" + strings.Join(c.Messages, " ") + "]")
+		sb.WriteString(" | " + ProcName(c.From) + "→" + ProcName(c.To) + " " + Seq(c.Messages...).String())
 	}
 	if s.Crashes > 0 || s.Restarts > 0 {
 		fmt.Fprintf(&sb, " | crashes=%d restarts=%d", s.Crashes, s.Restarts)

@@ -85,6 +85,8 @@ type Expander interface {
 	// Label is the readable name of action taken in state
 	// ("deliver p2→p3 ELECTION(9)").
 	Label(state []byte, a Action) string
+	// Step is action a taken in state as data; Label renders it.
+	Step(state []byte, a Action) StepInfo
 	// Snapshot shows a state as processes, channels and counters.
 	Snapshot(state []byte) Snapshot
 	// Describe is Snapshot(state).String(); Fields is Snapshot(state).Fields().

@@ -5,18 +5,17 @@
 // SVG draws the chart for people and READMEs; Mermaid writes a Mermaid
 // sequenceDiagram, which GitHub renders in Markdown and job summaries.
 //
-// Messages are not named in a trace, so they are worked out from the
-// snapshots: a message that appears at the tail of chan(p,q) at step i was
-// sent at step i, a "deliver p→q M" step takes the head of chan(p,q), and a
-// message that leaves a channel otherwise (the channels into a crashed
-// process are emptied) is lost. What is still in a channel at the end is in
-// flight.
+// Message instances are not numbered in a trace, so they are worked out
+// from the snapshots (as data): a message that appears at the tail of
+// chan(p,q) at step i was sent at step i, a delivery step from p to q takes
+// the head of chan(p,q), and a message that leaves a channel otherwise (the
+// channels into a crashed process are emptied) is lost. What is still in a
+// channel at the end is in flight.
 package msc
 
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
@@ -31,10 +30,10 @@ const (
 
 // message is one message instance.
 type message struct {
-	from, to int // lanes
-	text     string
-	sent     int // the row (step) that sent it; 0 for one in a channel initially
-	end      int // the row that delivered or lost it; the last row when in flight
+	from, to int    // lanes
+	text     string // the message rendered
+	sent     int    // the row (step) that sent it; 0 for one in a channel initially
+	end      int    // the row that delivered or lost it; the last row when in flight
 	fate     int
 }
 
@@ -76,47 +75,50 @@ type chart struct {
 	msgs     []message
 	marks    []mark
 	notes    []note
-	alive    [][]bool // alive[row][lane]: after the step
-	cycle    int      // the row a lasso's cycle starts at, or -1
-	kinds    []string // message names ("ELECTION") in order of first appearance
-	warnings []string // what could not be matched, for the chart's foot
+	alive    [][]bool          // alive[row][lane]: after the step
+	cycle    int               // the row a lasso's cycle starts at, or -1
+	kinds    []string          // message types ("ELECTION") in order of first appearance
+	kindOf   map[string]string // a message's text → its type
+	warnings []string          // what could not be matched, for the chart's foot
 }
 
 // instance is a message in a channel while the trace is walked.
 type instance struct {
-	text string
-	msg  int // index into chart.msgs
+	val model.Value
+	msg int // index into chart.msgs
 }
 
 type chanKey struct{ from, to int }
-
-// Undecided is how a trace shows "no leader" (elected = ⊥).
-const Undecided = "⊥"
 
 // analyze works a trace out into a chart.
 func analyze(f *trace.File) (*chart, error) {
 	if f == nil || len(f.Steps) == 0 {
 		return nil, fmt.Errorf("msc: the trace has no steps")
 	}
-	c := &chart{f: f, cycle: -1}
+	c := &chart{f: f, cycle: -1, kindOf: map[string]string{}}
 	if f.CycleStart != nil {
 		c.cycle = *f.CycleStart
 	}
-	lane := map[string]int{}
+	lane := map[int]int{} // process ID → lane
 	for _, p := range f.Steps[0].State.Processes {
-		lane[p.Name] = len(c.lanes)
-		c.lanes = append(c.lanes, p.Name)
+		lane[p.ID] = len(c.lanes)
+		c.lanes = append(c.lanes, p.Name())
 	}
 	if len(c.lanes) == 0 {
 		return nil, fmt.Errorf("msc: the trace has no processes")
 	}
-	laneOf := func(name string) (int, bool) {
-		i, ok := lane[name]
+	laneOf := func(id int) (int, bool) {
+		i, ok := lane[id]
 		return i, ok
 	}
 	kindSeen := map[string]bool{}
-	addMsg := func(m message) int {
-		k := msgKind(m.text)
+	addMsg := func(m message, v model.Value) int {
+		m.text = v.String()
+		k := v.Type()
+		if k == "" {
+			k = m.text
+		}
+		c.kindOf[m.text] = k
 		if !kindSeen[k] {
 			kindSeen[k] = true
 			c.kinds = append(c.kinds, k)
@@ -126,13 +128,13 @@ func analyze(f *trace.File) (*chart, error) {
 	}
 
 	queues := map[chanKey][]instance{}
-	channels := func(s model.Snapshot) (map[chanKey][]string, error) {
-		out := map[chanKey][]string{}
+	channels := func(s model.Snapshot) (map[chanKey][]model.Value, error) {
+		out := map[chanKey][]model.Value{}
 		for _, ch := range s.Channels {
 			a, ok1 := laneOf(ch.From)
 			b, ok2 := laneOf(ch.To)
 			if !ok1 || !ok2 {
-				return nil, fmt.Errorf("msc: channel %s→%s names an unknown process", ch.From, ch.To)
+				return nil, fmt.Errorf("msc: channel %s→%s names an unknown process", model.ProcName(ch.From), model.ProcName(ch.To))
 			}
 			out[chanKey{a, b}] = ch.Messages
 		}
@@ -143,15 +145,15 @@ func analyze(f *trace.File) (*chart, error) {
 		return nil, err
 	}
 	for _, k := range sortedKeys(first) {
-		for _, text := range first[k] {
-			queues[k] = append(queues[k], instance{text, addMsg(message{from: k.from, to: k.to, text: text})})
+		for _, v := range first[k] {
+			queues[k] = append(queues[k], instance{v, addMsg(message{from: k.from, to: k.to}, v)})
 		}
 	}
-	c.rows = append(c.rows, row{step: 0, action: f.Steps[0].Action, deliver: -1})
+	c.rows = append(c.rows, row{step: 0, action: f.Steps[0].Label(), deliver: -1})
 	c.alive = append(c.alive, aliveOf(f.Steps[0].State, len(c.lanes)))
 	for i, p := range f.Steps[0].State.Processes {
-		if v, ok := field(p, "elected"); ok && v != Undecided && p.Alive {
-			c.notes = append(c.notes, note{row: 0, lane: i, text: "elected = " + v})
+		if v, ok := p.Field("elected"); ok && !v.IsNone() && p.Alive {
+			c.notes = append(c.notes, note{row: 0, lane: i, text: "elected = " + v.String()})
 		}
 	}
 
@@ -160,11 +162,11 @@ func analyze(f *trace.File) (*chart, error) {
 		if len(cur.Processes) != len(c.lanes) {
 			return nil, fmt.Errorf("msc: step %d has %d processes, step 0 has %d", i, len(cur.Processes), len(c.lanes))
 		}
-		r := row{step: i, action: f.Steps[i].Action, deliver: -1}
+		r := row{step: i, action: f.Steps[i].Label(), deliver: -1}
 		for _, ch := range trace.Diff(prev, cur) {
 			r.changes = append(r.changes, ch.Name+": "+ch.Old+" → "+ch.New)
 		}
-		verb, target, dk, isDeliver := parseAction(r.action, laneOf)
+		target, dk, isDeliver := placeStep(f.Steps[i].Step, laneOf)
 
 		now, err := channels(cur)
 		if err != nil {
@@ -203,8 +205,8 @@ func analyze(f *trace.File) (*chart, error) {
 				}
 			}
 			q := slices.Clone(old[taken:])
-			for _, text := range next[len(q):] {
-				q = append(q, instance{text, addMsg(message{from: k.from, to: k.to, text: text, sent: i})})
+			for _, v := range next[len(q):] {
+				q = append(q, instance{v, addMsg(message{from: k.from, to: k.to, sent: i}, v)})
 			}
 			if len(q) == 0 {
 				delete(queues, k)
@@ -216,18 +218,18 @@ func analyze(f *trace.File) (*chart, error) {
 			c.warnings = append(c.warnings, fmt.Sprintf("step %d: no message to deliver in %s", i, r.action))
 		}
 
-		if !isDeliver && target >= 0 {
-			c.marks = append(c.marks, mark{row: i, lane: target, kind: markKindOf(verb), text: verb})
+		if st := f.Steps[i].Step; !isDeliver && target >= 0 {
+			c.marks = append(c.marks, mark{row: i, lane: target, kind: markKindOf(st.Kind), text: st.Action})
 		}
 		for j, p := range cur.Processes {
 			op := prev.Processes[j]
 			if !p.Alive {
 				continue // a crash resets the local state: the mark says it
 			}
-			was, _ := field(op, "elected")
-			is, ok := field(p, "elected")
-			if ok && (is != was || !op.Alive && is != Undecided) {
-				c.notes = append(c.notes, note{row: i, lane: j, text: "elected := " + is})
+			was, _ := op.Field("elected")
+			is, ok := p.Field("elected")
+			if ok && (!is.Equal(was) || !op.Alive && !is.IsNone()) {
+				c.notes = append(c.notes, note{row: i, lane: j, text: "elected := " + is.String()})
 			}
 		}
 		c.rows = append(c.rows, r)
@@ -243,70 +245,47 @@ func analyze(f *trace.File) (*chart, error) {
 	return c, nil
 }
 
-// parseAction reads "deliver p2→p3 ELECTION(9)" or "crash p4".
-func parseAction(action string, laneOf func(string) (int, bool)) (verb string, target int, ch chanKey, isDeliver bool) {
-	words := strings.Fields(action)
-	target = -1
-	if len(words) < 2 {
-		return action, -1, ch, false
+// placeStep finds the lane of the process that takes a step and, for a
+// delivery, the channel it takes from.
+func placeStep(s *model.StepInfo, laneOf func(int) (int, bool)) (target int, ch chanKey, isDeliver bool) {
+	b, ok := laneOf(s.Process)
+	if !ok {
+		return -1, ch, false
 	}
-	verb = words[0]
-	if verb == "deliver" {
-		from, to, ok := strings.Cut(words[1], "→")
-		a, ok1 := laneOf(from)
-		b, ok2 := laneOf(to)
-		if ok && ok1 && ok2 {
-			return verb, b, chanKey{a, b}, true
+	if s.Kind == model.KindDeliver {
+		a, ok := laneOf(s.Peer)
+		if !ok {
+			return -1, ch, false
 		}
-		return verb, -1, ch, false
+		return b, chanKey{a, b}, true
 	}
-	if l, ok := laneOf(words[1]); ok {
-		target = l
-	}
-	return verb, target, ch, false
+	return b, ch, false
 }
 
-func markKindOf(verb string) int {
-	switch {
-	case verb == "crash":
+func markKindOf(k model.Kind) int {
+	switch k {
+	case model.KindCrash:
 		return markCrash
-	case verb == "restart":
+	case model.KindRestart:
 		return markRestart
-	case verb == "initiate", verb == "detect", verb == "suspect":
+	case model.KindInitiate, model.KindSuspect:
 		return markStart
-	case strings.Contains(verb, "timeout"):
+	case model.KindTimeout, model.KindEarlyTimeout:
 		return markTimeout
 	}
 	return markOther
 }
 
-// msgKind is the name of a message: "ELECTION" of "ELECTION(9)".
-func msgKind(text string) string {
-	if i := strings.IndexAny(text, "( "); i > 0 {
-		return text[:i]
-	}
-	return text
-}
-
-func isPrefix(q []instance, texts []string) bool {
-	if len(q) > len(texts) {
+func isPrefix(q []instance, vals []model.Value) bool {
+	if len(q) > len(vals) {
 		return false
 	}
 	for i, in := range q {
-		if in.text != texts[i] {
+		if !in.val.Equal(vals[i]) {
 			return false
 		}
 	}
 	return true
-}
-
-func field(p model.ProcessSnapshot, name string) (string, bool) {
-	for _, f := range p.Fields {
-		if f.Name == name {
-			return f.Value, true
-		}
-	}
-	return "", false
 }
 
 func aliveOf(s model.Snapshot, n int) []bool {

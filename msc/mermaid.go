@@ -134,7 +134,7 @@ func Markdown(w io.Writer, f *trace.File, level int) error {
 	if summary != "" {
 		fmt.Fprintf(&sb, "%s\n\n", markdownText(summary))
 	}
-	fmt.Fprintf(&sb, "%s\n\n```mermaid\n", markdownText(describe(f.Config)))
+	fmt.Fprintf(&sb, "%s\n\n```mermaid\n", markdownText(f.Config.Describe()))
 	if err := Mermaid(&sb, f); err != nil {
 		return err
 	}

@@ -65,12 +65,12 @@ type counts struct{ delivered, lost, inFlight int }
 func countMessages(f *trace.File) counts {
 	var c counts
 	for i, s := range f.Steps {
-		if strings.HasPrefix(s.Action, "deliver ") {
+		if s.Step != nil && s.Step.Kind == model.KindDeliver {
 			c.delivered++
 		}
-		if victim, ok := strings.CutPrefix(s.Action, "crash "); ok && i > 0 {
+		if s.Step != nil && s.Step.Kind == model.KindCrash && i > 0 {
 			for _, ch := range f.Steps[i-1].State.Channels {
-				if ch.To == victim {
+				if ch.To == s.Step.Process {
 					c.lost += len(ch.Messages)
 				}
 			}
@@ -191,10 +191,10 @@ func TestSVGIsWellFormedAndComplete(t *testing.T) {
 			}
 			// Every step in the gutter, with its number.
 			for i, s := range f.Steps {
-				assert.Contains(t, d.text, "\n"+strconv.Itoa(i)+"\n"+s.Action+"\n")
+				assert.Contains(t, d.text, "\n"+strconv.Itoa(i)+"\n"+s.Label()+"\n")
 			}
 			for _, p := range f.Steps[0].State.Processes {
-				assert.Contains(t, d.text, "\n"+p.Name+"\n")
+				assert.Contains(t, d.text, "\n"+p.Name()+"\n")
 			}
 			assert.Equal(t, f.CycleStart != nil, strings.Contains(d.text, "cycle repeats forever"))
 		})
@@ -236,7 +236,7 @@ func TestMermaidStructure(t *testing.T) {
 					// The arrow is the delivery of its step's action.
 					step, _ := strconv.Atoi(m[3])
 					require.Less(t, step, len(f.Steps))
-					assert.Equal(t, "deliver "+m[1]+"→"+m[2]+" "+m[4], f.Steps[step].Action)
+					assert.Equal(t, "deliver "+m[1]+"→"+m[2]+" "+m[4], f.Steps[step].Label())
 				}
 				if lostRe.MatchString(ln) {
 					lost++
@@ -250,7 +250,7 @@ func TestMermaidStructure(t *testing.T) {
 			}
 			var names []string
 			for _, p := range f.Steps[0].State.Processes {
-				names = append(names, p.Name)
+				names = append(names, p.Name())
 			}
 			assert.Equal(t, names, participants, "a participant per process, in ring order")
 			want := countMessages(f)
@@ -283,20 +283,20 @@ func TestMarkdown(t *testing.T) {
 func odd() *trace.File {
 	procs := func(alive bool, elected string) []model.ProcessSnapshot {
 		return []model.ProcessSnapshot{
-			{Name: "p1", ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: "⊥"}}},
-			{Name: "p2", ID: 2, Alive: alive, Fields: []model.Field{{Name: "elected", Value: elected}}},
+			{ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: model.None()}}},
+			{ID: 2, Alive: alive, Fields: []model.Field{{Name: "elected", Value: model.Str(elected)}}},
 		}
 	}
-	msg := `M<1>&"x";#y`
+	msg := model.Msg("M").WithText(`M<1>&"x";#y`)
 	return &trace.File{
 		Format: trace.Format, Property: "SingleLeader", Kind: trace.KindInvariant,
 		Summary: `a <b> & "c" ; #d | e`,
 		Config:  trace.Config{Algo: "a<b", N: 2, IDs: []int{1, 2}, Detector: "perfect"},
 		Steps: []trace.Step{
-			{Action: trace.InitialAction, State: model.Snapshot{Processes: procs(true, "⊥")}},
-			{Action: "initiate p1", State: model.Snapshot{Processes: procs(true, "⊥"),
-				Channels: []model.ChannelSnapshot{{From: "p1", To: "p2", Messages: []string{msg}}}}},
-			{Action: "deliver p1→p2 " + msg, State: model.Snapshot{Processes: procs(true, "<9>")}},
+			{State: model.Snapshot{Processes: procs(true, "⊥")}},
+			{Step: &model.StepInfo{Kind: model.KindInitiate, Action: "initiate", Process: 1}, State: model.Snapshot{Processes: procs(true, "⊥"),
+				Channels: []model.ChannelSnapshot{{From: 1, To: 2, Messages: []model.Value{msg}}}}},
+			{Step: &model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 2, Peer: 1, Msg: &msg}, State: model.Snapshot{Processes: procs(true, "<9>")}},
 		},
 	}
 }

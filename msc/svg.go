@@ -121,53 +121,6 @@ func titleLines(f *trace.File) (head, summary string) {
 	return fmt.Sprintf("%s violated: %s, %d steps", f.Property, kind, len(f.Steps)-1), f.Summary
 }
 
-// describe is the configuration in one line.
-func describe(c trace.Config) string {
-	parts := []string{c.Algo, "N=" + strconv.Itoa(c.N)}
-	if len(c.IDs) > 0 {
-		parts = append(parts, "ids "+joinInts(c.IDs))
-	}
-	if c.Crashes > 0 {
-		parts = append(parts, "up to "+plural(c.Crashes, "crash", "crashes"))
-	} else {
-		parts = append(parts, "no crashes")
-	}
-	if c.Restarts > 0 {
-		parts = append(parts, "up to "+plural(c.Restarts, "restart", "restarts"))
-	}
-	if c.Detector != "" {
-		parts = append(parts, c.Detector+" detector")
-	}
-	if len(c.Initiators) > 0 {
-		parts = append(parts, "initiators "+joinInts(c.Initiators))
-	}
-	if len(c.Down) > 0 {
-		parts = append(parts, "down "+joinInts(c.Down))
-	}
-	if c.InitialLeader {
-		parts = append(parts, "initial leader")
-	}
-	if c.MaxQueue > 0 {
-		parts = append(parts, "max-queue "+strconv.Itoa(c.MaxQueue))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
-}
-
 // wrap breaks s into lines of at most n characters, at spaces.
 func wrap(s string, n int) []string {
 	var lines []string
@@ -300,7 +253,7 @@ func (l *layout) compute() {
 	for _, t := range wrap(summary, int((l.width-2*margin)/charW)) {
 		l.title = append(l.title, tline{t, styleSummary})
 	}
-	for _, t := range wrap(describe(c.f.Config), int((l.width-2*margin)/charW)) {
+	for _, t := range wrap(c.f.Config.Describe(), int((l.width-2*margin)/charW)) {
 		l.title = append(l.title, tline{t, styleConfig})
 	}
 	l.headTop = margin + lineH*float64(len(l.title)) + 10
@@ -400,7 +353,7 @@ func (l *layout) compute() {
 		b := p.place(cands)
 		var parts []part
 		for _, t := range g.texts {
-			parts = append(parts, part{t, l.msgColor[msgKind(t)]})
+			parts = append(parts, part{t, l.msgColor[l.c.kindOf[t]]})
 		}
 		l.msgLabels = append(l.msgLabels, placed{b, parts})
 	}
@@ -717,7 +670,7 @@ func (l *layout) defs(s *svgWriter) {
 }
 
 func (l *layout) kindIndex(text string) int {
-	k := msgKind(text)
+	k := l.c.kindOf[text]
 	for i, x := range l.c.kinds {
 		if x == k {
 			return i
@@ -771,7 +724,7 @@ func (l *layout) drawArrows(s *svgWriter) {
 	for i, m := range l.c.msgs {
 		st, e := l.arrowStart[i], l.arrowEnd[i]
 		k := l.kindIndex(m.text)
-		col := l.msgColor[msgKind(m.text)]
+		col := l.msgColor[l.c.kindOf[m.text]]
 		fate := [...]string{"delivered", "lost", "in flight"}[m.fate]
 		tip := fmt.Sprintf("%s %s→%s, sent at step %d", m.text, l.c.lanes[m.from], l.c.lanes[m.to], m.sent)
 		switch m.fate {

@@ -315,9 +315,11 @@ func labels(tr *explore.Trace) []string {
 	return ls
 }
 
-func anyLabel(tr *explore.Trace, prefix string) bool {
-	for _, l := range labels(tr) {
-		if strings.HasPrefix(l, prefix) {
+// anyStep reports whether the trace takes a step of kind k (read from the
+// step's data, not its label).
+func anyStep(tr *explore.Trace, k model.Kind) bool {
+	for _, s := range tr.Steps[1:] {
+		if s.Action.Kind() == k {
 			return true
 		}
 	}
@@ -356,8 +358,8 @@ func TestBullyCrashRestartTwoLeaders(t *testing.T) {
 			tr := verdict(t, rep, properties.SingleLeader).Trace
 			last := view(t, rep, tr.Final().State)
 			assert.Len(t, liveLeaders(&last), 2, "the last state has two live leaders: %s", rep.Expander.Describe(tr.Final().State))
-			assert.True(t, anyLabel(tr, "crash "), "the trace crashes a process: %v", labels(tr))
-			assert.True(t, anyLabel(tr, "restart "), "the trace restarts a process: %v", labels(tr))
+			assert.True(t, anyStep(tr, model.KindCrash), "the trace crashes a process: %v", labels(tr))
+			assert.True(t, anyStep(tr, model.KindRestart), "the trace restarts a process: %v", labels(tr))
 		})
 	}
 }
@@ -370,9 +372,9 @@ func TestBullyUnreliableDetectorUnsafe(t *testing.T) {
 	rep := run(t, bully, model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true}, false)
 	expect(t, rep, false, want{violated, violated, unknown, "", nil})
 	tr := verdict(t, rep, properties.SingleLeader).Trace
-	assert.True(t, anyLabel(tr, "suspect ") || anyLabel(tr, "early-"),
+	assert.True(t, anyStep(tr, model.KindSuspect) || anyStep(tr, model.KindEarlyTimeout),
 		"only a spurious action of the unreliable detector can break Bully without faults: %v", labels(tr))
-	assert.False(t, anyLabel(tr, "crash "), "no crashes are allowed: %v", labels(tr))
+	assert.False(t, anyStep(tr, model.KindCrash), "no crashes are allowed: %v", labels(tr))
 }
 
 func TestLeLannSafeWithoutFaults(t *testing.T) {
@@ -404,8 +406,9 @@ func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
 				tr := verdict(t, rep, properties.SingleLeader).Trace
 				last := view(t, rep, tr.Final().State)
 				assert.Len(t, liveLeaders(&last), 2)
-				for _, l := range labels(tr) {
-					assert.True(t, strings.HasPrefix(l, "initiate ") || strings.HasPrefix(l, "deliver "), "no fault in %q", l)
+				for _, st := range tr.Steps[1:] {
+					k := st.Action.Kind()
+					assert.True(t, k == model.KindInitiate || k == model.KindDeliver, "no fault in %q", st.Label)
 				}
 			})
 		}
@@ -426,7 +429,7 @@ func TestLeLannCrashAnyNotSafe(t *testing.T) {
 		tr := verdict(t, rep, properties.SingleLeader).Trace
 		last := view(t, rep, tr.Final().State)
 		assert.Len(t, liveLeaders(&last), 2)
-		assert.True(t, anyLabel(tr, "crash "), "it takes a crash: %v", labels(tr))
+		assert.True(t, anyStep(tr, model.KindCrash), "it takes a crash: %v", labels(tr))
 	})
 	t.Run("continue=false", func(t *testing.T) {
 		rep := run(t, ll, cfg, false)
@@ -488,8 +491,8 @@ func TestRingAlgorithmsCrashAnyDoNotTerminate(t *testing.T) {
 			rep := run(t, lookup(t, algo), model.Config{N: 3, MaxCrashes: 2}, true)
 			expect(t, rep, true, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
 			term := verdict(t, rep, properties.Termination)
-			assert.True(t, anyLabel(term.Trace, "crash "), "it takes a crash: %v", labels(term.Trace))
-			assert.True(t, anyLabel(term.Also[0].Trace, "crash "), "it takes a crash: %v", labels(term.Also[0].Trace))
+			assert.True(t, anyStep(term.Trace, model.KindCrash), "it takes a crash: %v", labels(term.Trace))
+			assert.True(t, anyStep(term.Also[0].Trace, model.KindCrash), "it takes a crash: %v", labels(term.Also[0].Trace))
 		})
 	}
 	// Without --continue the stuck state does not stop the search when
@@ -506,7 +509,7 @@ func TestChangRobertsOneCrashStuck(t *testing.T) {
 	rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 4, MaxCrashes: 1}, true)
 	expect(t, rep, true, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
 	stuck := verdict(t, rep, properties.Termination).Also[0]
-	assert.True(t, anyLabel(stuck.Trace, "crash "), "it takes a crash: %v", labels(stuck.Trace))
+	assert.True(t, anyStep(stuck.Trace, model.KindCrash), "it takes a crash: %v", labels(stuck.Trace))
 	assert.Contains(t, stuck.Summary, "stuck without a leader")
 }
 
@@ -521,7 +524,7 @@ func TestChangRobertsUnreliableFairCycle(t *testing.T) {
 			expect(t, rep, true, want{holds, holds, violated, "fair-cycle", nil})
 			tr := verdict(t, rep, properties.Termination).Trace
 			cycle := &explore.Trace{Steps: tr.Steps[tr.CycleStart:], CycleStart: 0}
-			assert.True(t, anyLabel(cycle, "suspect "), "the cycle is driven by a false suspicion: %v", labels(cycle))
+			assert.True(t, anyStep(cycle, model.KindSuspect), "the cycle is driven by a false suspicion: %v", labels(cycle))
 		})
 	}
 }

@@ -30,7 +30,7 @@ func WriteText(w io.Writer, f *File, full bool) {
 		if cycle >= 0 && i == len(f.Steps)-1 {
 			mark = fmt.Sprintf("   ↩ back to step %d", cycle)
 		}
-		fmt.Fprintf(w, "%4d  %s%s\n", i, s.Action, mark)
+		fmt.Fprintf(w, "%4d  %s%s\n", i, s.Label(), mark)
 		if i == 0 || full {
 			fmt.Fprintf(w, "      %s\n", s.State)
 			continue
@@ -48,30 +48,31 @@ func WriteText(w io.Writer, f *File, full bool) {
 // Change is one field that a step changed.
 type Change struct{ Name, Old, New string }
 
-// Diff lists the fields that differ between two states, in the order of
-// the fields of b (then those only in a); a channel absent from a state is
-// empty, [].
+// Diff lists the fields that differ between two states (compared as data,
+// rendered as text), in the order of the fields of b (then those only in
+// a); a channel absent from a state is empty, [].
 func Diff(a, b model.Snapshot) []Change {
 	af, bf := a.Fields(), b.Fields()
-	old := make(map[string]string, len(af))
+	old := make(map[string]model.Value, len(af))
 	for _, f := range af {
 		old[f.Name] = f.Value
 	}
 	seen := make(map[string]bool, len(bf))
+	empty := model.Seq()
 	var out []Change
 	for _, f := range bf {
 		seen[f.Name] = true
 		o, ok := old[f.Name]
 		if !ok {
-			o = "[]"
+			o = empty
 		}
-		if o != f.Value {
-			out = append(out, Change{f.Name, o, f.Value})
+		if !o.Equal(f.Value) {
+			out = append(out, Change{f.Name, o.String(), f.Value.String()})
 		}
 	}
 	for _, f := range af {
-		if !seen[f.Name] && f.Value != "[]" {
-			out = append(out, Change{f.Name, f.Value, "[]"})
+		if !seen[f.Name] && !f.Value.Equal(empty) {
+			out = append(out, Change{f.Name, f.Value.String(), empty.String()})
 		}
 	}
 	return out

@@ -1,7 +1,7 @@
 // Package trace is the counterexample as a file that people read and CI
-// keeps: a versioned JSON format (mcheck-trace/1) holding the configuration,
-// the property, every step with the state after it, and where a lasso's
-// cycle starts. Verify replays a trace through the transition function, so a
+// keeps: a versioned JSON format (mcheck-trace/2) holding the configuration,
+// the property, every step as data (model.StepInfo) with the state after it
+// as data (model.Snapshot), and where a lasso's cycle starts. Verify replays a trace through the transition function, so a
 // trace file can be checked long after it was written.
 package trace
 
@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -19,8 +21,13 @@ import (
 	"github.com/mcheck/mcheck/specs"
 )
 
-// Format names this version of the file format.
-const Format = "mcheck-trace/1"
+// Format names this version of the file format. Version 1 named each step
+// by its printed label and each value by its printed text; it is refused
+// (FormatV1), since reading it would mean parsing labels.
+const Format = "mcheck-trace/2"
+
+// FormatV1 is the first version of the format, no longer read.
+const FormatV1 = "mcheck-trace/1"
 
 // Kinds of counterexample.
 const (
@@ -52,6 +59,51 @@ func ConfigOf(algo string, c model.Config) Config {
 	}
 }
 
+// Describe is the configuration in one line, as reports and charts head
+// it: "chang-roberts, N=4, ids 1,2,3,4, up to 1 crash, perfect detector,
+// max-queue 8".
+func (c Config) Describe() string {
+	parts := []string{c.Algo, "N=" + strconv.Itoa(c.N), "ids " + joinInts(c.IDs)}
+	switch {
+	case c.Crashes == c.N-1 && c.Crashes > 0:
+		parts = append(parts, fmt.Sprintf("crash-any (up to %d crashes)", c.Crashes))
+	case c.Crashes > 0:
+		parts = append(parts, upTo(c.Crashes, "crash", "crashes"))
+	default:
+		parts = append(parts, "no crashes")
+	}
+	if c.Restarts > 0 {
+		parts = append(parts, upTo(c.Restarts, "restart", "restarts"))
+	}
+	parts = append(parts, c.Detector+" detector")
+	if c.Initiators != nil {
+		parts = append(parts, "initiators "+joinInts(c.Initiators))
+	}
+	if c.Down != nil {
+		parts = append(parts, "down "+joinInts(c.Down))
+	}
+	if c.InitialLeader {
+		parts = append(parts, "initial leader")
+	}
+	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
+	return strings.Join(parts, ", ")
+}
+
+func upTo(n int, one, many string) string {
+	if n == 1 {
+		return "up to 1 " + one
+	}
+	return fmt.Sprintf("up to %d %s", n, many)
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ",")
+}
+
 // Model is the model configuration of c.
 func (c Config) Model() (model.Config, error) {
 	d, err := model.ParseDetector(c.Detector)
@@ -77,15 +129,24 @@ type File struct {
 	Steps      []Step `json:"steps"`
 }
 
-// Step is an action and the state after it; the first step is the initial
-// state, with the action "initial state".
+// Step is an action and the state after it, both as data; the first step
+// is the initial state, whose Step is null.
 type Step struct {
-	Action string         `json:"action"`
-	State  model.Snapshot `json:"state"`
+	Step  *model.StepInfo `json:"step"`
+	State model.Snapshot  `json:"state"`
 }
 
 // InitialAction labels the first step.
 const InitialAction = "initial state"
+
+// Label renders the step's action: "deliver p2→p3 ELECTION(9)", or
+// InitialAction for the first step.
+func (s Step) Label() string {
+	if s.Step == nil {
+		return InitialAction
+	}
+	return s.Step.String()
+}
 
 // New builds the file of an explorer trace.
 func New(algo string, cfg model.Config, property, kind, summary string, t *explore.Trace, exp model.Expander) *File {
@@ -95,11 +156,12 @@ func New(algo string, cfg model.Config, property, kind, summary string, t *explo
 		f.CycleStart = &cs
 	}
 	for i, s := range t.Steps {
-		label := s.Label
-		if i == 0 {
-			label = InitialAction
+		st := Step{State: exp.Snapshot(s.State)}
+		if i > 0 {
+			info := exp.Step(t.Steps[i-1].State, s.Action)
+			st.Step = &info
 		}
-		f.Steps = append(f.Steps, Step{Action: label, State: exp.Snapshot(s.State)})
+		f.Steps = append(f.Steps, st)
 	}
 	return f
 }
@@ -134,6 +196,12 @@ func Read(r io.Reader) (*File, error) {
 	if len(data) > maxFileBytes {
 		return nil, malformed("larger than %d MiB", maxFileBytes>>20)
 	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Format == FormatV1 {
+		return nil, malformed("%s is the old format, which this mcheck no longer reads: run the check again with --trace-out to write it as %s", FormatV1, Format)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f File
@@ -143,10 +211,13 @@ func Read(r io.Reader) (*File, error) {
 	if dec.More() {
 		return nil, malformed("extra data after the JSON object")
 	}
-	return &f, f.validate()
+	return &f, f.Validate()
 }
 
-func (f *File) validate() error {
+// Validate checks that f is well formed: a known format, a configuration,
+// steps that start with the initial state, a property that goes with its
+// kind, and a cycle start inside the steps.
+func (f *File) Validate() error {
 	switch {
 	case f.Format != Format:
 		return malformed("format is %q, want %q", f.Format, Format)
@@ -154,8 +225,13 @@ func (f *File) validate() error {
 		return malformed("config.algo is missing")
 	case len(f.Steps) == 0:
 		return malformed("no steps")
-	case f.Steps[0].Action != InitialAction:
-		return malformed("the first step must be %q", InitialAction)
+	case f.Steps[0].Step != nil:
+		return malformed("the first step is the initial state: its step must be null")
+	}
+	for i, s := range f.Steps[1:] {
+		if s.Step == nil {
+			return malformed("step %d has no action", i+1)
+		}
 	}
 	switch f.Property {
 	case properties.SingleLeader, properties.Agreement:
@@ -231,13 +307,14 @@ func Verify(sys model.System, f *File) error {
 	for i := 1; i < len(f.Steps); i++ {
 		prev := states[i-1]
 		exp.Expand(prev, &b)
-		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Label(prev, s.Action) == f.Steps[i].Action })
+		want := f.Steps[i].Step
+		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Step(prev, s.Action).Equal(*want) })
 		if j < 0 {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Action)}
+			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
 		}
 		next := slices.Clone(b.State(j))
 		if err := sameState(exp.Snapshot(next), f.Steps[i].State); err != nil {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Action, err)}
+			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
 		}
 		states, props, fair = append(states, next), append(props, b.Succs[j].Props), append(fair, b.Succs[j].Fair)
 	}
@@ -305,22 +382,27 @@ func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte,
 	return nil
 }
 
-// sameState compares snapshots field by field and names the first difference.
+// sameState compares snapshots as data, field by field, and names the
+// first difference.
 func sameState(got, want model.Snapshot) error {
 	g, w := got.Fields(), want.Fields()
-	gm := map[string]string{}
+	gm := make(map[string]model.Value, len(g))
 	for _, f := range g {
 		gm[f.Name] = f.Value
 	}
-	wm := map[string]string{}
+	wm := make(map[string]bool, len(w))
 	for _, f := range w {
-		wm[f.Name] = f.Value
-		if gm[f.Name] != f.Value {
-			return fmt.Errorf("%s is %s, the trace says %s", f.Name, orEmpty(gm[f.Name]), f.Value)
+		wm[f.Name] = true
+		v, ok := gm[f.Name]
+		if !ok {
+			return fmt.Errorf("%s is absent, the trace says %s", f.Name, f.Value)
+		}
+		if !v.Equal(f.Value) {
+			return fmt.Errorf("%s is %s, the trace says %s", f.Name, v, f.Value)
 		}
 	}
 	for _, f := range g {
-		if _, ok := wm[f.Name]; !ok {
+		if !wm[f.Name] {
 			return fmt.Errorf("%s is %s, the trace does not have it", f.Name, f.Value)
 		}
 	}
@@ -328,11 +410,4 @@ func sameState(got, want model.Snapshot) error {
 		return errors.New("the number of processes differs")
 	}
 	return nil
-}
-
-func orEmpty(s string) string {
-	if s == "" {
-		return "absent"
-	}
-	return s
 }

@@ -43,8 +43,11 @@ func TestReplayDiverges(t *testing.T) {
 		step   int
 		reason string
 	}{
-		{"action not enabled", func(f *trace.File) { f.Steps[3].Action = "deliver p1→p2 ELECTION(9)" }, 3, `"deliver p1→p2 ELECTION(9)" is not enabled`},
-		{"different state", func(f *trace.File) { f.Steps[2].State.Processes[2].Fields[1].Value = "7" }, 2, "p3.elected is ⊥, the trace says 7"},
+		{"action not enabled", func(f *trace.File) {
+			m := model.Msg("ELECTION", model.Int(9))
+			f.Steps[3].Step = &model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 2, Peer: 1, Msg: &m}
+		}, 3, `"deliver p1→p2 ELECTION(9)" is not enabled`},
+		{"different state", func(f *trace.File) { f.Steps[2].State.Processes[2].Fields[1].Value = model.Int(7) }, 2, "p3.elected is ⊥, the trace says 7"},
 		{"different initial state", func(f *trace.File) { f.Steps[0].State.Crashes = 1 }, 0, "crashes is 0, the trace says 1"},
 		{"cycle does not close", func(f *trace.File) { f.Steps = f.Steps[:len(f.Steps)-1] }, -1, "the last state is not the state of step 5"},
 		{"not stuck", func(f *trace.File) { f.Steps = f.Steps[:6]; f.CycleStart = nil; f.Kind = trace.KindStuck }, -1, `the last state is not stuck: "deliver p1→p2 ELECTION(4)" is enabled and fair`},
@@ -99,7 +102,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 		{"garbage", "\x00\xffnot json", "not a JSON trace"},
 		{"array", "[]", "not a JSON trace"},
 		{"trailing data", string(valid) + "{}", "extra data"},
-		{"wrong format", edit(func(m map[string]any) { m["format"] = "mcheck-trace/2" }), `format is "mcheck-trace/2"`},
+		{"wrong format", edit(func(m map[string]any) { m["format"] = "mcheck-trace/3" }), `format is "mcheck-trace/3"`},
 		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), "unknown field"},
 		{"no steps", edit(func(m map[string]any) { m["steps"] = []any{} }), "no steps"},
 		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
@@ -134,12 +137,12 @@ func TestReadRejectsMalformed(t *testing.T) {
 
 func TestDiff(t *testing.T) {
 	a := model.Snapshot{
-		Processes: []model.ProcessSnapshot{{Name: "p1", ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: "⊥"}}}},
-		Channels:  []model.ChannelSnapshot{{From: "p1", To: "p1", Messages: []string{"ELECTION(1)"}}},
+		Processes: []model.ProcessSnapshot{{ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: model.None()}}}},
+		Channels:  []model.ChannelSnapshot{{From: 1, To: 1, Messages: []model.Value{model.Msg("ELECTION", model.Int(1))}}},
 	}
 	b := model.Snapshot{
-		Processes: []model.ProcessSnapshot{{Name: "p1", ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: "1"}}}},
-		Channels:  []model.ChannelSnapshot{{From: "p1", To: "p2", Messages: []string{"ELECTED(1)"}}},
+		Processes: []model.ProcessSnapshot{{ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: model.ID(1)}}}},
+		Channels:  []model.ChannelSnapshot{{From: 1, To: 2, Messages: []model.Value{model.Msg("ELECTED", model.Int(1))}}},
 	}
 	assert.Equal(t, []trace.Change{
 		{Name: "p1.elected", Old: "⊥", New: "1"},
@@ -160,4 +163,64 @@ func TestWriteTextMarksTheCycle(t *testing.T) {
 	buf.Reset()
 	trace.WriteText(&buf, f, true)
 	assert.Contains(t, buf.String(), "p4✝ | p1→p2 [ELECTION(4)] | crashes=1 restarts=0")
+}
+
+// Steps match as data: a delivery of another message over the same channel
+// is not the recorded step, though kind, process and peer agree.
+func TestReplayMatchesTheMessage(t *testing.T) {
+	f := goldenFile(t, "circulating-election.Termination-fair-cycle.trace.json")
+	s := f.Steps[2].Step
+	require.Equal(t, model.KindDeliver, s.Kind)
+	m := model.Msg(s.Msg.Type(), model.Int(9))
+	s.Msg = &m
+	var div *trace.DivergenceError
+	require.ErrorAs(t, trace.Replay(f, specs.Builtin()), &div)
+	assert.Equal(t, 2, div.Step)
+	assert.Equal(t, `"deliver p2→p3 ELECTION(9)" is not enabled`, div.Reason)
+}
+
+func TestVersion1IsRefused(t *testing.T) {
+	v1 := `{"format": "mcheck-trace/1", "config": {"algo": "ring"}, "property": "SingleLeader", "kind": "invariant",
+		"steps": [{"action": "initial state", "state": {"processes": [], "channels": [], "crashes": 0, "restarts": 0}}]}`
+	_, err := trace.Read(strings.NewReader(v1))
+	var mal *trace.MalformedError
+	require.ErrorAs(t, err, &mal)
+	assert.Equal(t, "malformed trace file: mcheck-trace/1 is the old format, which this mcheck no longer reads: run the check again with --trace-out to write it as mcheck-trace/2", err.Error())
+}
+
+// The file is JSON a browser can read: steps and values in their plain forms.
+func TestFileJSONShape(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "circulating-election.Termination-fair-cycle.trace.json"))
+	require.NoError(t, err)
+	var f struct {
+		Steps []struct {
+			Step  map[string]any `json:"step"`
+			State struct {
+				Processes []struct {
+					ID     int
+					Fields []struct {
+						Name  string
+						Value any
+					}
+				}
+				Channels []struct {
+					From, To int
+					Messages []struct {
+						Type string
+						Args []int
+					}
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &f))
+	assert.Nil(t, f.Steps[0].Step)
+	assert.Equal(t, map[string]any{"kind": "deliver", "action": "deliver", "process": 3.0, "peer": 2.0,
+		"msg": map[string]any{"type": "ELECTION", "args": []any{2.0}, "text": "ELECTION(2)"}}, f.Steps[2].Step)
+	assert.Nil(t, f.Steps[2].State.Processes[2].Fields[1].Value, "⊥ is null")
+	assert.Equal(t, false, f.Steps[2].State.Processes[0].Fields[0].Value)
+	ch := f.Steps[2].State.Channels[0]
+	assert.Equal(t, 3, ch.From)
+	assert.Equal(t, "ELECTION", ch.Messages[0].Type)
+	assert.Equal(t, []int{3}, ch.Messages[0].Args)
 }

@@ -4,11 +4,8 @@
 package bully
 
 import (
-	"strconv"
-
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs/internal/wire"
-	"github.com/mcheck/mcheck/specs/ring"
 )
 
 // Status of a process.
@@ -153,12 +150,13 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	}
 }
 
-func (Algorithm) FormatMsg(m Msg) string {
-	return kindNames[m.Kind] + "(" + strconv.Itoa(m.J) + ")"
-}
+// DescribeMsg implements model.MsgDescriber.
+func (Algorithm) DescribeMsg(m Msg) model.Value { return model.Msg(kindNames[m.Kind], model.Int(m.J)) }
+
+func (a Algorithm) FormatMsg(m Msg) string { return a.DescribeMsg(m).String() }
 
 func (Algorithm) FormatLocal(_ *model.Ctx[Msg], l *Local) []model.Field {
-	return []model.Field{{Name: "status", Value: statusNames[l.Status]}, {Name: "elected", Value: ring.FormatID(l.Elected)}}
+	return []model.Field{{Name: "status", Value: model.Str(statusNames[l.Status])}, {Name: "elected", Value: model.ID(l.Elected)}}
 }
 
 func (Algorithm) AppendLocal(b []byte, l *Local) []byte {

@@ -319,9 +319,9 @@ func TestFormat(t *testing.T) {
 		l    bully.Local
 		want []model.Field
 	}{
-		{local(bully.Idle, 9), []model.Field{{Name: "status", Value: "idle"}, {Name: "elected", Value: "9"}}},
-		{local(bully.Electing, 0), []model.Field{{Name: "status", Value: "electing"}, {Name: "elected", Value: "⊥"}}},
-		{local(bully.Waiting, 0), []model.Field{{Name: "status", Value: "waiting"}, {Name: "elected", Value: "⊥"}}},
+		{local(bully.Idle, 9), []model.Field{{Name: "status", Value: model.Str("idle")}, {Name: "elected", Value: model.Int(9)}}},
+		{local(bully.Electing, 0), []model.Field{{Name: "status", Value: model.Str("electing")}, {Name: "elected", Value: model.None()}}},
+		{local(bully.Waiting, 0), []model.Field{{Name: "status", Value: model.Str("waiting")}, {Name: "elected", Value: model.None()}}},
 	} {
 		assert.Equal(t, tt.want, alg.FormatLocal(env.Ctx(0), &tt.l))
 	}

@@ -3,8 +3,6 @@
 package changroberts
 
 import (
-	"strconv"
-
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs/internal/wire"
 	"github.com/mcheck/mcheck/specs/ring"
@@ -68,7 +66,7 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
 func (Algorithm) FormatLocal(_ *model.Ctx[Msg], l *Local) []model.Field {
-	return []model.Field{{Name: "participant", Value: strconv.FormatBool(l.Participant)}, {Name: "elected", Value: ring.FormatID(l.Elected)}}
+	return []model.Field{{Name: "participant", Value: model.Bool(l.Participant)}, {Name: "elected", Value: model.ID(l.Elected)}}
 }
 
 func (Algorithm) AppendLocal(b []byte, l *Local) []byte {

@@ -131,9 +131,9 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "ELECTION(9)", alg.FormatMsg(election(9)))
 	assert.Equal(t, "ELECTED(9)", alg.FormatMsg(elected(9)))
 	env := newEnv(0, cr.Local{})
-	assert.Equal(t, []model.Field{{Name: "participant", Value: "true"}, {Name: "elected", Value: "⊥"}},
+	assert.Equal(t, []model.Field{{Name: "participant", Value: model.Bool(true)}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &cr.Local{Participant: true}))
-	assert.Equal(t, []model.Field{{Name: "participant", Value: "false"}, {Name: "elected", Value: "9"}},
+	assert.Equal(t, []model.Field{{Name: "participant", Value: model.Bool(false)}, {Name: "elected", Value: model.Int(9)}},
 		alg.FormatLocal(env.Ctx(0), &cr.Local{Elected: 9}))
 }
 

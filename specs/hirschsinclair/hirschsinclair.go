@@ -4,11 +4,8 @@
 package hirschsinclair
 
 import (
-	"strconv"
-
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs/internal/wire"
-	"github.com/mcheck/mcheck/specs/ring"
 )
 
 // Status of a process.
@@ -122,23 +119,26 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 // neighbour in each direction, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW, model.CCW} }
 
-func (Algorithm) FormatMsg(m Msg) string {
-	j, k := strconv.Itoa(m.J), strconv.Itoa(m.K)
+// DescribeMsg implements model.MsgDescriber.
+func (Algorithm) DescribeMsg(m Msg) model.Value {
+	j, k, d := model.Int(m.J), model.Int(m.K), model.Str(m.D.String())
 	switch m.Kind {
 	case Probe:
-		return "PROBE(" + j + "," + k + "," + strconv.Itoa(m.H) + "," + m.D.String() + ")"
+		return model.Msg("PROBE", j, k, model.Int(m.H), d)
 	case Reply:
-		return "REPLY(" + j + "," + k + "," + m.D.String() + ")"
+		return model.Msg("REPLY", j, k, d)
 	}
-	return "ELECTED(" + j + ")"
+	return model.Msg("ELECTED", j)
 }
+
+func (a Algorithm) FormatMsg(m Msg) string { return a.DescribeMsg(m).String() }
 
 func (Algorithm) FormatLocal(_ *model.Ctx[Msg], l *Local) []model.Field {
 	return []model.Field{
-		{Name: "status", Value: statusNames[l.Status]},
-		{Name: "phase", Value: strconv.Itoa(l.Phase)},
-		{Name: "replies", Value: strconv.Itoa(l.Replies)},
-		{Name: "elected", Value: ring.FormatID(l.Elected)},
+		{Name: "status", Value: model.Str(statusNames[l.Status])},
+		{Name: "phase", Value: model.Int(l.Phase)},
+		{Name: "replies", Value: model.Int(l.Replies)},
+		{Name: "elected", Value: model.ID(l.Elected)},
 	}
 }
 

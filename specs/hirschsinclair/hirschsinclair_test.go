@@ -222,10 +222,10 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "REPLY(9,1,cw)", alg.FormatMsg(reply(9, 1, cw)))
 	assert.Equal(t, "ELECTED(9)", alg.FormatMsg(elected(9)))
 	env := newEnv(0, hs.Local{})
-	assert.Equal(t, []model.Field{{Name: "status", Value: "candidate"}, {Name: "phase", Value: "2"}, {Name: "replies", Value: "1"}, {Name: "elected", Value: "⊥"}},
+	assert.Equal(t, []model.Field{{Name: "status", Value: model.Str("candidate")}, {Name: "phase", Value: model.Int(2)}, {Name: "replies", Value: model.Int(1)}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &hs.Local{Status: hs.Candidate, Phase: 2, Replies: 1}))
 	for s, name := range map[hs.Status]string{hs.Idle: "idle", hs.Relay: "relay", hs.Decided: "decided"} {
-		assert.Equal(t, model.Field{Name: "status", Value: name}, alg.FormatLocal(env.Ctx(0), &hs.Local{Status: s})[0])
+		assert.Equal(t, model.Field{Name: "status", Value: model.Str(name)}, alg.FormatLocal(env.Ctx(0), &hs.Local{Status: s})[0])
 	}
 }
 

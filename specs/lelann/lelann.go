@@ -5,12 +5,9 @@ package lelann
 
 import (
 	"math/bits"
-	"strconv"
-	"strings"
 
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs/internal/wire"
-	"github.com/mcheck/mcheck/specs/ring"
 )
 
 // Status of a process.
@@ -93,19 +90,22 @@ func maxKnown(c *model.Ctx[Msg], known uint64) int {
 // neighbour clockwise, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
-func (Algorithm) FormatMsg(m Msg) string { return "ELECT(" + strconv.Itoa(m.J) + ")" }
+// DescribeMsg implements model.MsgDescriber.
+func (Algorithm) DescribeMsg(m Msg) model.Value { return model.Msg("ELECT", model.Int(m.J)) }
+
+func (a Algorithm) FormatMsg(m Msg) string { return a.DescribeMsg(m).String() }
 
 func (Algorithm) FormatLocal(c *model.Ctx[Msg], l *Local) []model.Field {
-	var ids []string
+	var ids []model.Value
 	for _, p := range c.ByID() {
 		if l.Known&(1<<p) != 0 {
-			ids = append(ids, strconv.Itoa(c.IDOf(p)))
+			ids = append(ids, model.Int(c.IDOf(p)))
 		}
 	}
 	return []model.Field{
-		{Name: "status", Value: statusNames[l.Status]},
-		{Name: "known", Value: "{" + strings.Join(ids, ",") + "}"},
-		{Name: "elected", Value: ring.FormatID(l.Elected)},
+		{Name: "status", Value: model.Str(statusNames[l.Status])},
+		{Name: "known", Value: model.Set(ids...)},
+		{Name: "elected", Value: model.ID(l.Elected)},
 	}
 }
 

@@ -219,11 +219,11 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "ELECT(9)", alg.FormatMsg(elect(9)))
 	env := newEnv(0, lelann.Local{})
 	// known is listed by ascending ID, whatever the positions.
-	assert.Equal(t, []model.Field{{Name: "status", Value: "running"}, {Name: "known", Value: "{3,4,8,9}"}, {Name: "elected", Value: "⊥"}},
+	assert.Equal(t, []model.Field{{Name: "status", Value: model.Str("running")}, {Name: "known", Value: model.Set(model.Int(3), model.Int(4), model.Int(8), model.Int(9))}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &lelann.Local{Status: lelann.Running, Known: known(9, 8, 4, 3)}))
-	assert.Equal(t, []model.Field{{Name: "status", Value: "decided"}, {Name: "known", Value: "{4,9}"}, {Name: "elected", Value: "9"}},
+	assert.Equal(t, []model.Field{{Name: "status", Value: model.Str("decided")}, {Name: "known", Value: model.Set(model.Int(4), model.Int(9))}, {Name: "elected", Value: model.Int(9)}},
 		alg.FormatLocal(env.Ctx(2), &lelann.Local{Status: lelann.Decided, Known: known(9, 4), Elected: 9}))
-	assert.Equal(t, []model.Field{{Name: "status", Value: "idle"}, {Name: "known", Value: "{}"}, {Name: "elected", Value: "⊥"}},
+	assert.Equal(t, []model.Field{{Name: "status", Value: model.Str("idle")}, {Name: "known", Value: model.Set()}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(2), &lelann.Local{}))
 }
 

@@ -4,8 +4,6 @@
 package ring
 
 import (
-	"strconv"
-
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs/internal/wire"
 )
@@ -70,24 +68,22 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 // neighbour clockwise, which lets the checker reduce interleavings.
 func (Algorithm) Around() []model.Dir { return []model.Dir{model.CW} }
 
-func (Algorithm) FormatMsg(m Msg) string {
+// DescribeMsg implements model.MsgDescriber.
+func (Algorithm) DescribeMsg(m Msg) model.Value {
 	if m.Kind == Election {
-		return "ELECTION(" + strconv.Itoa(m.J) + ")"
+		return model.Msg("ELECTION", model.Int(m.J))
 	}
-	return "ELECTED(" + strconv.Itoa(m.J) + ")"
+	return model.Msg("ELECTED", model.Int(m.J))
 }
 
+func (a Algorithm) FormatMsg(m Msg) string { return a.DescribeMsg(m).String() }
+
 func (Algorithm) FormatLocal(_ *model.Ctx[Msg], l *Local) []model.Field {
-	return []model.Field{{Name: "busy", Value: strconv.FormatBool(l.Busy)}, {Name: "elected", Value: FormatID(l.Elected)}}
+	return []model.Field{{Name: "busy", Value: model.Bool(l.Busy)}, {Name: "elected", Value: model.ID(l.Elected)}}
 }
 
 // FormatID renders an elected value: ⊥ for none.
-func FormatID(id int) string {
-	if id == 0 {
-		return "⊥"
-	}
-	return strconv.Itoa(id)
-}
+func FormatID(id int) string { return model.ID(id).String() }
 
 func (Algorithm) AppendLocal(b []byte, l *Local) []byte {
 	return wire.AppendUint(wire.AppendBool(b, l.Busy), l.Elected)

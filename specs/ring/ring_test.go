@@ -132,9 +132,9 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "ELECTION(9)", alg.FormatMsg(election(9)))
 	assert.Equal(t, "ELECTED(9)", alg.FormatMsg(elected(9)))
 	env := newEnv(0, ring.Local{})
-	assert.Equal(t, []model.Field{{Name: "busy", Value: "true"}, {Name: "elected", Value: "⊥"}},
+	assert.Equal(t, []model.Field{{Name: "busy", Value: model.Bool(true)}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &ring.Local{Busy: true}))
-	assert.Equal(t, []model.Field{{Name: "busy", Value: "false"}, {Name: "elected", Value: "9"}},
+	assert.Equal(t, []model.Field{{Name: "busy", Value: model.Bool(false)}, {Name: "elected", Value: model.Int(9)}},
 		alg.FormatLocal(env.Ctx(0), &ring.Local{Elected: 9}))
 	assert.Equal(t, "⊥", ring.FormatID(0))
 	assert.Equal(t, "8", ring.FormatID(8))

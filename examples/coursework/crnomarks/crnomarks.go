@@ -67,3 +67,6 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 }
 
 func (Algorithm) FormatMsg(m Msg) string { return ring.Algorithm{}.FormatMsg(m) }
+
+// DescribeMsg implements model.MsgDescriber: messages as data in traces.
+func (Algorithm) DescribeMsg(m Msg) model.Value { return ring.Algorithm{}.DescribeMsg(m) }

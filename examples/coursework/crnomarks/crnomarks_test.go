@@ -2,7 +2,6 @@ package crnomarks_test
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,7 +25,7 @@ var noFaults = mchecktest.Config{N: 3, MaxQueue: 2}
 func actions(f *trace.File) []string {
 	var out []string
 	for _, s := range f.Steps {
-		out = append(out, s.Action)
+		out = append(out, s.Label())
 	}
 	return out
 }
@@ -139,7 +138,7 @@ func maxElectionsInFlight[L, M any](t *testing.T, alg model.Algorithm[L, M], cfg
 		n := 0
 		for _, ch := range exp.Snapshot(s).Channels {
 			for _, m := range ch.Messages {
-				if strings.HasPrefix(m, "ELECTION(") {
+				if m.Type() == "ELECTION" {
 					n++
 				}
 			}

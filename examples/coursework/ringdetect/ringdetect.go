@@ -112,15 +112,18 @@ func (a Algorithm) Timers() []model.Timer[Local, Msg] {
 
 func (Algorithm) FormatMsg(m Msg) string { return ring.Algorithm{}.FormatMsg(m) }
 
+// DescribeMsg implements model.MsgDescriber: messages as data in traces.
+func (Algorithm) DescribeMsg(m Msg) model.Value { return ring.Algorithm{}.DescribeMsg(m) }
+
 // FormatLocal implements model.LocalFormatter: how traces show a process.
 func (a Algorithm) FormatLocal(c *model.Ctx[Msg], l *Local) []model.Field {
-	fs := []model.Field{{Name: "busy", Value: strconv.FormatBool(l.Busy)}, {Name: "elected", Value: ring.FormatID(l.Elected)}}
+	fs := []model.Field{{Name: "busy", Value: model.Bool(l.Busy)}, {Name: "elected", Value: model.ID(l.Elected)}}
 	if a.Resend {
 		last := "none"
 		if l.To != 0 {
 			last = a.FormatMsg(l.Last) + "→p" + strconv.Itoa(c.IDOf(l.To-1))
 		}
-		fs = append(fs, model.Field{Name: "last", Value: last})
+		fs = append(fs, model.Field{Name: "last", Value: model.Str(last)})
 	}
 	return fs
 }

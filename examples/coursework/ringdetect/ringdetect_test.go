@@ -25,7 +25,7 @@ var crashAny = mchecktest.Config{N: 3, CrashAny: true}
 func actions(f *trace.File) []string {
 	var out []string
 	for _, s := range f.Steps {
-		out = append(out, s.Action)
+		out = append(out, s.Label())
 	}
 	return out
 }

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// JUnit XML (--junit) and GitHub annotations: CI systems show a violated
+// property as a failing test. The shape is the common one of Ant, Jenkins
+// and GitHub's test reporters: testsuites / testsuite / testcase with
+// failure, error or skipped.
+
+type junitSuites struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+// junitCounts are the attributes both suites and a suite carry.
+type junitCounts struct {
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
+}
+
+type junitSuite struct {
+	Name string `xml:"name,attr"`
+	junitCounts
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  string          `xml:"system-out,omitempty"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// writeJUnit renders the verdicts: one test case per property; a violated
+// one fails with its one-line explanation and the text of its traces, an
+// unknown one is an error with the reason, an unchecked one is skipped.
+func writeJUnit(w io.Writer, r *check.Report) error {
+	secs := strconv.FormatFloat(r.Stats.Elapsed.Seconds(), 'f', 3, 64)
+	cfg := trace.ConfigOf(r.Algo, r.Config)
+	s := junitSuite{Name: "mcheck " + cfg.Describe(), junitCounts: junitCounts{Time: secs}, SystemOut: searchLine(r)}
+	s.Properties = []junitProperty{
+		{"algo", r.Algo}, {"states", strconv.FormatInt(r.Stats.States, 10)},
+		{"complete", strconv.FormatBool(r.Stats.Complete)}, {"bounded", strconv.FormatBool(r.Bounded())},
+	}
+	for _, v := range r.Verdicts {
+		c := junitCase{Name: v.Name, Classname: "mcheck." + r.Algo, Time: "0"}
+		switch v.Status {
+		case check.Violated:
+			var body bytes.Buffer
+			for _, f := range verdictFiles(v) {
+				body.WriteString("\n")
+				trace.WriteText(&body, f, false)
+			}
+			c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind + ")", Body: body.String()}
+			s.Failures++
+		case check.Unknown:
+			c.Error = &junitProblem{Message: v.Summary, Type: "unknown"}
+			s.Errors++
+		case check.Unchecked:
+			c.Skipped = &junitSkipped{Message: "not checked (not in --check)"}
+			s.Skipped++
+		}
+		s.Cases = append(s.Cases, c)
+		s.Tests++
+	}
+	all := junitSuites{Name: "mcheck", junitCounts: s.junitCounts, Suites: []junitSuite{s}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// searchLine says how far the search went.
+func searchLine(r *check.Report) string {
+	st := r.Stats
+	if st.Complete {
+		return fmt.Sprintf("search complete: %s states, %s transitions, depth %d", commas(st.States), commas(st.Transitions), st.Depth)
+	}
+	return fmt.Sprintf("search INCOMPLETE (%s): %s states, %s transitions, depth %d", st.Stopped, commas(st.States), commas(st.Transitions), st.Depth)
+}
+
+// verdictFiles are a verdict's verified counterexamples, primary first.
+func verdictFiles(v check.Verdict) []*trace.File {
+	var fs []*trace.File
+	if v.File != nil {
+		fs = append(fs, v.File)
+	}
+	for _, a := range v.Also {
+		fs = append(fs, a.File)
+	}
+	return fs
+}
+
+func writeJUnitFile(path string, r *check.Report) error {
+	var b bytes.Buffer
+	if err := writeJUnit(&b, r); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// writeAnnotations prints a GitHub Actions ::error line per violated
+// property, so that the run's page shows it.
+func writeAnnotations(w io.Writer, r *check.Report) {
+	for _, v := range r.Verdicts {
+		if v.Status != check.Violated {
+			continue
+		}
+		title := fmt.Sprintf("mcheck %s: %s violated", r.Algo, v.Name)
+		fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty(title), escapeData(v.Summary))
+	}
+}
+
+// escapeData and escapeProperty escape a workflow command's message and
+// its properties as the GitHub runner reads them.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

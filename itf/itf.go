@@ -1,0 +1,465 @@
+// Package itf writes and reads counterexamples in the Informal Trace Format
+// of Apalache and Quint (Apalache ADR-015), so that their tools can show
+// and replay what mcheck found.
+//
+// A trace is one JSON object: "#meta" (format, source, description, and
+// under "mcheck" everything replay needs: the configuration, the property,
+// the kind, and which variable is which), "vars", "states" and, for a lasso,
+// "loop". Every process field is a variable ("p3_elected"), and so is every
+// channel ("chan_p3_p4", a sequence of messages head first) and the fault
+// counters. Each state's "#meta" holds its index and the step that led to it
+// (model.StepInfo as mcheck writes it, plus its label). Values: integers are
+// {"#bigint": "9"}, booleans and strings themselves, sets {"#set": [...]},
+// sequences arrays, ⊥ the variant {"tag": "None", "value": {"#tup": []}},
+// and a message the variant {"tag": "ELECTION", "value": {"#tup": [args]}}.
+//
+// For a lasso, "loop" is the index of the state where the cycle starts; the
+// cycle ends in the last state, whose successor is the state at "loop"
+// again (as the ADR says). mcheck's trace repeats that state as its last
+// step, so the ITF file leaves the repetition out and keeps the step that
+// closes the cycle in #meta.mcheck.loop_step.
+package itf
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// FormatDescription is where the format is defined.
+const FormatDescription = "https://apalache-mc.org/docs/adr/015adr-trace.html"
+
+// Trace is an ITF trace as mcheck writes it.
+type Trace struct {
+	Meta   Meta                         `json:"#meta"`
+	Vars   []string                     `json:"vars"`
+	States []map[string]json.RawMessage `json:"states"`
+	Loop   *int                         `json:"loop,omitempty"`
+}
+
+// Meta is the trace's "#meta".
+type Meta struct {
+	Format            string  `json:"format"`
+	FormatDescription string  `json:"format-description"`
+	Source            string  `json:"source"`
+	Description       string  `json:"description"`
+	Mcheck            *Mcheck `json:"mcheck"`
+}
+
+// Mcheck is what replay needs besides the states: the trace file's header
+// and the map from variables to processes, fields and channels.
+type Mcheck struct {
+	Format   string       `json:"format"` // trace.Format
+	Config   trace.Config `json:"config"`
+	Property string       `json:"property"`
+	Kind     string       `json:"kind"`
+	Summary  string       `json:"summary,omitempty"`
+	// LoopStep is the step from the last state back to the state at
+	// "loop", for a lasso.
+	LoopStep   *model.StepInfo `json:"loop_step,omitempty"`
+	Processes  []ProcessVars   `json:"processes"`
+	Channels   []ChannelVar    `json:"channels"`
+	CrashesVar string          `json:"crashes"`
+	RestartVar string          `json:"restarts"`
+}
+
+// ProcessVars names the variables of one process.
+type ProcessVars struct {
+	ID     int        `json:"id"`
+	Alive  string     `json:"alive"`
+	Fields []FieldVar `json:"fields"`
+}
+
+// FieldVar is the variable of one local field.
+type FieldVar struct {
+	Name string `json:"name"`
+	Var  string `json:"var"`
+}
+
+// ChannelVar is the variable of chan(From, To), by process IDs.
+type ChannelVar struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Var  string `json:"var"`
+}
+
+// stateMeta is a state's "#meta".
+type stateMeta struct {
+	Index  int             `json:"index"`
+	Step   *model.StepInfo `json:"step,omitempty"`
+	Action string          `json:"action"` // the step's label, for people
+}
+
+// Write writes f as an ITF trace.
+func Write(w io.Writer, f *trace.File) error {
+	t, err := FromFile(f)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(t)
+}
+
+// FromFile converts a trace file into ITF.
+func FromFile(f *trace.File) (*Trace, error) {
+	if len(f.Steps) == 0 {
+		return nil, fmt.Errorf("itf: the trace has no steps")
+	}
+	m := &Mcheck{Format: trace.Format, Config: f.Config, Property: f.Property, Kind: f.Kind, Summary: f.Summary,
+		CrashesVar: "crashes", RestartVar: "restarts"}
+	t := &Trace{
+		Meta: Meta{Format: "ITF", FormatDescription: FormatDescription, Source: "mcheck",
+			Description: fmt.Sprintf("%s violated (%s): %s", f.Property, f.Kind, f.Summary), Mcheck: m},
+		Loop: f.CycleStart,
+	}
+	first := f.Steps[0].State
+	for _, p := range first.Processes {
+		pv := ProcessVars{ID: p.ID, Alive: p.Name() + "_alive"}
+		t.Vars = append(t.Vars, pv.Alive)
+		for _, fl := range p.Fields {
+			fv := FieldVar{Name: fl.Name, Var: p.Name() + "_" + fl.Name}
+			pv.Fields = append(pv.Fields, fv)
+			t.Vars = append(t.Vars, fv.Var)
+		}
+		m.Processes = append(m.Processes, pv)
+	}
+	for _, a := range first.Processes {
+		for _, b := range first.Processes {
+			cv := ChannelVar{From: a.ID, To: b.ID, Var: "chan_" + a.Name() + "_" + b.Name()}
+			m.Channels = append(m.Channels, cv)
+			t.Vars = append(t.Vars, cv.Var)
+		}
+	}
+	t.Vars = append(t.Vars, m.CrashesVar, m.RestartVar)
+	steps := f.Steps
+	if f.CycleStart != nil {
+		last := len(steps) - 1
+		if *f.CycleStart < 0 || *f.CycleStart >= last {
+			return nil, fmt.Errorf("itf: cycle start %d is outside the steps 0..%d", *f.CycleStart, last-1)
+		}
+		m.LoopStep = steps[last].Step
+		steps = steps[:last]
+	}
+	for i, s := range steps {
+		st, err := m.encodeState(i, s)
+		if err != nil {
+			return nil, err
+		}
+		t.States = append(t.States, st)
+	}
+	return t, nil
+}
+
+func (m *Mcheck) encodeState(i int, s trace.Step) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	meta, err := json.Marshal(stateMeta{Index: i, Step: s.Step, Action: s.Label()})
+	if err != nil {
+		return nil, err
+	}
+	out["#meta"] = meta
+	put := func(name string, v model.Value) {
+		out[name] = encodeValue(v)
+	}
+	if len(s.State.Processes) != len(m.Processes) {
+		return nil, fmt.Errorf("itf: step %d has %d processes, step 0 has %d", i, len(s.State.Processes), len(m.Processes))
+	}
+	for j, p := range s.State.Processes {
+		pv := m.Processes[j]
+		put(pv.Alive, model.Bool(p.Alive))
+		for _, fv := range pv.Fields {
+			v, ok := p.Field(fv.Name)
+			if !ok {
+				return nil, fmt.Errorf("itf: step %d: %s has no field %s", i, p.Name(), fv.Name)
+			}
+			put(fv.Var, v)
+		}
+	}
+	chans := map[[2]int][]model.Value{}
+	for _, c := range s.State.Channels {
+		chans[[2]int{c.From, c.To}] = c.Messages
+	}
+	for _, cv := range m.Channels {
+		put(cv.Var, model.Seq(chans[[2]int{cv.From, cv.To}]...))
+	}
+	put(m.CrashesVar, model.Int(s.State.Crashes))
+	put(m.RestartVar, model.Int(s.State.Restarts))
+	return out, nil
+}
+
+// encodeValue renders v in ITF (see the package comment).
+func encodeValue(v model.Value) json.RawMessage {
+	var b bytes.Buffer
+	writeValue(&b, v)
+	return b.Bytes()
+}
+
+func writeValue(b *bytes.Buffer, v model.Value) {
+	list := func(vs []model.Value) {
+		b.WriteByte('[')
+		for i, e := range vs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	}
+	variant := func(tag string, args []model.Value) {
+		t, _ := json.Marshal(tag)
+		b.WriteString(`{"tag":`)
+		b.Write(t)
+		b.WriteString(`,"value":{"#tup":`)
+		list(args)
+		b.WriteString(`}}`)
+	}
+	switch v.Kind() {
+	case model.KindNone:
+		variant("None", nil)
+	case model.KindInt:
+		n, _ := v.Int()
+		b.WriteString(`{"#bigint":"` + strconv.Itoa(n) + `"}`)
+	case model.KindBool:
+		x, _ := v.Bool()
+		b.WriteString(strconv.FormatBool(x))
+	case model.KindStr:
+		s, _ := v.Str()
+		t, _ := json.Marshal(s)
+		b.Write(t)
+	case model.KindSet:
+		b.WriteString(`{"#set":`)
+		list(v.Elems())
+		b.WriteByte('}')
+	case model.KindSeq:
+		list(v.Elems())
+	case model.KindMsg:
+		variant(v.Type(), v.Elems())
+	}
+}
+
+// Detect reports whether data looks like an ITF trace (a JSON object with
+// "vars" and "states") rather than an mcheck trace file.
+func Detect(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, vars := top["vars"]
+	_, states := top["states"]
+	return vars && states
+}
+
+func malformed(format string, args ...any) error {
+	return &trace.MalformedError{Reason: "ITF: " + fmt.Sprintf(format, args...)}
+}
+
+// Read parses an ITF trace written by mcheck back into a trace file (to
+// replay it). Any input gives either a valid File or a
+// *trace.MalformedError, never a panic.
+func Read(data []byte) (*trace.File, error) {
+	var t Trace
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, malformed("not a JSON trace: %v", err)
+	}
+	m := t.Meta.Mcheck
+	if m == nil {
+		return nil, malformed(`#meta has no "mcheck" object, so this trace was not written by mcheck and its configuration is unknown`)
+	}
+	if m.Format != trace.Format {
+		return nil, malformed("#meta.mcheck.format is %q, want %q", m.Format, trace.Format)
+	}
+	f := &trace.File{Format: trace.Format, Config: m.Config, Property: m.Property, Kind: m.Kind, Summary: m.Summary, CycleStart: t.Loop}
+	for i, st := range t.States {
+		s, err := m.decodeState(i, st)
+		if err != nil {
+			return nil, err
+		}
+		f.Steps = append(f.Steps, s)
+	}
+	if t.Loop != nil {
+		// The cycle closes: its last step leads back to the state at loop.
+		if m.LoopStep == nil {
+			return nil, malformed(`"loop" is given, but #meta.mcheck.loop_step (the step back to it) is not`)
+		}
+		if *t.Loop < 0 || *t.Loop >= len(f.Steps) {
+			return nil, malformed("loop %d is outside the states 0..%d", *t.Loop, len(f.Steps)-1)
+		}
+		f.Steps = append(f.Steps, trace.Step{Step: m.LoopStep, State: f.Steps[*t.Loop].State})
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, error) {
+	var s trace.Step
+	var meta stateMeta
+	if raw, ok := st["#meta"]; ok {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return s, malformed("state %d: #meta: %v", i, err)
+		}
+	}
+	if meta.Index != i {
+		return s, malformed("state %d has index %d", i, meta.Index)
+	}
+	s.Step = meta.Step
+	get := func(name string, msgs bool) (model.Value, error) {
+		raw, ok := st[name]
+		if !ok {
+			return model.Value{}, malformed("state %d has no variable %s", i, name)
+		}
+		v, err := decodeValue(raw, msgs)
+		if err != nil {
+			return model.Value{}, malformed("state %d: %s: %v", i, name, err)
+		}
+		return v, nil
+	}
+	for _, pv := range m.Processes {
+		alive, err := get(pv.Alive, false)
+		if err != nil {
+			return s, err
+		}
+		a, ok := alive.Bool()
+		if !ok {
+			return s, malformed("state %d: %s is not a boolean", i, pv.Alive)
+		}
+		p := model.ProcessSnapshot{ID: pv.ID, Alive: a}
+		for _, fv := range pv.Fields {
+			v, err := get(fv.Var, false)
+			if err != nil {
+				return s, err
+			}
+			p.Fields = append(p.Fields, model.Field{Name: fv.Name, Value: v})
+		}
+		s.State.Processes = append(s.State.Processes, p)
+	}
+	for _, cv := range m.Channels {
+		v, err := get(cv.Var, true)
+		if err != nil {
+			return s, err
+		}
+		if v.Kind() != model.KindSeq {
+			return s, malformed("state %d: %s is not a sequence", i, cv.Var)
+		}
+		if len(v.Elems()) > 0 {
+			s.State.Channels = append(s.State.Channels, model.ChannelSnapshot{From: cv.From, To: cv.To, Messages: v.Elems()})
+		}
+	}
+	for _, c := range []struct {
+		name string
+		to   *int
+	}{{m.CrashesVar, &s.State.Crashes}, {m.RestartVar, &s.State.Restarts}} {
+		v, err := get(c.name, false)
+		if err != nil {
+			return s, err
+		}
+		n, ok := v.Int()
+		if !ok {
+			return s, malformed("state %d: %s is not an integer", i, c.name)
+		}
+		*c.to = n
+	}
+	return s, nil
+}
+
+// decodeValue reads an ITF value; in a channel (msgs) a variant is a
+// message, elsewhere the variant None is ⊥.
+func decodeValue(raw json.RawMessage, msgs bool) (model.Value, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return model.Value{}, fmt.Errorf("empty value")
+	}
+	switch raw[0] {
+	case 't', 'f':
+		var b bool
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return model.Value{}, err
+		}
+		return model.Bool(b), nil
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return model.Value{}, err
+		}
+		return model.Str(s), nil
+	case '[':
+		var elems []json.RawMessage
+		if err := json.Unmarshal(raw, &elems); err != nil {
+			return model.Value{}, err
+		}
+		vs, err := decodeList(elems, msgs)
+		return model.Seq(vs...), err
+	case '{':
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return model.Value{}, err
+		}
+		if b, ok := obj["#bigint"]; ok {
+			var s string
+			if err := json.Unmarshal(b, &s); err != nil {
+				return model.Value{}, fmt.Errorf("#bigint: %w", err)
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return model.Value{}, fmt.Errorf("#bigint %q is not an integer mcheck can hold", s)
+			}
+			return model.Int(n), nil
+		}
+		if set, ok := obj["#set"]; ok {
+			var elems []json.RawMessage
+			if err := json.Unmarshal(set, &elems); err != nil {
+				return model.Value{}, fmt.Errorf("#set: %w", err)
+			}
+			vs, err := decodeList(elems, false)
+			return model.Set(vs...), err
+		}
+		tagRaw, ok := obj["tag"]
+		if !ok {
+			return model.Value{}, fmt.Errorf("an object that is neither #bigint, #set nor a variant")
+		}
+		var tag string
+		if err := json.Unmarshal(tagRaw, &tag); err != nil {
+			return model.Value{}, fmt.Errorf("tag: %w", err)
+		}
+		var val struct {
+			Tup []json.RawMessage `json:"#tup"`
+		}
+		if v, ok := obj["value"]; ok {
+			if err := json.Unmarshal(v, &val); err != nil {
+				return model.Value{}, fmt.Errorf("variant %s: %w", tag, err)
+			}
+		}
+		args, err := decodeList(val.Tup, false)
+		if err != nil {
+			return model.Value{}, err
+		}
+		if !msgs && tag == "None" && len(args) == 0 {
+			return model.None(), nil
+		}
+		return model.Msg(tag, args...), nil
+	}
+	var n int
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return model.Value{}, fmt.Errorf("not an ITF value: %s", raw)
+	}
+	return model.Int(n), nil
+}
+
+func decodeList(raws []json.RawMessage, msgs bool) ([]model.Value, error) {
+	var vs []model.Value
+	for _, r := range raws {
+		v, err := decodeValue(r, msgs)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}

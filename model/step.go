@@ -1,0 +1,92 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// StepInfo is one step of the kernel as data: what kind of action, which
+// process took it, from which peer, with which message or timer. Labels
+// ("deliver p2→p3 ELECTION(9)", "timeout-ok p1") are rendered from it,
+// and replay, charts, explanations and exporters read its fields; nothing
+// parses a label back.
+//
+// In JSON: {"kind": "deliver", "action": "deliver", "process": 3, "peer": 2,
+// "msg": {"type": "ELECTION", "args": [9], "text": "ELECTION(9)"}}; the
+// processes are named by their IDs.
+type StepInfo struct {
+	Kind Kind `json:"kind"`
+	// Action is the action's name as the notes write it: "deliver",
+	// "initiate" (Bully: "detect"), "timeout-ok", "early-timeout-ok",
+	// "suspect", "crash", "restart".
+	Action string `json:"action"`
+	// Process is the ID of the process that takes the step; for a
+	// delivery, the receiver.
+	Process int `json:"process"`
+	// Peer is the ID of the sender of a delivered message, 0 otherwise.
+	Peer int `json:"peer,omitempty"`
+	// Timer names the timer of a timeout or early timeout.
+	Timer string `json:"timer,omitempty"`
+	// Msg is the delivered message (a Msg value).
+	Msg *Value `json:"msg,omitempty"`
+}
+
+// Equal compares steps as data.
+func (s StepInfo) Equal(o StepInfo) bool {
+	if s.Kind != o.Kind || s.Action != o.Action || s.Process != o.Process || s.Peer != o.Peer || s.Timer != o.Timer {
+		return false
+	}
+	if (s.Msg == nil) != (o.Msg == nil) {
+		return false
+	}
+	return s.Msg == nil || s.Msg.Equal(*o.Msg)
+}
+
+// ProcName is how people call the process with ID id: "p9", as the course
+// notes do.
+func ProcName(id int) string { return "p" + strconv.Itoa(id) }
+
+// String is the step's label: "deliver p2→p3 ELECTION(9)", "crash p4".
+func (s StepInfo) String() string {
+	if s.Kind == KindDeliver {
+		msg := "?"
+		if s.Msg != nil {
+			msg = s.Msg.String()
+		}
+		return "deliver " + ProcName(s.Peer) + "→" + ProcName(s.Process) + " " + msg
+	}
+	return s.Action + " " + ProcName(s.Process)
+}
+
+var kindNames = [...]string{
+	KindDeliver: "deliver", KindInitiate: "initiate", KindTimeout: "timeout", KindSuspect: "suspect",
+	KindEarlyTimeout: "early-timeout", KindCrash: "crash", KindRestart: "restart",
+}
+
+// String names the kind: "deliver", "initiate", "timeout", "suspect",
+// "early-timeout", "crash", "restart".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind%d", uint8(k))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k Kind) MarshalText() ([]byte, error) {
+	if int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("unknown step kind %d", uint8(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i, n := range kindNames {
+		if n == string(b) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown step kind %q", b)
+}
