@@ -123,9 +123,9 @@ func TestExploreOpensATraceFileAtItsLastStep(t *testing.T) {
 	code, _, stderr := runMain(t, "--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--trace-out", dir+"/")
 	require.Equal(t, ExitViolation, code, stderr)
 	_, query := serve(t, filepath.Join(dir, "Termination-fair-cycle.trace.json"))
-	assert.Equal(t, "algo=chang-roberts&crashes=1&n=4&path=2.0.0.0.4.0.0.0&cycle=5", query)
+	assert.Equal(t, "algo=chang-roberts&crashes=1&n=4&path=2.0.0.0.4.0.0.0&cycle=5&property=Termination&kind=fair-cycle", query)
 	_, query = serve(t, filepath.Join(dir, "Termination-stuck.trace.json"))
-	assert.Equal(t, "algo=chang-roberts&crashes=1&n=4&path=0.0.0.5", query)
+	assert.Equal(t, "algo=chang-roberts&crashes=1&n=4&path=0.0.0.5&property=Termination&kind=stuck", query)
 }
 
 func TestExploreQueryRoundTrips(t *testing.T) {

@@ -293,31 +293,12 @@ func Replay(f *File, reg *specs.Registry) error {
 func Verify(sys model.System, f *File) error {
 	preds := sys.Predicates()
 	exp := sys.NewExpander()
+	r, err := follow(exp, f)
+	if err != nil {
+		return err
+	}
+	states, props, fair := r.states, r.props, r.fair
 	var b model.Batch
-	exp.Initial(&b)
-	if len(b.Succs) != 1 {
-		return fmt.Errorf("verify: the model has %d initial states", len(b.Succs))
-	}
-	states := [][]byte{slices.Clone(b.State(0))}
-	props := []uint64{b.Succs[0].Props}
-	fair := []int32{model.NoFairness}
-	if err := sameState(exp.Snapshot(states[0]), f.Steps[0].State); err != nil {
-		return &DivergenceError{Step: 0, Reason: "the initial state differs: " + err.Error()}
-	}
-	for i := 1; i < len(f.Steps); i++ {
-		prev := states[i-1]
-		exp.Expand(prev, &b)
-		want := f.Steps[i].Step
-		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Step(prev, s.Action).Equal(*want) })
-		if j < 0 {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
-		}
-		next := slices.Clone(b.State(j))
-		if err := sameState(exp.Snapshot(next), f.Steps[i].State); err != nil {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
-		}
-		states, props, fair = append(states, next), append(props, b.Succs[j].Props), append(fair, b.Succs[j].Fair)
-	}
 	stable := slices.Index(preds, properties.Stable)
 	last := len(states) - 1
 	switch f.Kind {
@@ -343,6 +324,57 @@ func Verify(sys model.System, f *File) error {
 		return verifyCycle(sys, exp, f, states, props, fair, stable)
 	}
 	return nil
+}
+
+// Path replays the steps of f through sys as Verify does, without looking
+// at the property, and gives the index of each step among the successors
+// Expand lists in the state before it.
+func Path(sys model.System, f *File) ([]int, error) {
+	r, err := follow(sys.NewExpander(), f)
+	if err != nil {
+		return nil, err
+	}
+	return r.index, nil
+}
+
+// replayed is a trace file followed through a model: the state after each
+// step, the predicates and fairness class of each, and which successor of
+// the state before it each step is.
+type replayed struct {
+	states [][]byte
+	props  []uint64
+	fair   []int32
+	index  []int // index[i-1]: step i's place in Expand's batch
+}
+
+// follow matches each step of f as data (model.StepInfo.Equal) against the
+// steps enabled before it, and checks the state it leads to.
+func follow(exp model.Expander, f *File) (*replayed, error) {
+	var b model.Batch
+	exp.Initial(&b)
+	if len(b.Succs) != 1 {
+		return nil, fmt.Errorf("verify: the model has %d initial states", len(b.Succs))
+	}
+	r := &replayed{states: [][]byte{slices.Clone(b.State(0))}, props: []uint64{b.Succs[0].Props}, fair: []int32{model.NoFairness}}
+	if err := sameState(exp.Snapshot(r.states[0]), f.Steps[0].State); err != nil {
+		return nil, &DivergenceError{Step: 0, Reason: "the initial state differs: " + err.Error()}
+	}
+	for i := 1; i < len(f.Steps); i++ {
+		prev := r.states[i-1]
+		exp.Expand(prev, &b)
+		want := f.Steps[i].Step
+		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Step(prev, s.Action).Equal(*want) })
+		if j < 0 {
+			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
+		}
+		next := slices.Clone(b.State(j))
+		if err := sameState(exp.Snapshot(next), f.Steps[i].State); err != nil {
+			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
+		}
+		r.states, r.props, r.fair = append(r.states, next), append(r.props, b.Succs[j].Props), append(r.fair, b.Succs[j].Fair)
+		r.index = append(r.index, j)
+	}
+	return r, nil
 }
 
 func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int) error {

@@ -3,7 +3,8 @@ package webui
 // The adapter: the one file of this package that reads the model, check,
 // trace and msc packages. The rest of the package speaks the JSON types of
 // api.go, so that when steps and traces become structured data only this
-// file changes.
+// file changes. Steps and states are data here (model.StepInfo,
+// model.Value); labels and texts are rendered from them, never read back.
 
 import (
 	"bytes"
@@ -70,7 +71,7 @@ func open(m Model) (*session, error) {
 type walk struct {
 	states  [][]byte
 	actions []model.Action // actions[i]: the step into states[i]; actions[0] unused
-	labels  []string
+	steps   []model.StepInfo
 	fair    []bool
 }
 
@@ -96,7 +97,7 @@ func (s *session) walk(path []int) (*walk, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, labels: []string{trace.InitialAction}, fair: []bool{false}}
+	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, steps: []model.StepInfo{{}}, fair: []bool{false}}
 	var b model.Batch
 	for i, idx := range path {
 		prev := w.states[i]
@@ -113,7 +114,7 @@ func (w *walk) push(exp model.Expander, prev []byte, b *model.Batch, idx int) {
 	succ := b.Succs[idx]
 	w.states = append(w.states, slices.Clone(b.State(idx)))
 	w.actions = append(w.actions, succ.Action)
-	w.labels = append(w.labels, exp.Label(prev, succ.Action))
+	w.steps = append(w.steps, exp.Step(prev, succ.Action))
 	w.fair = append(w.fair, succ.Fair != model.NoFairness)
 }
 
@@ -129,12 +130,21 @@ func (w *walk) checkCycle(cycle int) error {
 	return nil
 }
 
+// stepOf is a step for the page: its data, and its label rendered from it.
+func stepOf(index int, info model.StepInfo, fair bool) Step {
+	return Step{Index: index, Label: info.String(), Fair: fair, StepInfo: info}
+}
+
+// counterexample is what a URL says the path is: a counterexample of
+// property, of kind kind ("" for a path walked by hand).
+type counterexample struct{ property, kind string }
+
 // view renders the state after step at of w, the steps enabled there, and
-// the whole path as a chart.
-func (s *session) view(w *walk, at int, cycle *int) View {
-	v := View{At: at, Cycle: cycle, History: []Step{}, Steps: []Step{}}
+// the whole path as a chart, titled with the property cx names.
+func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
+	v := View{At: at, Cycle: cycle, Property: cx.property, Kind: cx.kind, History: []Step{}, Steps: []Step{}}
 	for i := 1; i < len(w.states); i++ {
-		v.History = append(v.History, Step{Label: w.labels[i], Fair: w.fair[i]})
+		v.History = append(v.History, stepOf(i-1, w.steps[i], w.fair[i]))
 	}
 	cur := s.exp.Snapshot(w.states[at])
 	var prev *model.Snapshot
@@ -149,13 +159,13 @@ func (s *session) view(w *walk, at int, cycle *int) View {
 	v.Quiescent = quiescent(&b)
 	for i, succ := range b.Succs {
 		fair := succ.Fair != model.NoFairness
-		v.Steps = append(v.Steps, Step{Index: i, Label: s.exp.Label(w.states[at], succ.Action), Fair: fair})
+		v.Steps = append(v.Steps, stepOf(i, s.exp.Step(w.states[at], succ.Action), fair))
 	}
 	v.Discarded = b.Discarded
 	for i, name := range s.preds {
 		v.Properties = append(v.Properties, Property{Name: name, Holds: b.Props&(1<<i) != 0})
 	}
-	v.Chart, v.ChartNote = s.chart(w, cycle, "", "", "")
+	v.Chart, v.ChartNote = s.chart(w, cycle, cx)
 	return v
 }
 
@@ -167,18 +177,18 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 		if prev != nil && i < len(prev.Processes) {
 			old = &prev.Processes[i]
 		}
-		pr := Process{Name: p.Name, ID: p.ID, Alive: p.Alive, AliveChanged: old != nil && old.Alive != p.Alive}
+		pr := Process{Name: p.Name(), ID: p.ID, Alive: p.Alive, AliveChanged: old != nil && old.Alive != p.Alive}
 		for _, f := range p.Fields {
 			changed := false
 			if old != nil {
-				j := slices.IndexFunc(old.Fields, func(o model.Field) bool { return o.Name == f.Name })
-				changed = j < 0 || old.Fields[j].Value != f.Value
+				was, ok := old.Field(f.Name)
+				changed = !ok || !was.Equal(f.Value)
 			}
-			pr.Fields = append(pr.Fields, Value{Name: f.Name, Value: f.Value, Changed: changed})
+			pr.Fields = append(pr.Fields, valueOf(f.Name, f.Value, changed))
 		}
 		procs = append(procs, pr)
 	}
-	find := func(s *model.Snapshot, from, to string) (model.ChannelSnapshot, bool) {
+	find := func(s *model.Snapshot, from, to int) (model.ChannelSnapshot, bool) {
 		if s == nil {
 			return model.ChannelSnapshot{}, false
 		}
@@ -191,18 +201,19 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 	chans := []Channel{}
 	for _, c := range cur.Channels {
 		old, _ := find(prev, c.From, c.To)
-		chans = append(chans, Channel{From: c.From, To: c.To, Messages: c.Messages, Changed: prev != nil && !slices.Equal(old.Messages, c.Messages)})
+		changed := prev != nil && !model.Seq(old.Messages...).Equal(model.Seq(c.Messages...))
+		chans = append(chans, channelOf(c.From, c.To, c.Messages, changed))
 	}
 	if prev != nil {
 		// A channel the last step emptied is shown empty and changed.
 		for _, c := range prev.Channels {
 			if _, ok := find(&cur, c.From, c.To); !ok {
-				chans = append(chans, Channel{From: c.From, To: c.To, Messages: []string{}, Changed: true})
+				chans = append(chans, channelOf(c.From, c.To, nil, true))
 			}
 		}
 	}
 	counter := func(name string, v, old int) Value {
-		return Value{Name: name, Value: fmt.Sprint(v), Changed: prev != nil && v != old}
+		return valueOf(name, model.Int(v), prev != nil && v != old)
 	}
 	var oc, or int
 	if prev != nil {
@@ -212,29 +223,57 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 	return procs, chans, counters
 }
 
+func valueOf(name string, v model.Value, changed bool) Value {
+	return Value{Name: name, Value: v, Text: v.String(), Changed: changed}
+}
+
+func channelOf(from, to int, msgs []model.Value, changed bool) Channel {
+	c := Channel{From: from, To: to, FromName: model.ProcName(from), ToName: model.ProcName(to), Messages: []model.Value{}, Text: []string{}, Changed: changed}
+	for _, m := range msgs {
+		c.Messages = append(c.Messages, m)
+		c.Text = append(c.Text, m.String())
+	}
+	return c
+}
+
+// file is the path of w as a trace file; cx names its property, if any.
+func (s *session) file(w *walk, cycle *int, cx counterexample) *trace.File {
+	t := &explore.Trace{CycleStart: -1}
+	if cycle != nil {
+		t.CycleStart = *cycle
+	}
+	for i, st := range w.states {
+		t.Steps = append(t.Steps, explore.Step{Action: w.actions[i], State: st})
+	}
+	kind := cx.kind
+	if kind == "" && cycle != nil {
+		kind = trace.KindFairCycle // the chart names a walked lasso too
+	}
+	return trace.New(s.m.Spec.Name, s.cfg, cx.property, kind, "", t, s.exp)
+}
+
+// verify checks that w is what the URL says: a counterexample of cx's
+// property, as trace.Verify checks a trace file.
+func (s *session) verify(w *walk, cycle *int, cx counterexample) error {
+	f := s.file(w, cycle, cx)
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	return trace.Verify(s.sys, f)
+}
+
 // maxChartSteps bounds the paths drawn: the chart's layout grows faster
 // than the path.
 const maxChartSteps = 600
 
-// chart draws the path with the code of --msc. Property and kind name a
-// counterexample; empty for a path walked by hand.
-func (s *session) chart(w *walk, cycle *int, property, kind, summary string) (svg, note string) {
+// chart draws the path with the code of --msc, titled with cx's property
+// when the path is its counterexample.
+func (s *session) chart(w *walk, cycle *int, cx counterexample) (svg, note string) {
 	if len(w.states)-1 > maxChartSteps {
 		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(w.states)-1, maxChartSteps)
 	}
-	t := &explore.Trace{CycleStart: -1}
-	if cycle != nil {
-		t.CycleStart = *cycle
-		if kind == "" {
-			kind = trace.KindFairCycle
-		}
-	}
-	for i, st := range w.states {
-		t.Steps = append(t.Steps, explore.Step{Action: w.actions[i], Label: w.labels[i], State: st})
-	}
-	f := trace.New(s.m.Spec.Name, s.cfg, property, kind, summary, t, s.exp)
 	var b strings.Builder
-	if err := msc.SVG(&b, f); err != nil {
+	if err := msc.SVG(&b, s.file(w, cycle, cx)); err != nil {
 		return "", "no chart: " + err.Error()
 	}
 	return b.String(), ""
@@ -256,7 +295,7 @@ func anyFair(b *model.Batch) bool {
 func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, string) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	path = slices.Clone(path[:at])
-	w.states, w.actions, w.labels, w.fair = w.states[:at+1], w.actions[:at+1], w.labels[:at+1], w.fair[:at+1]
+	w.states, w.actions, w.steps, w.fair = w.states[:at+1], w.actions[:at+1], w.steps[:at+1], w.fair[:at+1]
 	var b model.Batch
 	for {
 		cur := w.states[len(w.states)-1]
@@ -276,50 +315,26 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 	}
 }
 
-// pathOf finds the step indices of an explorer trace by its actions.
-func (s *session) pathOf(t *explore.Trace) ([]int, error) {
-	var path []int
-	var b model.Batch
-	for i := 1; i < len(t.Steps); i++ {
-		s.exp.Expand(t.Steps[i-1].State, &b)
-		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == t.Steps[i].Action })
-		if j < 0 {
-			return nil, fmt.Errorf("internal error: step %d of the counterexample is not enabled", i)
-		}
-		path = append(path, j)
+// pathOfFile finds the step indices of a trace file, matching its steps
+// as data the way trace.Verify does, and says whether its end violates its
+// property (nil) or why not.
+func (s *session) pathOfFile(f *trace.File) (path []int, notViolated error, err error) {
+	// trace.Read validates; a File built in code may not be (and Verify
+	// indexes by its cycle start).
+	if err := f.Validate(); err != nil {
+		return nil, nil, err
 	}
-	return path, nil
-}
-
-// errNotEnabled: a step of a trace file that its model does not offer.
-var errNotEnabled = errors.New("not enabled")
-
-// pathOfFile finds the step indices of a trace file. Until steps are data,
-// a step of a file is known by its label only, as trace.Verify knows it.
-func (s *session) pathOfFile(f *trace.File) ([]int, error) {
+	if path, err = trace.Path(s.sys, f); err != nil {
+		return nil, nil, err
+	}
 	if err := trace.Verify(s.sys, f); err != nil {
 		var div *trace.DivergenceError
 		if !errors.As(err, &div) || div.Step >= 0 {
-			return nil, err
+			return nil, nil, err
 		}
+		return path, err, nil
 	}
-	init, err := s.initial()
-	if err != nil {
-		return nil, err
-	}
-	cur := init
-	var path []int
-	var b model.Batch
-	for i := 1; i < len(f.Steps); i++ {
-		s.exp.Expand(cur, &b)
-		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return s.exp.Label(cur, x.Action) == f.Steps[i].Action })
-		if j < 0 {
-			return nil, fmt.Errorf("step %d: %q is %w", i, f.Steps[i].Action, errNotEnabled)
-		}
-		path = append(path, j)
-		cur = slices.Clone(b.State(j))
-	}
-	return path, nil
+	return path, nil, nil
 }
 
 // runCheck is the check of the Check button: every property, until ctx
@@ -343,32 +358,29 @@ func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress))
 	return s.resultOf(rep)
 }
 
-// resultOf turns the check's report into JSON.
-
+// resultOf turns the check's report into JSON. Each counterexample's
+// path is found in its verified trace file, as for a file on disk.
 func (s *session) resultOf(rep *check.Report) (*Result, error) {
 	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, States: rep.Stats.States}
-	add := func(property, kind, summary string, t *explore.Trace, bounded bool) error {
-		path, err := s.pathOf(t)
+	add := func(f *trace.File, bounded bool) error {
+		path, err := trace.Path(s.sys, f)
 		if err != nil {
-			return err
+			return fmt.Errorf("internal error: the %s counterexample of %s: %w", f.Kind, f.Property, err)
 		}
-		cx := Counterexample{Property: property, Kind: kind, Summary: summary, Bounded: bounded, Path: path}
-		if t.CycleStart >= 0 {
-			c := t.CycleStart
-			cx.Cycle = &c
-		}
-		res.Counterexamples = append(res.Counterexamples, cx)
+		res.Counterexamples = append(res.Counterexamples, Counterexample{
+			Property: f.Property, Kind: f.Kind, Summary: f.Summary, Bounded: bounded, Path: path, Cycle: f.CycleStart,
+		})
 		return nil
 	}
 	for _, v := range rep.Verdicts {
 		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary})
-		if v.Trace != nil {
-			if err := add(v.Name, v.Kind, v.Summary, v.Trace, v.Bounded); err != nil {
+		if v.File != nil {
+			if err := add(v.File, v.Bounded); err != nil {
 				return nil, err
 			}
 		}
 		for _, a := range v.Also {
-			if err := add(v.Name, a.Kind, a.Summary, a.Trace, a.Bounded); err != nil {
+			if err := add(a.File, a.Bounded); err != nil {
 				return nil, err
 			}
 		}

@@ -1,21 +1,30 @@
 package webui
 
-// The JSON the page reads. adapter.go fills it from the model.
+// The JSON the page reads. adapter.go fills it from the model: steps and
+// values as data (model.StepInfo, model.Value), each with the text the page
+// shows, rendered in Go from that data.
 
-import "github.com/mcheck/mcheck/trace"
+import (
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/trace"
+)
 
 // View is the page at one step of a path.
 type View struct {
 	Config trace.Config `json:"config"` // with defaults filled in
 	// Query is the URL query of this view: the configuration, the path, the
-	// step shown and the cycle.
+	// step shown, the cycle, and the property it is a counterexample of.
 	Query string `json:"query"`
 	// Path is the index of the chosen step in each state; At is the number
 	// of them taken (the state shown is the one after step At).
-	Path    []int  `json:"path"`
-	At      int    `json:"at"`
-	Cycle   *int   `json:"cycle"`   // where a lasso's cycle starts, or null
-	History []Step `json:"history"` // the steps of the path, step 1 first
+	Path  []int `json:"path"`
+	At    int   `json:"at"`
+	Cycle *int  `json:"cycle"` // where a lasso's cycle starts, or null
+	// Property and Kind: the path is a counterexample of Property (verified
+	// by replay), of kind Kind; empty for a path walked by hand.
+	Property string `json:"property,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	History  []Step `json:"history"` // the steps of the path, step 1 first
 
 	Processes []Process `json:"processes"`
 	Channels  []Channel `json:"channels"`
@@ -33,11 +42,14 @@ type View struct {
 	ChartNote string `json:"chart_note"` // why there is no chart
 }
 
-// Step is a step: enabled (with its index) or taken.
+// Step is a step: enabled (with its index) or taken. Its data (kind,
+// action, process, peer, timer, msg) sits next to its label, which is
+// rendered from it.
 type Step struct {
 	Index int    `json:"index"`
 	Label string `json:"label"`
 	Fair  bool   `json:"fair"` // false: in no weak-fairness class (crash, restart, ...)
+	model.StepInfo
 }
 
 // Process is one process's box.
@@ -49,20 +61,26 @@ type Process struct {
 	Fields       []Value `json:"fields"`
 }
 
-// Value is a named value and whether the last step changed it.
+// Value is a named value, as data and as text, and whether the last step
+// changed it.
 type Value struct {
-	Name    string `json:"name"`
-	Value   string `json:"value"`
-	Changed bool   `json:"changed"`
+	Name    string      `json:"name"`
+	Value   model.Value `json:"value"`
+	Text    string      `json:"text"`
+	Changed bool        `json:"changed"`
 }
 
-// Channel is a channel, head first; empty ones only when the last step
-// emptied them.
+// Channel is the channel between the processes with IDs From and To, its
+// messages head first, as data and as text; empty ones only when the last
+// step emptied them.
 type Channel struct {
-	From     string   `json:"from"`
-	To       string   `json:"to"`
-	Messages []string `json:"messages"`
-	Changed  bool     `json:"changed"`
+	From     int           `json:"from"`
+	To       int           `json:"to"`
+	FromName string        `json:"from_name"`
+	ToName   string        `json:"to_name"`
+	Messages []model.Value `json:"messages"`
+	Text     []string      `json:"text"`
+	Changed  bool          `json:"changed"`
 }
 
 // Property is a state predicate's value in the state shown.
@@ -112,7 +130,7 @@ type Counterexample struct {
 	Bounded  bool   `json:"bounded"`
 	Path     []int  `json:"path"`
 	Cycle    *int   `json:"cycle"`
-	Query    string `json:"query"`
+	Query    string `json:"query"` // the URL query that loads it
 }
 
 // Problem is the body of every 4xx and 5xx answer.

@@ -170,12 +170,16 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	assert.Equal(t, "SingleLeader: holds", text(t, ctx, `#verdicts li[data-property="SingleLeader"]`))
 	in(t, ctx, click(`#counterexamples button.load[data-cx="0"]`),
 		visible(`#history li.cycle-start`))
-	assert.Equal(t, "?"+lasso, eval[string](t, ctx, "location.search"))
+	assert.Equal(t, "?"+lassoCx, eval[string](t, ctx, "location.search"))
 	assert.Equal(t, "5", eval[string](t, ctx, `document.querySelector("#history li.cycle-start").dataset.step`))
 	assert.Equal(t, []string{"6", "7", "8"}, eval[[]string](t, ctx, `[...document.querySelectorAll("#history li.cycle")].map(l => l.dataset.step)`))
 	assert.Contains(t, text(t, ctx, `#history li[data-step="8"]`), "↩ back to step 5")
 	assert.Contains(t, text(t, ctx, "#position"), "a lasso: steps 6–8 repeat")
-	assert.Contains(t, text(t, ctx, "#chart svg"), "a run of 8 steps: a lasso")
+	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
+	assert.Contains(t, text(t, ctx, "#position"), "a counterexample of Termination")
+	// Reloaded from its URL, the counterexample keeps its title.
+	in(t, ctx, chromedp.Reload(), visible(`#history li.cycle-start`))
+	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
 	assert.Equal(t, 3, eval[int](t, ctx, `[...document.querySelectorAll("#chart svg #rows > g > rect")].filter(r => ["#fff3e0", "#ffe8cc"].includes(r.getAttribute("fill"))).length`), "the chart tints the cycle's rows")
 	if out := os.Getenv("WEBUI_SCREENSHOT"); out != "" || *golden.Update {
 		if out == "" {

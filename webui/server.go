@@ -46,6 +46,10 @@ const (
 	paramAt    = "at"
 	paramCycle = "cycle"
 	paramSeed  = "seed"
+	// paramProperty and paramKind say which property the path is a
+	// counterexample of, and how: the page verifies it and titles the chart.
+	paramProperty = "property"
+	paramKind     = "kind"
 )
 
 // Options configure a Server.
@@ -104,11 +108,17 @@ func New(opt Options) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		if home.path, err = ss.pathOfFile(f); err != nil {
+		path, notViolated, err := ss.pathOfFile(f)
+		if err != nil {
 			return nil, err
 		}
-		home.at, home.cycle = len(home.path), f.CycleStart
-		s.note = fmt.Sprintf("%s: %s violated (%s, %d steps): %s", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1, f.Summary)
+		home.path, home.at, home.cycle = path, len(path), f.CycleStart
+		if notViolated != nil {
+			s.note = fmt.Sprintf("%s: %v", opt.TraceName, notViolated)
+		} else {
+			home.cx = counterexample{property: f.Property, kind: f.Kind}
+			s.note = fmt.Sprintf("%s: %s violated (%s, %d steps): %s", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1, f.Summary)
+		}
 	}
 	s.home = home.encode()
 
@@ -187,12 +197,14 @@ func reply(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v) // the client went away
 }
 
-// pageQuery is a URL's query: the configuration, the path, the step shown.
+// pageQuery is a URL's query: the configuration, the path, the step shown,
+// and what the path is a counterexample of.
 type pageQuery struct {
 	cfg   url.Values
 	path  []int
 	at    int
 	cycle *int
+	cx    counterexample
 	seed  uint64
 }
 
@@ -263,6 +275,15 @@ func parseQuery(raw string) (pageQuery, error) {
 		}
 		q.cycle = &n
 	}
+	if q.cx.property, _, err = one(paramProperty); err != nil {
+		return q, err
+	}
+	if q.cx.kind, _, err = one(paramKind); err != nil {
+		return q, err
+	}
+	if (q.cx.property == "") != (q.cx.kind == "") {
+		return q, bad("give both %s= and %s= (the property a path violates and how), or neither", paramProperty, paramKind)
+	}
 	if v, ok, err := one(paramSeed); err != nil {
 		return q, err
 	} else if ok {
@@ -291,6 +312,9 @@ func (q pageQuery) encode() string {
 	}
 	if q.cycle != nil {
 		sb.WriteString("&" + paramCycle + "=" + strconv.Itoa(*q.cycle))
+	}
+	if q.cx.property != "" {
+		sb.WriteString("&" + paramProperty + "=" + url.QueryEscape(q.cx.property) + "&" + paramKind + "=" + url.QueryEscape(q.cx.kind))
 	}
 	return sb.String()
 }
@@ -335,6 +359,11 @@ func (s *Server) load(r *http.Request) (pageQuery, *session, *walk, error) {
 			return q, nil, nil, bad("%v", err)
 		}
 	}
+	if q.cx.property != "" {
+		if err := ss.verify(w, q.cycle, q.cx); err != nil {
+			return q, nil, nil, bad("the path is no %s counterexample of %s: %v", q.cx.kind, q.cx.property, err)
+		}
+	}
 	return q, ss, w, nil
 }
 
@@ -361,7 +390,7 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) render(q pageQuery, ss *session, wk *walk) View {
-	v := ss.view(wk, q.at, q.cycle)
+	v := ss.view(wk, q.at, q.cycle, q.cx)
 	v.Config, v.Path, v.Query = ss.configOf(), q.path, q.encode()
 	if v.Path == nil {
 		v.Path = []int{}
@@ -384,7 +413,7 @@ func (s *Server) handleRandom(w http.ResponseWriter, r *http.Request) {
 	limit := min(MaxPath, q.at+maxRandomSteps)
 	var note string
 	q.path, note = ss.random(wk, q.path, q.at, q.seed, limit)
-	q.at, q.cycle = len(q.path), nil
+	q.at, q.cycle, q.cx = len(q.path), nil, counterexample{}
 	v := s.render(q, ss, wk)
 	v.Note = note
 	reply(w, http.StatusOK, v)
@@ -496,7 +525,7 @@ func (s *Server) run(ctx context.Context, j *job, m Model, cfg url.Values) {
 	if res != nil {
 		for i := range res.Counterexamples {
 			cx := &res.Counterexamples[i]
-			cx.Query = pageQuery{cfg: cfg, path: cx.Path, at: len(cx.Path), cycle: cx.Cycle}.encode()
+			cx.Query = pageQuery{cfg: cfg, path: cx.Path, at: len(cx.Path), cycle: cx.Cycle, cx: counterexample{cx.Property, cx.Kind}}.encode()
 		}
 	}
 	j.mu.Lock()

@@ -31,6 +31,8 @@ import (
 const (
 	cfg   = "algo=chang-roberts&crashes=1&n=4"
 	lasso = cfg + "&path=2.0.0.0.4.0.0.0&cycle=5"
+	// lassoCx is the lasso as the check's counterexample of Termination.
+	lassoCx = lasso + "&property=Termination&kind=fair-cycle"
 )
 
 var lassoLabels = []string{
@@ -107,6 +109,14 @@ func TestRequests(t *testing.T) {
 		{"home", "GET", "/api/home", 200, `"query":"` + cfg + `"`},
 		{"view", "GET", "/api/view?" + cfg, 200, `"at":0`},
 		{"lasso", "GET", "/api/view?" + lasso, 200, `"cycle":5`},
+		{"a counterexample", "GET", "/api/view?" + lassoCx, 200, `"property":"Termination","kind":"fair-cycle"`},
+		{"a step as data", "GET", "/api/view?" + lasso, 200, `{"index":0,"label":"deliver p1→p2 ELECTION(4)","fair":true,"kind":"deliver","action":"deliver","process":2,"peer":1,"msg":{"type":"ELECTION","args":[4],"text":"ELECTION(4)"}}`},
+		{"a property without its kind", "GET", "/api/view?" + lasso + "&property=Termination", 400, "give both property= and kind="},
+		{"a kind without its property", "GET", "/api/view?" + lasso + "&kind=stuck", 400, "give both property= and kind="},
+		{"an unknown property", "GET", "/api/view?" + lasso + "&property=Liveness&kind=fair-cycle", 400, `the path is no fair-cycle counterexample of Liveness: malformed trace file: unknown property \"Liveness\"`},
+		{"the wrong kind", "GET", "/api/view?" + lasso + "&property=SingleLeader&kind=fair-cycle", 400, `property SingleLeader goes with kind \"invariant\"`},
+		{"no violation", "GET", "/api/view?" + cfg + "&path=2.0.0.0&property=SingleLeader&kind=invariant", 400, "the path is no invariant counterexample of SingleLeader: not a counterexample: SingleLeader holds in the last state"},
+		{"not stuck", "GET", "/api/view?" + cfg + "&path=2&property=Termination&kind=stuck", 400, "not a counterexample: the last state is not stuck"},
 		{"at", "GET", "/api/view?" + lasso + "&at=3", 200, `"at":3`},
 		{"wrong method", "PUT", "/api/view?" + cfg, 405, ""},
 		{"no configuration", "GET", "/api/view", 400, "the URL has no configuration"},
@@ -206,10 +216,14 @@ func TestViewOfTheLasso(t *testing.T) {
 	require.Len(t, v.Processes, 4)
 	assert.False(t, v.Processes[3].Alive, "p4 crashed")
 	assert.True(t, v.Processes[0].Alive)
+	election4 := model.Msg("ELECTION", model.Int(4)).WithText("ELECTION(4)")
 	assert.Equal(t, []webui.Channel{
-		{From: "p1", To: "p2", Messages: []string{"ELECTION(4)"}, Changed: true},
-		{From: "p3", To: "p1", Messages: []string{}, Changed: true},
+		{From: 1, To: 2, FromName: "p1", ToName: "p2", Messages: []model.Value{election4}, Text: []string{"ELECTION(4)"}, Changed: true},
+		{From: 3, To: 1, FromName: "p3", ToName: "p1", Messages: []model.Value{}, Text: []string{}, Changed: true},
 	}, v.Channels, "the last step moved ELECTION(4) from p3→p1 to p1→p2")
+	// The step as data, next to its label.
+	assert.Equal(t, model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 1, Peer: 3, Msg: &election4}, v.History[7].StepInfo)
+	assert.Equal(t, model.StepInfo{Kind: model.KindCrash, Action: "crash", Process: 4}, v.History[4].StepInfo)
 	for _, p := range v.Processes {
 		for _, f := range p.Fields {
 			assert.False(t, f.Changed, "a delivery that only forwards changes no field: %s.%s", p.Name, f.Name)
@@ -220,13 +234,20 @@ func TestViewOfTheLasso(t *testing.T) {
 	assert.False(t, v.Quiescent)
 	assert.Contains(t, v.Chart, "a run of 8 steps: a lasso")
 	assert.Contains(t, v.Chart, "crash")
+	assert.Empty(t, v.Property, "a path walked by hand is no counterexample")
+
+	// The same path as the check's counterexample: its chart names the property.
+	c := view(t, srv, "/api/view?"+lassoCx+"&at=3")
+	assert.Equal(t, "Termination", c.Property)
+	assert.Equal(t, cfg+"&path=2.0.0.0.4.0.0.0&at=3&cycle=5&property=Termination&kind=fair-cycle", c.Query)
+	assert.Contains(t, c.Chart, "<title>Termination violated: a lasso (a prefix, then a cycle repeated forever), 8 steps</title>")
 
 	// One step earlier: the crash is behind, fields and channels as then.
 	v = view(t, srv, "/api/view?"+lasso+"&at=5")
 	assert.Equal(t, "crash p4", v.History[4].Label)
 	assert.True(t, v.Processes[3].AliveChanged)
-	assert.Equal(t, webui.Value{Name: "participant", Value: "false", Changed: true}, v.Processes[3].Fields[0], "a crash resets the local state")
-	assert.Equal(t, webui.Value{Name: "crashes", Value: "1", Changed: true}, v.Counters[0])
+	assert.Equal(t, webui.Value{Name: "participant", Value: model.Bool(false), Text: "false", Changed: true}, v.Processes[3].Fields[0], "a crash resets the local state")
+	assert.Equal(t, webui.Value{Name: "crashes", Value: model.Int(1), Text: "1", Changed: true}, v.Counters[0])
 	assert.Contains(t, labels(v.Steps), "deliver p1→p2 ELECTION(4)")
 	assert.NotContains(t, labels(v.Steps), "crash p1", "the one crash is used")
 
@@ -234,7 +255,7 @@ func TestViewOfTheLasso(t *testing.T) {
 	v = view(t, srv, "/api/view?"+cfg)
 	assert.Equal(t, []string{"initiate p1", "crash p1", "initiate p2", "crash p2", "initiate p3", "crash p3", "initiate p4", "crash p4"}, labels(v.Steps))
 	for _, s := range v.Steps {
-		assert.Equal(t, !strings.HasPrefix(s.Label, "crash"), s.Fair, s.Label)
+		assert.Equal(t, s.Kind != model.KindCrash, s.Fair, s.Label)
 	}
 }
 
@@ -261,7 +282,7 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	assert.Equal(t, []int{}, view(t, srv, "/api/view?algo=bully&crashes=1&n=3").Path)
 	assert.True(t, view(t, srv, "/api/view?algo=bully&crashes=1&n=3").Quiescent)
 	require.NotEmpty(t, q.Path)
-	assert.True(t, strings.HasPrefix(q.History[0].Label, "crash "), q.History[0].Label)
+	assert.Equal(t, model.KindCrash, q.History[0].Kind, q.History[0].Label)
 	assert.True(t, q.Quiescent)
 	// In the lasso's cycle no quiescent state comes: the run stops and says so.
 	l := view(t, srv, "/api/random?"+lasso+"&seed=5")
@@ -302,7 +323,7 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	require.Len(t, j.Result.Counterexamples, 2)
 	cx := j.Result.Counterexamples[0]
 	assert.Equal(t, "fair-cycle", cx.Kind)
-	assert.Equal(t, lasso, cx.Query)
+	assert.Equal(t, lassoCx, cx.Query)
 
 	// The same paths as the check's trace files.
 	parse, _ := cli.ExploreModels(specs.Builtin())
@@ -316,11 +337,14 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	for i, f := range files {
 		v := view(t, srv, "/api/view?"+j.Result.Counterexamples[i].Query)
 		var want []string
-		for _, s := range f.Steps[1:] {
-			want = append(want, s.Action)
+		for j, s := range f.Steps[1:] {
+			want = append(want, s.Label())
+			assert.True(t, s.Step.Equal(v.History[j].StepInfo), "step %d of %s as data", j+1, f.Kind)
 		}
 		assert.Equal(t, want, labels(v.History), f.Kind)
 		assert.Equal(t, f.CycleStart, v.Cycle)
+		assert.Equal(t, f.Property, v.Property)
+		assert.Equal(t, f.Kind, v.Kind)
 	}
 
 	// A second tab gets the same check.
@@ -359,13 +383,25 @@ func TestTraceFileOpensAtItsLastStep(t *testing.T) {
 	srv, err := webui.New(opt)
 	require.NoError(t, err)
 	defer srv.Close()
-	assert.Equal(t, lasso, srv.Home())
+	assert.Equal(t, lassoCx, srv.Home())
 	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"lasso.json: Termination violated (fair-cycle, 8 steps): ELECTION(4) of crashed p4 circulates forever`)
 	v := view(t, srv, "/api/view?"+srv.Home())
 	assert.Equal(t, 8, v.At)
 
-	// A file whose steps do not replay is refused.
-	f.Steps[3].Action = "deliver p3→p1 ELECTION(3)"
+	// A file whose end violates nothing opens as a walk, and says why.
+	short := *f
+	short.Steps, short.Kind, short.CycleStart = f.Steps[:4], trace.KindStuck, nil
+	opt.Trace = &short
+	srv, err = webui.New(opt)
+	require.NoError(t, err)
+	defer srv.Close()
+	assert.Equal(t, cfg+"&path=2.0.0", srv.Home())
+	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"lasso.json: not a counterexample: `)
+
+	// A file whose steps do not replay is refused: steps match as data, so
+	// another message in step 3 is another step.
+	other := model.Msg("ELECTION", model.Int(2)).WithText("ELECTION(3)")
+	f.Steps[3].Step.Msg = &other
 	opt.Trace = f
 	_, err = webui.New(opt)
 	assert.ErrorContains(t, err, "step 3")
@@ -467,9 +503,12 @@ func (boomExp) Initial(out *model.Batch) {
 }
 func (boomExp) Expand([]byte, *model.Batch)       { panic("index out of range in a handler") }
 func (boomExp) Label([]byte, model.Action) string { return "step" }
-func (boomExp) Snapshot([]byte) model.Snapshot    { return model.Snapshot{} }
-func (boomExp) Describe([]byte) string            { return "" }
-func (boomExp) Fields([]byte) []model.Field       { return nil }
+func (boomExp) Step([]byte, model.Action) model.StepInfo {
+	return model.StepInfo{Kind: model.KindInitiate, Action: "step", Process: 1}
+}
+func (boomExp) Snapshot([]byte) model.Snapshot { return model.Snapshot{} }
+func (boomExp) Describe([]byte) string         { return "" }
+func (boomExp) Fields([]byte) []model.Field    { return nil }
 
 func TestPanickingAlgorithm(t *testing.T) {
 	spec := specs.Spec{Name: "boom", Build: func(model.Config, []model.Predicate, ...model.Option) (model.System, error) { return boom{}, nil }}

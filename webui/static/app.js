@@ -1,9 +1,11 @@
 // mcheck explore: the page. Plain JavaScript, no library. Everything the
 // page shows comes from /api/view; the URL's query is the whole state of
-// the page (configuration, path, step shown, cycle).
+// the page (configuration, path, step shown, cycle, and the property the
+// path is a counterexample of). Steps and values come as data with their
+// text rendered by the server; the page shows the text and reads no label.
 "use strict";
 
-const pageParams = ["path", "at", "cycle", "seed"];
+const pageParams = ["path", "at", "cycle", "property", "kind", "seed"];
 let view = null; // the View shown
 let job = null; // the check's id, while polling
 
@@ -74,13 +76,19 @@ async function loadFromURL() {
   }
 }
 
-function queryWith(path, at, cycle) {
+// queryWith is the query of the path, the step at and the cycle; cx, when
+// given, is the view whose property the path is a counterexample of.
+function queryWith(path, at, cycle, cx) {
   const q = new URLSearchParams(configQuery(view.query));
   if (path.length > 0) {
     q.set("path", path.join("."));
     if (at !== path.length) q.set("at", String(at));
   }
   if (cycle !== null && cycle !== undefined) q.set("cycle", String(cycle));
+  if (cx && cx.property) {
+    q.set("property", cx.property);
+    q.set("kind", cx.kind);
+  }
   return q.toString().replaceAll("%2C", ",");
 }
 
@@ -91,7 +99,7 @@ function choose(index) {
 }
 
 function move(at) {
-  go(queryWith(view.path, at, view.cycle));
+  go(queryWith(view.path, at, view.cycle, view));
 }
 
 function forward() {
@@ -115,6 +123,7 @@ function render(v) {
 
   const n = v.path.length;
   $("position").textContent = "step " + v.at + " of " + n + (v.cycle !== null ? " (a lasso: steps " + (v.cycle + 1) + "–" + n + " repeat)" : "");
+  if (v.property) $("position").textContent += ", a counterexample of " + v.property;
   if (v.note) $("position").textContent += " — " + v.note;
   $("first").disabled = v.at === 0;
   $("back").disabled = v.at === 0;
@@ -128,7 +137,7 @@ function render(v) {
     box.append(el("div", { class: "pname" }, p.name + (p.alive ? "" : " ✝ crashed")));
     const t = el("table");
     for (const f of p.fields) {
-      t.append(el("tr", { class: f.changed ? "changed" : "", "data-field": f.name }, el("th", {}, f.name), el("td", {}, f.value)));
+      t.append(el("tr", { class: f.changed ? "changed" : "", "data-field": f.name }, el("th", {}, f.name), el("td", {}, f.text)));
     }
     box.append(t);
     procs.append(box);
@@ -140,13 +149,13 @@ function render(v) {
   for (const c of v.channels) {
     const msgs = el("span", { class: "messages" });
     if (c.messages.length === 0) msgs.append(el("span", { class: "empty" }, "emptied"));
-    for (const m of c.messages) msgs.append(el("span", { class: "msg" }, m));
-    chans.append(el("div", { class: "channel" + (c.changed ? " changed" : ""), "data-channel": c.from + "→" + c.to }, el("span", { class: "cname" }, c.from + " → " + c.to), msgs));
+    for (const m of c.text) msgs.append(el("span", { class: "msg" }, m));
+    chans.append(el("div", { class: "channel" + (c.changed ? " changed" : ""), "data-channel": c.from_name + "→" + c.to_name }, el("span", { class: "cname" }, c.from_name + " → " + c.to_name), msgs));
   }
 
   const counters = $("counters");
   counters.replaceChildren();
-  for (const c of v.counters) counters.append(el("span", { class: "counter" + (c.changed ? " changed" : "") }, c.name + " " + c.value));
+  for (const c of v.counters) counters.append(el("span", { class: "counter" + (c.changed ? " changed" : "") }, c.name + " " + c.text));
 
   const props = $("properties");
   props.replaceChildren();
@@ -159,7 +168,7 @@ function render(v) {
   const steps = $("steps");
   steps.replaceChildren();
   for (const s of v.steps) {
-    const b = el("button", { class: "step" + (s.fair ? "" : " unfair"), "data-label": s.label, "data-index": String(s.index) }, s.label);
+    const b = el("button", { class: "step" + (s.fair ? "" : " unfair"), "data-label": s.label, "data-index": String(s.index), "data-kind": s.kind, "data-process": String(s.process) }, s.label);
     if (!s.fair) b.append(el("span", { class: "unfair-tag" }, "unfair"));
     if (v.at < v.path.length && v.path[v.at] === s.index) b.classList.add("next");
     b.addEventListener("click", () => choose(s.index));
@@ -175,7 +184,7 @@ function render(v) {
     let cls = i === v.at ? "current" : i > v.at ? "ahead" : "";
     if (v.cycle !== null && i > v.cycle) cls += " cycle";
     if (v.cycle !== null && i === v.cycle) cls += " cycle-start";
-    const a = el("a", { href: "?" + queryWith(v.path, i, v.cycle) }, s.label);
+    const a = el("a", { href: "?" + queryWith(v.path, i, v.cycle, v) }, s.label);
     a.addEventListener("click", (e) => { e.preventDefault(); move(i); });
     const li = el("li", { class: cls.trim(), "data-step": String(i) }, a);
     if (v.cycle !== null && i === v.cycle) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle starts here"));
