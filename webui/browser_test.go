@@ -125,6 +125,8 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	assert.Equal(t, []string{"crash p1", "crash p2", "crash p3", "crash p4"},
 		eval[[]string](t, ctx, `[...document.querySelectorAll("#steps button.step.unfair")].map(b => b.dataset.label)`), "crashes are marked unfair")
 
+	assert.Equal(t, []string{"1", "2", "3", "4"},
+		eval[[]string](t, ctx, `[...document.querySelectorAll('#steps button.step[data-kind="crash"]')].map(b => b.dataset.process)`), "the buttons carry the step's data")
 	for i, label := range lassoLabels {
 		in(t, ctx, click(`#steps button.step[data-label="`+label+`"]`), shown(i+1))
 		assert.Equal(t, "State after step "+strconv.Itoa(i+1)+": "+label, text(t, ctx, "#heading"))
@@ -177,9 +179,6 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	assert.Contains(t, text(t, ctx, "#position"), "a lasso: steps 6–8 repeat")
 	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
 	assert.Contains(t, text(t, ctx, "#position"), "a counterexample of Termination")
-	// Reloaded from its URL, the counterexample keeps its title.
-	in(t, ctx, chromedp.Reload(), visible(`#history li.cycle-start`))
-	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
 	assert.Equal(t, 3, eval[int](t, ctx, `[...document.querySelectorAll("#chart svg #rows > g > rect")].filter(r => ["#fff3e0", "#ffe8cc"].includes(r.getAttribute("fill"))).length`), "the chart tints the cycle's rows")
 	if out := os.Getenv("WEBUI_SCREENSHOT"); out != "" || *golden.Update {
 		if out == "" {
@@ -189,6 +188,10 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(out, png, 0o644))
 	}
+
+	// Reloaded from its URL, the counterexample keeps its title.
+	in(t, ctx, chromedp.Reload(), visible(`#history li.cycle-start`))
+	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
 
 	// Forward from the end goes round the cycle again.
 	in(t, ctx, click("#forward"), shown(6))
