@@ -379,6 +379,10 @@ func follow(exp model.Expander, f *File) (*replayed, error) {
 
 func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int) error {
 	c, last := *f.CycleStart, len(states)-1
+	if c < 0 || c >= last {
+		// Read validates this; a File built in code may not be.
+		return malformed("cycle_start %d is outside the steps 0..%d", c, last-1)
+	}
 	if !bytes.Equal(states[c], states[last]) {
 		return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not the state of step %d, where the cycle starts", c)}
 	}
