@@ -72,6 +72,7 @@ type walk struct {
 	states  [][]byte
 	actions []model.Action // actions[i]: the step into states[i]; actions[0] unused
 	steps   []model.StepInfo
+	index   []int // index[i]: the place of steps[i] among the steps enabled before it
 	fair    []bool
 }
 
@@ -97,7 +98,7 @@ func (s *session) walk(path []int) (*walk, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, steps: []model.StepInfo{{}}, fair: []bool{false}}
+	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, steps: []model.StepInfo{{}}, index: []int{0}, fair: []bool{false}}
 	var b model.Batch
 	for i, idx := range path {
 		prev := w.states[i]
@@ -115,6 +116,7 @@ func (w *walk) push(exp model.Expander, prev []byte, b *model.Batch, idx int) {
 	w.states = append(w.states, slices.Clone(b.State(idx)))
 	w.actions = append(w.actions, succ.Action)
 	w.steps = append(w.steps, exp.Step(prev, succ.Action))
+	w.index = append(w.index, idx)
 	w.fair = append(w.fair, succ.Fair != model.NoFairness)
 }
 
@@ -144,7 +146,7 @@ type counterexample struct{ property, kind string }
 func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 	v := View{At: at, Cycle: cycle, Property: cx.property, Kind: cx.kind, History: []Step{}, Steps: []Step{}}
 	for i := 1; i < len(w.states); i++ {
-		v.History = append(v.History, stepOf(i-1, w.steps[i], w.fair[i]))
+		v.History = append(v.History, stepOf(w.index[i], w.steps[i], w.fair[i]))
 	}
 	cur := s.exp.Snapshot(w.states[at])
 	var prev *model.Snapshot
@@ -295,7 +297,7 @@ func anyFair(b *model.Batch) bool {
 func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, string) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	path = slices.Clone(path[:at])
-	w.states, w.actions, w.steps, w.fair = w.states[:at+1], w.actions[:at+1], w.steps[:at+1], w.fair[:at+1]
+	w.states, w.actions, w.steps, w.index, w.fair = w.states[:at+1], w.actions[:at+1], w.steps[:at+1], w.index[:at+1], w.fair[:at+1]
 	var b model.Batch
 	for {
 		cur := w.states[len(w.states)-1]

@@ -224,6 +224,9 @@ func TestViewOfTheLasso(t *testing.T) {
 	// The step as data, next to its label.
 	assert.Equal(t, model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 1, Peer: 3, Msg: &election4}, v.History[7].StepInfo)
 	assert.Equal(t, model.StepInfo{Kind: model.KindCrash, Action: "crash", Process: 4}, v.History[4].StepInfo)
+	for i, s := range v.History {
+		assert.Equal(t, v.Path[i], s.Index, "a step of the path has its index in the path")
+	}
 	for _, p := range v.Processes {
 		for _, f := range p.Fields {
 			assert.False(t, f.Changed, "a delivery that only forwards changes no field: %s.%s", p.Name, f.Name)
