@@ -36,11 +36,15 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "replay" {
 		return replayMain(args[1:], reg, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "explore" {
+		return exploreMain(args[1:], reg, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stdout, usageText, strings.Join(reg.Names(), ", "), model.MaxN)
+			fmt.Fprint(stdout, exploreHelp)
 			return ExitHolds
 		}
 		return badInput(stderr, fmt.Errorf("%s (see mcheck --help)", flagError(err)))

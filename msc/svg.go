@@ -110,6 +110,14 @@ func titleLines(f *trace.File) (head, summary string) {
 	if kind == "" {
 		kind = f.Kind
 	}
+	if f.Property == "" {
+		// A run that is no counterexample (mcheck explore).
+		head = fmt.Sprintf("a run of %d steps", len(f.Steps)-1)
+		if kind != "" {
+			head += ": " + kind
+		}
+		return head, f.Summary
+	}
 	return fmt.Sprintf("%s violated: %s, %d steps", f.Property, kind, len(f.Steps)-1), f.Summary
 }
 

@@ -306,45 +306,12 @@ func Replay(f *File, reg *specs.Registry) error {
 func Verify(sys model.System, f *File) error {
 	preds := sys.Predicates()
 	exp := sys.NewExpander()
+	r, err := follow(exp, f)
+	if err != nil {
+		return err
+	}
+	states, props, fair := r.states, r.props, r.fair
 	var b model.Batch
-	exp.Initial(&b)
-	// Several initial states (every arrangement of IDs): the trace starts
-	// from one of them.
-	j0, firstErr := -1, error(nil)
-	for j := range b.Succs {
-		snap := exp.Snapshot(b.State(j))
-		err := sameState(snap, f.Steps[0].State)
-		if err == nil && !sameArrangement(snap, f.Steps[0].State) {
-			err = errors.New("the IDs are arranged otherwise")
-		}
-		if err == nil {
-			j0 = j
-			break
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	if j0 < 0 {
-		return &DivergenceError{Step: 0, Reason: "the initial state differs: " + firstErr.Error()}
-	}
-	states := [][]byte{slices.Clone(b.State(j0))}
-	props := []uint64{b.Succs[j0].Props}
-	fair := []int32{model.NoFairness}
-	for i := 1; i < len(f.Steps); i++ {
-		prev := states[i-1]
-		exp.Expand(prev, &b)
-		want := f.Steps[i].Step
-		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Step(prev, s.Action).Equal(*want) })
-		if j < 0 {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
-		}
-		next := slices.Clone(b.State(j))
-		if err := sameState(exp.Snapshot(next), f.Steps[i].State); err != nil {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
-		}
-		states, props, fair = append(states, next), append(props, b.Succs[j].Props), append(fair, b.Succs[j].Fair)
-	}
 	stable := slices.Index(preds, properties.Stable)
 	last := len(states) - 1
 	switch f.Kind {
@@ -377,8 +344,77 @@ func sameArrangement(a, b model.Snapshot) bool {
 	return slices.EqualFunc(a.Processes, b.Processes, func(x, y model.ProcessSnapshot) bool { return x.ID == y.ID })
 }
 
+// Path replays the steps of f through sys as Verify does, without looking
+// at the property, and gives the index of each step among the successors
+// Expand lists in the state before it.
+func Path(sys model.System, f *File) ([]int, error) {
+	r, err := follow(sys.NewExpander(), f)
+	if err != nil {
+		return nil, err
+	}
+	return r.index, nil
+}
+
+// replayed is a trace file followed through a model: the state after each
+// step, the predicates and fairness class of each, and which successor of
+// the state before it each step is.
+type replayed struct {
+	states [][]byte
+	props  []uint64
+	fair   []int32
+	index  []int // index[i-1]: step i's place in Expand's batch
+}
+
+// follow matches each step of f as data (model.StepInfo.Equal) against the
+// steps enabled before it, and checks the state it leads to.
+func follow(exp model.Expander, f *File) (*replayed, error) {
+	var b model.Batch
+	exp.Initial(&b)
+	// Several initial states (every arrangement of IDs): the trace starts
+	// from one of them.
+	j0, firstErr := -1, error(nil)
+	for j := range b.Succs {
+		snap := exp.Snapshot(b.State(j))
+		err := sameState(snap, f.Steps[0].State)
+		if err == nil && !sameArrangement(snap, f.Steps[0].State) {
+			err = errors.New("the IDs are arranged otherwise")
+		}
+		if err == nil {
+			j0 = j
+			break
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if j0 < 0 {
+		return nil, &DivergenceError{Step: 0, Reason: "the initial state differs: " + firstErr.Error()}
+	}
+	r := &replayed{states: [][]byte{slices.Clone(b.State(j0))}, props: []uint64{b.Succs[j0].Props}, fair: []int32{model.NoFairness}}
+	for i := 1; i < len(f.Steps); i++ {
+		prev := r.states[i-1]
+		exp.Expand(prev, &b)
+		want := f.Steps[i].Step
+		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Step(prev, s.Action).Equal(*want) })
+		if j < 0 {
+			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
+		}
+		next := slices.Clone(b.State(j))
+		if err := sameState(exp.Snapshot(next), f.Steps[i].State); err != nil {
+			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
+		}
+		r.states, r.props, r.fair = append(r.states, next), append(r.props, b.Succs[j].Props), append(r.fair, b.Succs[j].Fair)
+		r.index = append(r.index, j)
+	}
+	return r, nil
+}
+
 func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int) error {
 	c, last := *f.CycleStart, len(states)-1
+	if c < 0 || c >= last {
+		// Read validates this; a File built in code may not be.
+		return malformed("cycle_start %d is outside the steps 0..%d", c, last-1)
+	}
 	if !bytes.Equal(states[c], states[last]) {
 		return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not the state of step %d, where the cycle starts", c)}
 	}

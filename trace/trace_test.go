@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -223,4 +224,36 @@ func TestFileJSONShape(t *testing.T) {
 	assert.Equal(t, 3, ch.From)
 	assert.Equal(t, "ELECTION", ch.Messages[0].Type)
 	assert.Equal(t, []int{3}, ch.Messages[0].Args)
+}
+
+// Path follows the steps as Verify does: the index of each among the steps
+// enabled before it, whether or not the end violates the property.
+func TestPath(t *testing.T) {
+	f := goldenFile(t, "circulating-election.Termination-fair-cycle.trace.json")
+	spec, err := specs.Builtin().Lookup(f.Config.Algo)
+	require.NoError(t, err)
+	cfg, err := f.Config.Model()
+	require.NoError(t, err)
+	sys, err := spec.Build(cfg, properties.Predicates())
+	require.NoError(t, err)
+	path, err := trace.Path(sys, f)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 0, 0, 0, 4, 0, 0, 0}, path)
+
+	f.Steps = f.Steps[:4] // no violation: Verify refuses it, Path follows it
+	var mal *trace.MalformedError
+	require.ErrorAs(t, trace.Verify(sys, f), &mal, "the cycle starts after the end: an error, not a panic")
+	f.Kind, f.CycleStart = trace.KindStuck, nil
+	var div *trace.DivergenceError
+	require.ErrorAs(t, trace.Verify(sys, f), &div)
+	assert.Equal(t, -1, div.Step)
+	path, err = trace.Path(sys, f)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 0, 0}, path)
+
+	m := model.Msg("ELECTION", model.Int(9))
+	f.Steps[3].Step.Msg = &m
+	_, err = trace.Path(sys, f)
+	require.ErrorAs(t, err, &div)
+	assert.Equal(t, 3, div.Step)
 }
