@@ -18,7 +18,7 @@ type options struct {
 	cfg           model.Config
 	crashAny      bool
 	initialLeader optBool
-	check         properties.Selection
+	check         string // --check as given; resolved against the algorithm's properties
 	cont          bool
 	json          bool
 	maxStates     int64
@@ -106,16 +106,29 @@ func (f detectorFlag) Set(s string) error {
 	return nil
 }
 
-type selectionFlag struct{ s *properties.Selection }
-
-func (f selectionFlag) String() string { return "all" }
-func (f selectionFlag) Set(v string) error {
-	s, err := properties.ParseSelection(v)
-	if err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "--check: "))
+// propertyList renders the properties of an algorithm for --check list.
+func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
+	fmt.Fprintf(w, "Properties of %s (--check NAME,...; all checks those marked *):\n", algo)
+	for _, p := range all {
+		mark := "*"
+		if p.Optional {
+			mark = " "
+		}
+		groups := ""
+		if len(p.Groups) > 0 {
+			groups = " [" + strings.Join(p.Groups, ",") + "]"
+		}
+		fmt.Fprintf(w, "  %s %-26s %-18s %s%s\n", mark, p.Name, p.Kind, p.Doc, groups)
 	}
-	*f.s = s
-	return nil
+}
+
+// selection resolves --check against the algorithm's properties.
+func (o *options) selection(all []model.PropertyInfo) ([]string, error) {
+	names, err := properties.Select(all, o.check)
+	if err != nil {
+		return nil, fmt.Errorf("--check: %w; --check list shows them", err)
+	}
+	return names, nil
 }
 
 // byteSize reads sizes like 8GiB, 512MiB, 2G, 1000000.
@@ -166,8 +179,10 @@ Model (shared/semantics.md section 1):
                         beyond it are discarded and counted
 
 Checking:
-  --check LIST          comma list of SingleLeader, Agreement, Termination,
-                        or safety (the first two), all (default)
+  --check LIST          comma list of the algorithm's property names and
+                        groups (safety, liveness), or all (default: every
+                        property not marked optional); --check list lists
+                        them (also shown by --algo NAME --help)
   --continue            do not stop at the first violation: finish the search,
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
@@ -182,8 +197,8 @@ Checking:
                         missed, so nothing is said to hold (expected coverage
                         is reported); no liveness
   --por=false           no partial-order reduction: count the full state space.
-                        By default a safety-only check (--check without
-                        Termination) follows only a stubborn set of the steps
+                        By default a check of invariants over the elected
+                        values (--check safety) follows only a stubborn set of the steps
                         of each state, for algorithms that declare their ring
                         neighbours (ring, chang-roberts, lelann,
                         hirschberg-sinclair), once no crash or restart can
@@ -215,7 +230,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	o.check = properties.All
+	o.check = "all"
 	fs.StringVar(&o.algo, "algo", "", "")
 	fs.IntVar(&o.cfg.N, "n", 0, "")
 	fs.Var(idList{&o.cfg.IDs}, "ids", "")
@@ -227,7 +242,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(idList{&o.cfg.Down}, "down", "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
 	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")
-	fs.Var(selectionFlag{&o.check}, "check", "")
+	fs.StringVar(&o.check, "check", "all", "")
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.Int64Var(&o.maxStates, "max-states", 0, "")

@@ -101,6 +101,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	} else {
 		fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
 	}
+	if r.ReductionOff != "" {
+		fmt.Fprintf(w, "note         no partial-order reduction for this check: %s\n", r.ReductionOff)
+	}
 	if r.RerunFull {
 		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
 	}
@@ -129,7 +132,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		case check.Unchecked:
 			status = "not checked"
 		}
-		if v.Name == "Termination" && r.Bounded() {
+		if v.Property.Kind == model.EventuallyAlways && r.Bounded() {
 			switch {
 			case v.Status == check.Holds:
 				status += " (for the bounded model only: a channel bound can hide and create stuck states)"
@@ -178,6 +181,7 @@ type jsonReport struct {
 	ReducedStates   int64          `json:"reduced_states,omitempty"`
 	ProvisoFull     int64          `json:"proviso_full_expansions,omitempty"`
 	RerunFull       bool           `json:"rerun_in_full,omitempty"`
+	ReductionOff    string         `json:"partial_order_reduction_off,omitempty"`
 	Stopped         string         `json:"stopped,omitempty"`
 	Seconds         float64        `json:"seconds"`
 	StatesPerSecond int64          `json:"states_per_second"`
@@ -258,7 +262,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	c, st := r.Config, r.Stats
 	out := jsonReport{
 		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
-		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull,
+		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull, ReductionOff: r.ReductionOff,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
 	}

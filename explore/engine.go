@@ -83,6 +83,21 @@ type chunk struct {
 	err         error  // reading or writing the frontier failed
 	firstEdge   int    // graph edge index of the chunk's first successor
 	bad         [64]int64
+	badStep     [64]stepAt // the chunk's first step violating each step predicate
+}
+
+// stepAt is a step: the state it leaves and its action.
+type stepAt struct {
+	src    uint32
+	action model.Action
+}
+
+func (ch *chunk) recordSteps(bad uint64, src uint32, a model.Action) {
+	for p := 0; bad != 0; p, bad = p+1, bad>>1 {
+		if bad&1 != 0 && ch.badStep[p].src == noParent {
+			ch.badStep[p] = stepAt{src, a}
+		}
+	}
 }
 
 // parallel runs f(worker, i) for i in [0, n) on the workers.
@@ -138,7 +153,7 @@ func (s *search) bfs(start time.Time) {
 		s.next.reset(uint32(s.links.n))
 		for lo := 0; lo < s.cur.count() && !s.stop; lo += chunkStates * batchChunks {
 			if err := s.opt.Context.Err(); err != nil {
-				s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
+				s.halt(StopInterrupted, "interrupted: " + context.Cause(s.opt.Context).Error())
 				return
 			}
 			if !s.withinBudget() {
@@ -173,12 +188,12 @@ func (s *search) withinBudget() bool {
 		s.tab.dropIndex()
 		runtime.GC()
 		if s.stuckSeen && !s.opt.Continue {
-			s.halt("stopped at the first violation")
+			s.halt(StopFirstViolation, "stopped at the first violation")
 			return false
 		}
 	}
 	if s.memBytes() > b {
-		s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
+		s.halt(StopMemory, fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
 		return false
 	}
 	return true
@@ -210,12 +225,21 @@ func (s *search) runBatch(lo, hi int) {
 		s.stats.Discarded += ch.discarded
 		s.stats.ProvisoFull += ch.provisoFull
 		s.stats.ReducedStates += ch.reduced
+		for p, at := range ch.badStep {
+			if _, seen := s.stepFound[p]; at.src != noParent && !seen {
+				// Chunks are in BFS order: the first is from a shallowest state.
+				s.stepFound[p] = at
+				if !s.opt.Continue {
+					s.halt(StopFirstViolation, "stopped at the first violation")
+				}
+			}
+		}
 		if ch.stuck >= 0 && !s.stuckSeen {
 			s.stuckSeen, s.stuckAt, s.stuckCut = true, s.cur.base+uint32(ch.stuck), ch.stuckCut
 			// With liveness on the search goes on: the fair-cycle check
 			// needs the whole graph and may find the other way to fail.
 			if !s.opt.Continue && g == nil {
-				s.halt("stopped at the first violation")
+				s.halt(StopFirstViolation, "stopped at the first violation")
 			}
 		}
 		if g != nil {
@@ -294,9 +318,9 @@ func (s *search) runBatch(lo, hi int) {
 	}
 	switch {
 	case s.opt.MaxStates > 0 && int64(s.links.n) >= s.opt.MaxStates:
-		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
+		s.halt(StopMaxStates, fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
 	case s.links.n >= maxStates:
-		s.halt(fmt.Sprintf("the state table is full at %d states", maxStates))
+		s.halt(StopTableFull, fmt.Sprintf("the state table is full at %d states", maxStates))
 	}
 }
 
@@ -305,7 +329,7 @@ func (s *search) runBatch(lo, hi int) {
 func (s *search) ioFailed(chunks []chunk) bool {
 	for c := range chunks {
 		if err := chunks[c].err; err != nil {
-			s.halt(err.Error())
+			s.halt(StopIO, err.Error())
 			return true
 		}
 	}
@@ -323,7 +347,10 @@ func grow[T any](xs []T, n int) []T {
 func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0]
 	ch.transitions, ch.discarded, ch.stuck, ch.err, ch.provisoFull, ch.reduced = 0, 0, -1, nil, 0, 0
-	goal := s.opt.Goal
+	goal := s.goal
+	for p := range ch.badStep {
+		ch.badStep[p] = stepAt{src: noParent}
+	}
 	data, from, err := s.cur.states(ch.lo, ch.hi, &w.read)
 	if err != nil {
 		ch.err = err
@@ -353,6 +380,9 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 				j = int(pick[k])
 			}
 			x := &b.Succs[j]
+			if bad := s.stepMask &^ x.Props; bad != 0 {
+				ch.recordSteps(bad, src, x.Action)
+			}
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(j)...)
 			ch.recs = append(ch.recs, succRec{
@@ -516,6 +546,6 @@ func (s *search) recordInvariant(p int, idx uint32) {
 	}
 	s.invFound[p] = idx
 	if !s.opt.Continue {
-		s.halt("stopped at the first violation")
+		s.halt(StopFirstViolation, "stopped at the first violation")
 	}
 }

@@ -28,17 +28,46 @@ const (
 	// FairCycle: a lasso whose weakly fair cycle passes a state outside the
 	// goal, so the goal is never reached for good.
 	FairCycle
+	// StepViolation: a step (the last of the trace) where a step predicate
+	// is false.
+	StepViolation
+)
+
+// Goal is the predicate that stuck states must satisfy and fair cycles must
+// not avoid. The zero Goal is none.
+type Goal struct {
+	pred int
+	set  bool
+}
+
+// GoalOf makes predicate p the goal.
+func GoalOf(p int) Goal { return Goal{p, true} }
+
+// StopReason says why a search stopped before it was complete.
+type StopReason uint8
+
+const (
+	NotStopped         StopReason = iota
+	StopFirstViolation            // a violation was found and Continue is off
+	StopInterrupted               // the Context was done
+	StopMaxStates                 // Options.MaxStates states were stored
+	StopMemory                    // Options.MemoryBudget was reached
+	StopTableFull                 // the state table cannot grow further
+	StopIO                        // the frontier or parent links failed on disk
 )
 
 // Options configure a search.
 type Options struct {
 	// Invariants are predicate indices that must hold in every reachable state.
 	Invariants []int
-	// Goal is the predicate index every stuck state must satisfy (Stable), or
-	// -1 for no stuck-state check.
-	Goal int
+	// Steps are predicate indices that must hold of every step: bit p of a
+	// successor says whether the step to it satisfies predicate p.
+	Steps []int
+	// Goal, if set (GoalOf), is the predicate every stuck state must
+	// satisfy (Stable); the zero Goal means no stuck-state check.
+	Goal Goal
 	// Liveness keeps the state graph and, when the search completes, looks
-	// for fair cycles through states outside Goal (needs Goal >= 0).
+	// for fair cycles through states outside Goal (needs a Goal).
 	Liveness bool
 	// Continue searches on after a violation, to report full counts and the
 	// shortest trace of every violated property.
@@ -48,7 +77,7 @@ type Options struct {
 	// (0: no limit).
 	MemoryBudget int64
 	// MaxStates stops the search, incomplete, when this many states are
-	// stored (0: no limit).
+	// stored (0 or negative: no limit; mchecktest has a default instead).
 	MaxStates int64
 	// Context interrupts the search (Ctrl-C, a deadline); the result is then
 	// incomplete but keeps what was found.
@@ -94,6 +123,8 @@ type Stats struct {
 	Discarded   int64 // successors dropped by the channel bound
 	Depth       int   // the deepest BFS level reached
 	Complete    bool  // every reachable state was explored
+	// Stop says why an incomplete search stopped; Stopped says it in words.
+	Stop        StopReason
 	Stopped     string
 	Elapsed     time.Duration
 	MemBytes    int64 // fingerprint table, parent links, frontier and graph
@@ -112,7 +143,7 @@ type Stats struct {
 // Violation is a property violation with its shortest trace.
 type Violation struct {
 	Kind      Kind
-	Predicate int // the invariant violated, or the Goal for Stuck
+	Predicate int // the invariant or step predicate violated, or the Goal
 	// Bounded: the counterexample may not exist without the channel bound:
 	// the bound discarded a weakly fair step of the stuck state, or of a
 	// state of the cycle, so without the bound that state would not be
@@ -167,6 +198,11 @@ type search struct {
 	stuckCut  bool // the bound discarded a fair successor of the stuck state
 	stuckSeen bool
 	invMask   uint64
+	stepMask  uint64
+	// stepFound maps a step predicate to the first violating step found:
+	// the state it leaves and its action.
+	stepFound map[int]stepAt
+	goal      int // Options.Goal's predicate, or -1
 	stop      bool
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
@@ -183,7 +219,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		opt.ProgressEvery = time.Second
 	}
 	s := &search{
-		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{},
+		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{}, stepFound: map[int]stepAt{}, goal: -1,
 		// Indices are needed for the graph's edges and, with reduction, for
 		// the depth of a revisited state.
 		tab:   newTable(1<<16, opt.Liveness || opt.Reduce && reduces(sys)),
@@ -202,8 +238,8 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.workers = append(s.workers, w)
 	}
-	if opt.Reduce && (opt.Goal >= 0 || opt.Liveness) {
-		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal or liveness with it")
+	if opt.Reduce && (opt.Goal.set || opt.Liveness || len(opt.Steps) > 0) {
+		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
 	}
 	if opt.Reduce && opt.Bitstate > 0 {
 		// The cycle proviso needs the depth of revisited states.
@@ -216,11 +252,20 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.invMask |= 1 << p
 	}
-	if opt.Goal >= npred {
-		return nil, fmt.Errorf("goal %d: no such predicate", opt.Goal)
+	for _, p := range opt.Steps {
+		if p < 0 || p >= npred {
+			return nil, fmt.Errorf("step predicate %d: no such predicate", p)
+		}
+		s.stepMask |= 1 << p
+	}
+	if opt.Goal.set {
+		if opt.Goal.pred < 0 || opt.Goal.pred >= npred {
+			return nil, fmt.Errorf("goal %d: no such predicate", opt.Goal.pred)
+		}
+		s.goal = opt.Goal.pred
 	}
 	if opt.Liveness {
-		if opt.Goal < 0 {
+		if s.goal < 0 {
 			return nil, fmt.Errorf("liveness needs a goal predicate")
 		}
 		s.graph = &graph{}
@@ -275,7 +320,7 @@ func (s *search) lasso() (*Violation, error) {
 	for _, e := range cycle {
 		bounded = bounded || g.cut.has(g.srcOf(e))
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.opt.Goal, Trace: tr, Bounded: bounded}, nil
+	return &Violation{Kind: FairCycle, Predicate: s.goal, Trace: tr, Bounded: bounded}, nil
 }
 
 // reduces reports whether sys can offer stubborn sets at all.
@@ -284,10 +329,10 @@ func reduces(sys model.System) bool {
 	return ok && r.Reduces()
 }
 
-func (s *search) halt(why string) {
+func (s *search) halt(r StopReason, why string) {
 	s.stop = true
-	if s.stats.Stopped == "" {
-		s.stats.Stopped = why
+	if s.stats.Stop == NotStopped {
+		s.stats.Stop, s.stats.Stopped = r, why
 	}
 }
 
@@ -343,7 +388,18 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr, Bounded: s.stuckCut})
+		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.goal, Trace: tr, Bounded: s.stuckCut})
+	}
+	for p := 0; p < 64; p++ {
+		at, ok := s.stepFound[p]
+		if !ok {
+			continue
+		}
+		tr, err := s.stepTrace(at, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Violations = append(r.Violations, Violation{Kind: StepViolation, Predicate: p, Trace: tr})
 	}
 	r.LivenessSkipped = s.livenessSkipped
 	if s.graph != nil {

@@ -58,9 +58,13 @@ type Config struct {
 	InitialLeader bool
 	// MaxQueue bounds every channel (default 2N).
 	MaxQueue int
-	// Check is the properties: a comma list of SingleLeader, Agreement,
-	// Termination, or "safety", or "all" (the default).
+	// Check is the properties: a comma list of property names and groups
+	// ("safety"), or "all" (the default: every property not marked
+	// Optional, including those of Properties).
 	Check string
+	// Properties adds properties for this test: model.Property values over
+	// the algorithm's local state and message types.
+	Properties []model.AnyProperty
 	// MaxStates stops the search, which then fails the test as incomplete
 	// (0: DefaultMaxStates; negative: no limit).
 	MaxStates int64
@@ -92,12 +96,18 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 		}
 		mc.MaxCrashes = mc.N - 1
 	}
-	sel := properties.All
-	if cfg.Check != "" {
-		var err error
-		if sel, err = properties.ParseSelection(cfg.Check); err != nil {
-			return check.Request{}, err
+	var extra []model.Property[L, M]
+	for _, p := range cfg.Properties {
+		tp, ok := p.(model.Property[L, M])
+		if !ok {
+			return check.Request{}, fmt.Errorf("property %s is a %T, not a model.Property of %T's local state and message types", p.Info().Name, p, alg)
 		}
+		extra = append(extra, tp)
+	}
+	spec := specs.Spec{Name: name, Build: specs.Builder(alg, extra...)}
+	sel, err := properties.Select(spec.Build.Properties(), cfg.Check)
+	if err != nil {
+		return check.Request{}, err
 	}
 	maxStates := cfg.MaxStates
 	switch {
@@ -109,7 +119,6 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	if err := mc.WithDefaults().Validate(); err != nil {
 		return check.Request{}, err
 	}
-	spec := specs.Spec{Name: name, Build: specs.Builder(alg)}
 	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, nil
 }
 
@@ -207,8 +216,8 @@ func Failure(r *check.Report, fullStates bool) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Verdict is the verdict of the named property ("SingleLeader",
-// "Agreement", "Termination") in r; Status is "" for an unknown name.
+// Verdict is the verdict of the named property in r; Status is "" for a
+// name r has no verdict for.
 func Verdict(r *check.Report, property string) check.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Name == property {

@@ -13,7 +13,6 @@ import (
 	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/changroberts"
 	"github.com/mcheck/mcheck/specs/ring"
@@ -157,7 +156,7 @@ func TestConfig(t *testing.T) {
 	// The same numbers as the registered spec through check.Run directly.
 	spec, err := specs.Builtin().Lookup("chang-roberts")
 	require.NoError(t, err)
-	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Properties: properties.All, Continue: true})
+	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Continue: true})
 	require.NoError(t, err)
 	via, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
 	require.NoError(t, err)

@@ -35,7 +35,10 @@ type expander[L, M any] struct {
 	cur, nxt world[L, M]
 	w        *world[L, M] // the world that Ctx reads and changes
 	ctx      Ctx[M]
-	procs    Procs
+	guard    GuardCtx[M]
+	// Views for the properties: of any world, and of cur and nxt for
+	// step properties.
+	view, before, after View[L, M]
 	overflow bool  // a send in this step went over the channel bound
 	msg      M     // scratch for decoding
 	dirty    []int // channels of nxt the current step changed
@@ -43,6 +46,7 @@ type expander[L, M any] struct {
 	// step it is, and whether the step changes its elected value; and the
 	// processes that had a step discarded by the channel bound.
 	reducing    bool
+	initial     bool // emitting the initial state
 	owner       []uint8
 	visible     []bool
 	discardedBy uint64
@@ -83,7 +87,7 @@ func (e *expander[L, M]) send(from, to int, m M) {
 
 func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 	if e.reducing && e.k.around != nil {
-		panic("mcheck: the algorithm is RingLocal but calls Ctx.Pending: drop the RingLocal method Around")
+		panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
 	}
 	for from := 0; from < e.k.n; from++ {
 		for _, m := range e.w.chans[from*e.k.n+to] {
@@ -99,6 +103,12 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 func (e *expander[L, M]) at(w *world[L, M], p int) *Ctx[M] {
 	e.w, e.ctx.self = w, p
 	return &e.ctx
+}
+
+// guardAt points the GuardCtx at world w and process p.
+func (e *expander[L, M]) guardAt(w *world[L, M], p int) *GuardCtx[M] {
+	e.w, e.guard.self = w, p
+	return &e.guard
 }
 
 // begin starts a step: nxt := cur. Only the channels the previous step
@@ -147,14 +157,16 @@ func (e *expander[L, M]) Initial(out *Batch) {
 		w.chans[i] = w.chans[i][:0]
 	}
 	e.overflow = false
+	e.initial = true
 	e.emit(out, 0, NoFairness)
+	e.initial = false
 }
 
 // Expand implements Expander: every enabled step, in a fixed order.
 func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
 	k, cur, nxt := e.k, e.load(state), &e.nxt
-	out.Props = e.props(cur)
+	out.Props = e.props(cur) | k.stepMask
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
 	n := k.n
@@ -205,7 +217,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 				continue
 			}
 			fair := NoFairness
-			if tm.Justified(e.at(cur, p), &cur.local[p]) {
+			if tm.Justified(e.guardAt(cur, p), &cur.local[p]) {
 				fair = k.classTimer(p, t)
 				e.begin()
 				tm.Fire(e.at(nxt, p), &nxt.local[p])
@@ -266,18 +278,34 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	}
 	off := len(out.buf)
 	out.buf = e.encode(out.buf, &e.nxt)
-	out.commit(off, a, fair, e.props(&e.nxt))
+	props := e.props(&e.nxt)
+	if e.k.stepMask != 0 {
+		props |= e.steps(a)
+	}
+	out.commit(off, a, fair, props)
 }
 
+// props evaluates the state predicates in w; step bits are 0.
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
-	v := &e.procs
-	v.Alive = w.alive
-	for p := range w.local {
-		v.Elected[p] = e.k.alg.Elected(&w.local[p])
+	e.view.w = w
+	var bits uint64
+	for i := range e.k.props {
+		if p := &e.k.props[i]; p.Kind != StepProperty && p.Holds(&e.view) {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// steps evaluates the step predicates on the step a from cur to nxt (all
+// hold for the initial state, which no step leads to).
+func (e *expander[L, M]) steps(a Action) uint64 {
+	if e.initial {
+		return e.k.stepMask
 	}
 	var bits uint64
-	for i := range e.k.preds {
-		if e.k.preds[i].Holds(v) {
+	for i := range e.k.props {
+		if p := &e.k.props[i]; p.Kind == StepProperty && p.Step(&e.before, a, &e.after) {
 			bits |= 1 << i
 		}
 	}
@@ -381,10 +409,16 @@ func (e *expander[L, M]) load(state []byte) *world[L, M] {
 	return &e.cur
 }
 
+
 // View implements Viewer.
 func (e *expander[L, M]) View(state []byte) Procs {
-	e.props(e.load(state))
-	return e.procs
+	w := e.load(state)
+	v := Procs{N: e.k.n, Alive: w.alive}
+	copy(v.ID[:], e.k.ids)
+	for p := range w.local {
+		v.Elected[p] = e.k.alg.Elected(&w.local[p])
+	}
+	return v
 }
 
 // Label implements Expander.
