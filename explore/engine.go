@@ -153,7 +153,7 @@ func (s *search) bfs(start time.Time) {
 		s.next.reset(uint32(s.links.n))
 		for lo := 0; lo < s.cur.count() && !s.stop; lo += chunkStates * batchChunks {
 			if err := s.opt.Context.Err(); err != nil {
-				s.halt(StopInterrupted, "interrupted: " + context.Cause(s.opt.Context).Error())
+				s.halt(StopInterrupted, "interrupted: "+context.Cause(s.opt.Context).Error())
 				return
 			}
 			if !s.withinBudget() {

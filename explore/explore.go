@@ -124,10 +124,10 @@ type Stats struct {
 	Depth       int   // the deepest BFS level reached
 	Complete    bool  // every reachable state was explored
 	// Stop says why an incomplete search stopped; Stopped says it in words.
-	Stop        StopReason
-	Stopped     string
-	Elapsed     time.Duration
-	MemBytes    int64 // fingerprint table, parent links, frontier and graph
+	Stop     StopReason
+	Stopped  string
+	Elapsed  time.Duration
+	MemBytes int64 // fingerprint table, parent links, frontier and graph
 	// Reduced: partial-order reduction left steps out of at least one
 	// state, so the counts are of the reduced graph. ReducedStates counts
 	// those states; ProvisoFull the states that had stubborn sets but were

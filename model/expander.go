@@ -39,9 +39,9 @@ type expander[L, M any] struct {
 	// Views for the properties: of any world, and of cur and nxt for
 	// step properties.
 	view, before, after View[L, M]
-	overflow bool  // a send in this step went over the channel bound
-	msg      M     // scratch for decoding
-	dirty    []int // channels of nxt the current step changed
+	overflow            bool  // a send in this step went over the channel bound
+	msg                 M     // scratch for decoding
+	dirty               []int // channels of nxt the current step changed
 	// With reducing set (ExpandReduced), per successor: the process whose
 	// step it is, and whether the step changes its elected value; and the
 	// processes that had a step discarded by the channel bound.
@@ -408,7 +408,6 @@ func (e *expander[L, M]) load(state []byte) *world[L, M] {
 	e.w = &e.cur
 	return &e.cur
 }
-
 
 // View implements Viewer.
 func (e *expander[L, M]) View(state []byte) Procs {

@@ -22,4 +22,3 @@ func (v *Procs) AliveID(id int) bool {
 	}
 	return false
 }
-
