@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"time"
 
 	"github.com/mcheck/mcheck/check"
@@ -124,6 +125,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
 
 	fmt.Fprintln(w, "properties")
+	width := 13
+	for _, v := range r.Verdicts {
+		width = max(width, utf8.RuneCountInString(v.Name)+1)
+	}
 	for _, v := range r.Verdicts {
 		status := string(v.Status)
 		switch v.Status {
@@ -142,7 +147,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 				status = "VIOLATED (also without the bound: it cut no step of this run)"
 			}
 		}
-		line := fmt.Sprintf("  %-13s %s", v.Name, status)
+		line := fmt.Sprintf("  %-*s %s", width, v.Name, status)
 		if v.Summary != "" {
 			line += "  " + v.Summary
 		}
@@ -151,7 +156,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 			if a.Bounded {
 				bound = " (for the bounded model only: the bound cut a step of this run)"
 			}
-			line += fmt.Sprintf("\n  %-13s also: %s%s", "", a.Summary, bound)
+			line += fmt.Sprintf("\n  %-*s also: %s%s", width, "", a.Summary, bound)
 		}
 		fmt.Fprintln(w, line)
 	}
