@@ -188,7 +188,7 @@ func Run(req Request) (*Report, error) {
 		res.Elapsed += first
 	}
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun, sys: ps}
-	if req.Reduce && goal < 0 && req.Bitstate == 0 && reduceOff != "" {
+	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goal < 0 && req.Bitstate == 0 && reduceOff != "" {
 		rep.ReductionOff = reduceOff
 	}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
