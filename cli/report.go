@@ -6,8 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"

@@ -10,6 +10,42 @@
 // command prints them; an incomplete search fails too, because nothing can
 // be said to hold after it. Check returns the report, so a test can go on to
 // assert counts or verdicts (with testify or without).
+//
+// # Properties of your own
+//
+// Besides the standard properties (SingleLeader, Agreement, Termination and
+// the optional LeaderNotDemoted), a check can cover claims about your own
+// local state. A property is a model.Property over model.View, which shows
+// every process's liveness, ID and local state (View.Local), the channels'
+// messages (View.Chan) and the fault counters:
+//
+//	noLeaderWhileBusy := model.Property[myring.Local, myring.Msg]{
+//		Name: "BusyElectsNobody", Kind: model.Invariant,
+//		Doc:  "a process busy in an election has elected nobody",
+//		Holds: func(v *model.View[myring.Local, myring.Msg]) bool {
+//			for p := 0; p < v.N(); p++ {
+//				if l := v.Local(p); l.Busy && l.Elected != 0 {
+//					return false
+//				}
+//			}
+//			return true
+//		},
+//	}
+//	mchecktest.Check(t, myring.Algorithm{}, mchecktest.Config{N: 4,
+//		Properties: []model.AnyProperty{noLeaderWhileBusy}})
+//
+// Kind model.StepProperty checks a predicate Step(before, action, after) on
+// every step instead (the counterexample ends in the offending step), and
+// model.EventuallyAlways checks <>[]Holds under weak fairness, as
+// Termination does. To check a property on every test and on the command
+// line, declare it on the algorithm instead: a method Properties() returning
+// []model.Property[L, M] (model.Propertied). A property is checked by default
+// unless it is Optional; Config.Check selects by name or group. An optional
+// Explain func gives the one-line explanation of a counterexample.
+//
+// Partial-order reduction is used only for properties marked ElectedOnly
+// (they read nothing but liveness, IDs and elected values); for any other,
+// the report says it was switched off.
 package mchecktest
 
 import (

@@ -191,3 +191,54 @@ func TestCheckWithRealT(t *testing.T) {
 	require.NotNil(t, rep)
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Termination"))
 }
+
+// A test adds an invariant of its own over the algorithm's local state; a
+// broken claim fails with the property's name and its shortest trace.
+func TestConfigPropertiesAddInvariantsOverLocalState(t *testing.T) {
+	type view = model.View[changroberts.Local, changroberts.Msg]
+	participantsElectNobody := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "ParticipantElectsNobody", Kind: model.Invariant,
+		Doc: "a participant has elected nobody",
+		Holds: func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if l := v.Local(p); l.Participant && l.Elected != 0 {
+					return false
+				}
+			}
+			return true
+		},
+	}
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{participantsElectNobody}})
+	assert.Empty(t, ft.errors)
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "ParticipantElectsNobody"))
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "SingleLeader"), "the default properties are still checked")
+
+	// A wrong claim: nobody is ever elected.
+	nobody := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "NobodyElected", Kind: model.Invariant, Doc: "no process has elected anybody",
+		Holds: func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if v.Local(p).Elected != 0 {
+					return false
+				}
+			}
+			return true
+		},
+	}
+	ft = &fakeTB{TB: t}
+	rep = mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Check: "NobodyElected", Properties: []model.AnyProperty{nobody}})
+	require.Len(t, ft.errors, 1)
+	msg := ft.errors[0]
+	assert.True(t, strings.HasPrefix(msg, "NobodyElected VIOLATED: after 4 steps NobodyElected (no process has elected anybody) does not hold\n"), msg)
+	assert.Contains(t, msg, "NobodyElected counterexample, 4 steps:")
+	assert.True(t, strings.HasSuffix(msg, "   4  deliver p2→p3 ELECTION(3)\n      p3.participant: true → false\n      p3.elected: ⊥ → 3\n      chan p3→p1: [] → [ELECTED(3)]\n      chan p2→p3: [ELECTION(3)] → []"), "the trace ends in the first state with a leader")
+	assert.Equal(t, check.Unchecked, mchecktest.Status(rep, "SingleLeader"))
+
+	// A property over other types is refused with a message, not a panic.
+	ft = &fakeTB{TB: t}
+	wrong := model.Property[ring.Local, ring.Msg]{Name: "Wrong", Holds: func(*model.View[ring.Local, ring.Msg]) bool { return true }}
+	assert.Nil(t, mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{wrong}}))
+	require.Len(t, ft.fatals, 1)
+	assert.Contains(t, ft.fatals[0], "property Wrong is a model.Property[")
+}

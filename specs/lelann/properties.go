@@ -17,7 +17,7 @@ var (
 func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{
 		Name: "DecidedKnowsAllLive", Kind: model.Invariant, Optional: true,
-		Doc: "a live decided process has seen the ID of every live process",
+		Doc:   "a live decided process has seen the ID of every live process",
 		Holds: func(v *model.View[Local, Msg]) bool { return len(unseen(v)) == 0 },
 		Explain: func(f *model.Failure[Local, Msg]) string {
 			return fmt.Sprintf("after %d steps %s", f.Steps, strings.Join(unseen(f.State), "; "))
