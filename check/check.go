@@ -77,7 +77,7 @@ type Verdict struct {
 	// Bounded: the counterexample may be an artefact of the channel bound
 	// (see explore.Violation.Bounded).
 	Bounded bool
-	// Also holds further counterexamples of other kinds (Termination: a
+	// Also holds further counterexamples of other kinds (eventually-always: a
 	// stuck state besides a fair cycle).
 	Also []Counterexample
 }

@@ -1,7 +1,7 @@
 // Package explore is the search engine: breadth-first enumeration of every
-// reachable state of a model.System, invariant checks on each state, and the
-// stuck-state part of Termination. It knows nothing of leader election:
-// properties reach it as predicate indices.
+// reachable state of a model.System, invariant checks on each state and step,
+// and the stuck states and fair cycles of eventually-always properties. It
+// knows nothing of leader election: properties reach it as predicate indices.
 package explore
 
 import (

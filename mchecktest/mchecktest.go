@@ -13,8 +13,8 @@
 //
 // # Properties of your own
 //
-// Besides the standard properties (SingleLeader, Agreement, Termination and
-// the optional LeaderNotDemoted), a check can cover claims about your own
+// Besides the standard properties of leader election (properties.Standard;
+// mcheck --check list shows them), a check can cover claims about your own
 // local state. A property is a model.Property over model.View, which shows
 // every process's liveness, ID and local state (View.Local), the channels'
 // messages (View.Chan) and the fault counters:
@@ -36,8 +36,8 @@
 //
 // Kind model.StepProperty checks a predicate Step(before, action, after) on
 // every step instead (the counterexample ends in the offending step), and
-// model.EventuallyAlways checks <>[]Holds under weak fairness, as
-// Termination does. To check a property on every test and on the command
+// model.EventuallyAlways checks <>[]Holds under weak fairness (the
+// standard termination property is <>[]Stable). To check a property on every test and on the command
 // line, declare it on the algorithm instead: a method Properties() returning
 // []model.Property[L, M] (model.Propertied). A property is checked by default
 // unless it is Optional; Config.Check selects by name or group. An optional

@@ -42,9 +42,10 @@ type (
 	}
 	// RingLocal is implemented by algorithms whose handlers send only to
 	// their live ring neighbours, Next(d) for d in Around(), and whose
-	// timer guards never call GuardCtx.Pending. Knowing who can send to whom is what lets partial-order
-	// reduction skip interleavings (Reducer); while it reduces, the kernel
-	// checks the promise on every step and panics when it is broken.
+	// timer guards never call GuardCtx.Pending. Knowing who can send to
+	// whom is what lets partial-order reduction skip interleavings
+	// (Reducer); while it reduces, the kernel checks the promise on every
+	// step and panics when it is broken.
 	RingLocal interface{ Around() []Dir }
 	// Codec encodes local states and messages canonically and compactly.
 	// Algorithms with a Codec take the fast path; the others are fingerprinted
