@@ -551,3 +551,29 @@ func TestReductionRefusesWhatItCannotKeep(t *testing.T) {
 		require.Error(t, err)
 	}
 }
+
+// A step predicate is checked on every step, also into states seen before,
+// and its violation is the shortest trace that ends in the offending step.
+func TestStepPredicateGivesShortestTraceEndingInTheStep(t *testing.T) {
+	noDblFromThree := model.Property[cLocal, cMsg]{
+		Name: "no dbl from 3", Kind: model.StepProperty,
+		Step: func(before *cView, a model.Action, after *cView) bool {
+			return !(vv(before) == 3 && a.Kind() == model.KindEarlyTimeout)
+		},
+	}
+	sys, err := model.New[cLocal, cMsg](mod5, model.Config{N: 2, Down: []int{2}, Detector: model.Unreliable},
+		[]model.Property[cLocal, cMsg]{counterPreds[notFour], noDblFromThree})
+	require.NoError(t, err)
+	for _, cont := range []bool{false, true} {
+		res := run(t, sys, explore.Options{Steps: []int{1}, Continue: cont})
+		v := res.Violated(explore.StepViolation, 1)
+		require.NotNil(t, v, "continue=%v", cont)
+		assert.Equal(t, []int{0, 1, 2, 3, 1}, values(sys, v.Trace))
+		assert.Equal(t, "early-dbl p1", v.Trace.Final().Label)
+		if !cont {
+			assert.Equal(t, explore.StopFirstViolation, res.Stop)
+		}
+	}
+	_, err = explore.Run(sys, explore.Options{Steps: []int{1}, Reduce: true})
+	assert.ErrorContains(t, err, "no goal, liveness or step predicate with it")
+}
