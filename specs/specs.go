@@ -106,6 +106,22 @@ func (r *Registry) Names() []string {
 	return names
 }
 
+// The compiler checks that every built-in algorithm keeps its fast path (a
+// lost Codec method would silently fall back to hashing) and its own
+// properties (a mistyped Properties method would silently drop them).
+var (
+	_ model.Codec[ring.Local, ring.Msg]                          = ring.Algorithm{}
+	_ model.Codec[changroberts.Local, changroberts.Msg]          = changroberts.Algorithm{}
+	_ model.Codec[lelann.Local, lelann.Msg]                      = lelann.Algorithm{}
+	_ model.Codec[hirschsinclair.Local, hirschsinclair.Msg]      = hirschsinclair.Algorithm{}
+	_ model.Codec[bully.Local, bully.Msg]                        = bully.Algorithm{}
+	_ model.Propertied[ring.Local, ring.Msg]                     = ring.Algorithm{}
+	_ model.Propertied[changroberts.Local, changroberts.Msg]     = changroberts.Algorithm{}
+	_ model.Propertied[lelann.Local, lelann.Msg]                 = lelann.Algorithm{}
+	_ model.Propertied[hirschsinclair.Local, hirschsinclair.Msg] = hirschsinclair.Algorithm{}
+	_ model.Propertied[bully.Local, bully.Msg]                   = bully.Algorithm{}
+)
+
 // Builtin returns a registry of the built-in algorithms.
 func Builtin() *Registry {
 	r := &Registry{}

@@ -2,12 +2,6 @@ package changroberts
 
 import "github.com/mcheck/mcheck/model"
 
-// The compiler checks that the fast path and the properties stay wired up.
-var (
-	_ model.Codec[Local, Msg]      = Algorithm{}
-	_ model.Propertied[Local, Msg] = Algorithm{}
-)
-
 // Properties are Chang-Roberts's own claims (optional: --check NAME).
 func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{

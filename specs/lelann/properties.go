@@ -7,12 +7,6 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// The compiler checks that the fast path and the properties stay wired up.
-var (
-	_ model.Codec[Local, Msg]      = Algorithm{}
-	_ model.Propertied[Local, Msg] = Algorithm{}
-)
-
 // Properties are LeLann's own claims (optional: --check NAME).
 func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{
