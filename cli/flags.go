@@ -109,6 +109,10 @@ func (f detectorFlag) Set(s string) error {
 // propertyList renders the properties of an algorithm for --check list.
 func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
 	fmt.Fprintf(w, "Properties of %s (--check NAME,...; all checks those marked *):\n", algo)
+	width := 0
+	for _, p := range all {
+		width = max(width, len(p.Name))
+	}
 	for _, p := range all {
 		mark := "*"
 		if p.Optional {
@@ -118,7 +122,7 @@ func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
 		if len(p.Groups) > 0 {
 			groups = " [" + strings.Join(p.Groups, ",") + "]"
 		}
-		fmt.Fprintf(w, "  %s %-26s %-18s %s%s\n", mark, p.Name, p.Kind, p.Doc, groups)
+		fmt.Fprintf(w, "  %s %-*s  %-17s  %s%s\n", mark, width, p.Name, p.Kind, p.Doc, groups)
 	}
 }
 
@@ -198,11 +202,13 @@ Checking:
                         is reported); no liveness
   --por=false           no partial-order reduction: count the full state space.
                         By default a check of invariants over the elected
-                        values (--check safety) follows only a stubborn set of the steps
-                        of each state, for algorithms that declare their ring
-                        neighbours (ring, chang-roberts, lelann,
-                        hirschberg-sinclair), once no crash or restart can
-                        happen any more; verdicts are the same, counts smaller
+                        values (--check safety) follows only a stubborn set
+                        of the steps of each state, for algorithms that
+                        declare their ring neighbours (ring, chang-roberts,
+                        lelann, hirschberg-sinclair), once no crash or
+                        restart can happen any more; verdicts are the same,
+                        counts smaller (the report says when a property
+                        turns it off)
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -230,7 +236,6 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	o.check = "all"
 	fs.StringVar(&o.algo, "algo", "", "")
 	fs.IntVar(&o.cfg.N, "n", 0, "")
 	fs.Var(idList{&o.cfg.IDs}, "ids", "")

@@ -13,11 +13,11 @@ func TestCheckListShowsEveryPropertyOfTheAlgorithm(t *testing.T) {
 	code, out, stderr := run("--algo", "chang-roberts", "--n", "4", "--check", "list")
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, `Properties of chang-roberts (--check NAME,...; all checks those marked *):
-  * SingleLeader               invariant          at most one live process has elected itself [safety]
-  * Agreement                  invariant          live processes whose elected value names a live process agree on it [safety]
-  * Termination                eventually-always  <>[]Stable under weak fairness: eventually every live process has elected the largest live ID, for good [liveness]
-    LeaderNotDemoted           step               a live leader stays leader while it is alive
-    NonParticipantForwardsNoElection step               a process that sends an ELECTION is a participant after the step
+  * SingleLeader                      invariant          at most one live process has elected itself [safety]
+  * Agreement                         invariant          live processes whose elected value names a live process agree on it [safety]
+  * Termination                       eventually-always  <>[]Stable under weak fairness: eventually every live process has elected the largest live ID, for good [liveness]
+    LeaderNotDemoted                  step               a live leader stays leader while it is alive
+    NonParticipantForwardsNoElection  step               a process that sends an ELECTION is a participant after the step
 `, out)
 
 	// --help for an algorithm ends with the same list.
