@@ -94,6 +94,12 @@ func TestLeaderNotDemotedShortestTraceEndsInTheStep(t *testing.T) {
 		assert.Zero(t, steps[5].Props&1)
 		require.NotNil(t, v.File)
 		require.NoError(t, trace.Replay(v.File, specs.Builtin()))
+		// Without its last step the trace is a run, but not a counterexample.
+		cut := *v.File
+		cut.Steps = cut.Steps[:len(cut.Steps)-1]
+		var div *trace.DivergenceError
+		require.ErrorAs(t, trace.Replay(&cut, specs.Builtin()), &div)
+		assert.Equal(t, "LeaderNotDemoted holds of the last step", div.Reason)
 		assert.Empty(t, rep.ReductionOff, "bully never reduces, so there is nothing to switch off")
 		if first == nil {
 			first = &v
