@@ -242,3 +242,38 @@ func TestConfigPropertiesAddInvariantsOverLocalState(t *testing.T) {
 	require.Len(t, ft.fatals, 1)
 	assert.Contains(t, ft.fatals[0], "property Wrong is a model.Property[")
 }
+
+// An eventually-always property of a test's own gets the same stuck states
+// and lassos as Termination, replayed before they are reported.
+func TestConfigPropertiesEventuallyAlways(t *testing.T) {
+	type view = model.View[changroberts.Local, changroberts.Msg]
+	quiet := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "EventuallyNoParticipant", Kind: model.EventuallyAlways,
+		Doc: "in the end no live process is a participant",
+		Holds: func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if v.Alive(p) && v.Local(p).Participant {
+					return false
+				}
+			}
+			return true
+		},
+	}
+	rep, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Check: "safety,EventuallyNoParticipant", Properties: []model.AnyProperty{quiet}})
+	require.NoError(t, err)
+	v := mchecktest.Verdict(rep, "EventuallyNoParticipant")
+	require.Equal(t, check.Violated, v.Status)
+	var kinds []string
+	for _, c := range append([]check.Counterexample{{Kind: v.Kind, Summary: v.Summary, File: v.File}}, v.Also...) {
+		kinds = append(kinds, c.Kind+": "+c.Summary)
+		require.NotNil(t, c.File, "replayed")
+	}
+	assert.Equal(t, []string{
+		"fair-cycle: a fair cycle of 2 steps repeats forever through a state where EventuallyNoParticipant (in the end no live process is a participant) does not hold",
+		"stuck: stuck after 3 steps: no fair step is enabled, and EventuallyNoParticipant (in the end no live process is a participant) does not hold",
+	}, kinds)
+	assert.Equal(t, check.Unchecked, mchecktest.Status(rep, "Termination"))
+
+	_, err = mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{quiet}})
+	assert.EqualError(t, err, "Termination and EventuallyNoParticipant are both eventually-always properties: check one of them at a time")
+}

@@ -35,9 +35,9 @@ func genericExplanation(p PropertyInfo, steps int, label string, ev Evidence) st
 	}
 	switch {
 	case ev.Cycle != nil:
-		return fmt.Sprintf("a fair cycle of %d steps repeats forever through a state where %s's predicate is false", ev.Cycle.Steps, what)
+		return fmt.Sprintf("a fair cycle of %d steps repeats forever through a state where %s does not hold", ev.Cycle.Steps, what)
 	case ev.Stuck:
-		return fmt.Sprintf("stuck after %d steps: no fair step is enabled, and %s's predicate is false", steps, what)
+		return fmt.Sprintf("stuck after %d steps: no fair step is enabled, and %s does not hold", steps, what)
 	case ev.Before != nil:
 		return fmt.Sprintf("step %d, %s, breaks %s", steps, label, what)
 	}
