@@ -151,7 +151,7 @@ func Run(req Request) (*Report, error) {
 		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, Workers: req.Workers, Bitstate: req.Bitstate,
 	}
-	goal := -1
+	var goals []int
 	reduceOff := ""
 	for i, p := range checked {
 		switch p.Kind {
@@ -161,17 +161,16 @@ func Run(req Request) (*Report, error) {
 			eo.Steps = append(eo.Steps, i)
 			reduceOff = cmp.Or(reduceOff, "the step property "+p.Name+" needs every step")
 		case model.EventuallyAlways:
-			if goal >= 0 {
-				return nil, fmt.Errorf("%s and %s are both eventually-always properties: check one of them at a time", checked[goal].Name, p.Name)
-			}
-			goal = i
-			eo.Goal, eo.Liveness = explore.GoalOf(i), true
+			goals = append(goals, i)
 		}
 		if !p.ElectedOnly {
 			reduceOff = cmp.Or(reduceOff, p.Name+" may read more of a state than the elected values and liveness, which the reduction keeps visible")
 		}
 	}
-	eo.Reduce = req.Reduce && goal < 0 && req.Bitstate == 0 && reduceOff == ""
+	if len(goals) > 0 {
+		eo.Goal, eo.Liveness = explore.GoalOf(goals...), true
+	}
+	eo.Reduce = req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff == ""
 	res, err := explore.Run(sys, eo)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
@@ -188,7 +187,7 @@ func Run(req Request) (*Report, error) {
 		res.Elapsed += first
 	}
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun, sys: ps}
-	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goal < 0 && req.Bitstate == 0 && reduceOff != "" {
+	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {
 		rep.ReductionOff = reduceOff
 	}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {

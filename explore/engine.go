@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,14 +68,14 @@ type chunk struct {
 	recs        []succRec
 	buf         []byte
 	fanout      []uint32 // successors per expanded state, for the graph
-	good        []bool   // Goal holds in the expanded state, for the graph
+	good        []uint64 // the goals that hold in the expanded state, for the graph
 	cut         []bool   // the bound discarded a fair successor of it, for the graph
-	stuckCut    bool     // ... of the first stuck state
+	stuckCut    []bool   // ... of the first stuck state, per goal
 	transitions int64
 	discarded   int64
 	provisoFull int64
-	reduced     int64 // states that followed a stubborn set
-	stuck       int64 // frontier position of the first stuck state, or -1
+	reduced     int64   // states that followed a stubborn set
+	stuck       []int64 // per goal: frontier position of the first stuck state outside it, or -1
 	winners     int
 	winBytes    int
 	firstIdx    uint32 // index of the chunk's first winner
@@ -187,7 +188,7 @@ func (s *search) withinBudget() bool {
 		s.graph = nil
 		s.tab.dropIndex()
 		runtime.GC()
-		if s.stuckSeen && !s.opt.Continue {
+		if slices.Contains(s.stuckSeen, true) && !s.opt.Continue {
 			s.halt(StopFirstViolation, "stopped at the first violation")
 			return false
 		}
@@ -234,8 +235,11 @@ func (s *search) runBatch(lo, hi int) {
 				}
 			}
 		}
-		if ch.stuck >= 0 && !s.stuckSeen {
-			s.stuckSeen, s.stuckAt, s.stuckCut = true, s.cur.base+uint32(ch.stuck), ch.stuckCut
+		for k, at := range ch.stuck {
+			if at < 0 || s.stuckSeen[k] {
+				continue
+			}
+			s.stuckSeen[k], s.stuckAt[k], s.stuckCut[k] = true, s.cur.base+uint32(at), ch.stuckCut[k]
 			// With liveness on the search goes on: the fair-cycle check
 			// needs the whole graph and may find the other way to fail.
 			if !s.opt.Continue && g == nil {
@@ -247,8 +251,10 @@ func (s *search) runBatch(lo, hi int) {
 			for i, n := range ch.fanout {
 				g.start = append(g.start, uint32(e))
 				e += int(n)
-				if ch.good[i] {
-					g.good.set(s.cur.base + uint32(ch.lo+i))
+				for k, p := range s.goals {
+					if ch.good[i]&(1<<p) != 0 {
+						g.good[k].set(s.cur.base + uint32(ch.lo+i))
+					}
 				}
 				if ch.cut[i] {
 					g.cut.set(s.cur.base + uint32(ch.lo+i))
@@ -346,8 +352,13 @@ func grow[T any](xs []T, n int) []T {
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0]
-	ch.transitions, ch.discarded, ch.stuck, ch.err, ch.provisoFull, ch.reduced = 0, 0, -1, nil, 0, 0
-	goal := s.goal
+	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
+	ch.stuck, ch.stuckCut = ch.stuck[:0], ch.stuckCut[:0]
+	var goals uint64
+	for _, p := range s.goals {
+		goals |= 1 << p
+		ch.stuck, ch.stuckCut = append(ch.stuck, -1), append(ch.stuckCut, false)
+	}
 	for p := range ch.badStep {
 		ch.badStep[p] = stepAt{src: noParent}
 	}
@@ -366,12 +377,16 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		}
 		ch.transitions += int64(n)
 		ch.discarded += int64(b.Discarded)
-		if goal >= 0 && ch.stuck < 0 && b.Props&(1<<goal) == 0 && !anyFair(b) {
-			ch.stuck, ch.stuckCut = int64(i), b.DiscardedFair > 0
+		if goals&^b.Props != 0 && !anyFair(b) {
+			for k, p := range s.goals {
+				if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {
+					ch.stuck[k], ch.stuckCut[k] = int64(i), b.DiscardedFair > 0
+				}
+			}
 		}
 		if s.graph != nil {
 			ch.fanout = append(ch.fanout, uint32(n))
-			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
+			ch.good = append(ch.good, b.Props&goals)
 			ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		}
 		for k := range n {

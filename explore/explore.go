@@ -33,15 +33,26 @@ const (
 	StepViolation
 )
 
-// Goal is the predicate that stuck states must satisfy and fair cycles must
-// not avoid. The zero Goal is none.
+// Goal is the predicates that stuck states must satisfy and fair cycles must
+// not avoid, each on its own (one per eventually-always property). The zero
+// Goal is none.
 type Goal struct {
-	pred int
-	set  bool
+	mask uint64
+	bad  bool // a predicate index out of range
 }
 
-// GoalOf makes predicate p the goal.
-func GoalOf(p int) Goal { return Goal{p, true} }
+// GoalOf makes each of the predicates ps a goal.
+func GoalOf(ps ...int) Goal {
+	var g Goal
+	for _, p := range ps {
+		if p < 0 || p >= 64 {
+			g.bad = true // Run refuses it
+			continue
+		}
+		g.mask |= 1 << p
+	}
+	return g
+}
 
 // StopReason says why a search stopped before it was complete.
 type StopReason uint8
@@ -63,11 +74,12 @@ type Options struct {
 	// Steps are predicate indices that must hold of every step: bit p of a
 	// successor says whether the step to it satisfies predicate p.
 	Steps []int
-	// Goal, if set (GoalOf), is the predicate every stuck state must
-	// satisfy (Stable); the zero Goal means no stuck-state check.
+	// Goal, if set (GoalOf), is the predicates every stuck state must
+	// satisfy (Stable), each on its own; the zero Goal means no
+	// stuck-state check.
 	Goal Goal
 	// Liveness keeps the state graph and, when the search completes, looks
-	// for fair cycles through states outside Goal (needs a Goal).
+	// for fair cycles through states outside each goal (needs a Goal).
 	Liveness bool
 	// Continue searches on after a violation, to report full counts and the
 	// shortest trace of every violated property.
@@ -193,16 +205,19 @@ type search struct {
 	next    level
 	stats   Stats
 	// found[k] maps a predicate to the state index that violates it.
-	invFound  map[int]uint32
-	stuckAt   uint32
-	stuckCut  bool // the bound discarded a fair successor of the stuck state
-	stuckSeen bool
+	invFound map[int]uint32
+	// Per goal (in the order of goals): the first stuck state outside it,
+	// whether the bound discarded a fair successor of it, and whether one
+	// was found.
+	stuckAt   []uint32
+	stuckCut  []bool
+	stuckSeen []bool
 	invMask   uint64
 	stepMask  uint64
 	// stepFound maps a step predicate to the first violating step found:
 	// the state it leaves and its action.
 	stepFound map[int]stepAt
-	goal      int // Options.Goal's predicate, or -1
+	goals     []int // Options.Goal's predicates, ascending
 	stop      bool
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
@@ -219,7 +234,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		opt.ProgressEvery = time.Second
 	}
 	s := &search{
-		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{}, stepFound: map[int]stepAt{}, goal: -1,
+		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{}, stepFound: map[int]stepAt{},
 		// Indices are needed for the graph's edges and, with reduction, for
 		// the depth of a revisited state.
 		tab:   newTable(1<<16, opt.Liveness || opt.Reduce && reduces(sys)),
@@ -238,7 +253,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.workers = append(s.workers, w)
 	}
-	if opt.Reduce && (opt.Goal.set || opt.Liveness || len(opt.Steps) > 0) {
+	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
 		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
 	}
 	if opt.Reduce && opt.Bitstate > 0 {
@@ -258,17 +273,24 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.stepMask |= 1 << p
 	}
-	if opt.Goal.set {
-		if opt.Goal.pred < 0 || opt.Goal.pred >= npred {
-			return nil, fmt.Errorf("goal %d: no such predicate", opt.Goal.pred)
+	for p := 0; p < 64; p++ {
+		if opt.Goal.mask&(1<<p) == 0 {
+			continue
 		}
-		s.goal = opt.Goal.pred
+		if p >= npred {
+			return nil, fmt.Errorf("goal %d: no such predicate", p)
+		}
+		s.goals = append(s.goals, p)
 	}
+	if opt.Goal.bad {
+		return nil, fmt.Errorf("goal: a predicate index out of range")
+	}
+	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, len(s.goals)), make([]bool, len(s.goals)), make([]bool, len(s.goals))
 	if opt.Liveness {
-		if s.goal < 0 {
+		if len(s.goals) == 0 {
 			return nil, fmt.Errorf("liveness needs a goal predicate")
 		}
-		s.graph = &graph{}
+		s.graph = &graph{good: make([]bitset, len(s.goals))}
 	}
 	if opt.Bitstate > 0 {
 		s.bits = newBitstate(opt.Bitstate)
@@ -283,11 +305,11 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	return s.result()
 }
 
-// lasso runs the fair-cycle check on the complete graph and returns the
-// violation as a prefix plus a cycle, if there is one.
-func (s *search) lasso() (*Violation, error) {
+// lasso runs the fair-cycle check of goal k on the complete graph and
+// returns the violation as a prefix plus a cycle, if there is one.
+func (s *search) lasso(k int) (*Violation, error) {
 	g := s.graph
-	g.start = append(g.start, uint32(len(g.dst)))
+	g.which = k
 	cycle, found := g.fairCycle()
 	if !found {
 		return nil, nil
@@ -320,7 +342,7 @@ func (s *search) lasso() (*Violation, error) {
 	for _, e := range cycle {
 		bounded = bounded || g.cut.has(g.srcOf(e))
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.goal, Trace: tr, Bounded: bounded}, nil
+	return &Violation{Kind: FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: bounded}, nil
 }
 
 // reduces reports whether sys can offer stubborn sets at all.
@@ -383,12 +405,15 @@ func (s *search) result() (*Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{Kind: Invariant, Predicate: p, Trace: tr})
 	}
-	if s.stuckSeen {
-		tr, err := s.trace(s.stuckAt)
+	for k, p := range s.goals {
+		if !s.stuckSeen[k] {
+			continue
+		}
+		tr, err := s.trace(s.stuckAt[k])
 		if err != nil {
 			return nil, err
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.goal, Trace: tr, Bounded: s.stuckCut})
+		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
 	}
 	for p := 0; p < 64; p++ {
 		at, ok := s.stepFound[p]
@@ -407,12 +432,15 @@ func (s *search) result() (*Result, error) {
 		case !s.stats.Complete:
 			r.LivenessSkipped = "the search did not finish"
 		default:
-			v, err := s.lasso()
-			if err != nil {
-				return nil, err
-			}
-			if v != nil {
-				r.Violations = append(r.Violations, *v)
+			s.graph.start = append(s.graph.start, uint32(len(s.graph.dst)))
+			for k := range s.goals {
+				v, err := s.lasso(k)
+				if err != nil {
+					return nil, err
+				}
+				if v != nil {
+					r.Violations = append(r.Violations, *v)
+				}
 			}
 		}
 	}

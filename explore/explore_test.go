@@ -577,3 +577,22 @@ func TestStepPredicateGivesShortestTraceEndingInTheStep(t *testing.T) {
 	_, err = explore.Run(sys, explore.Options{Steps: []int{1}, Reduce: true})
 	assert.ErrorContains(t, err, "no goal, liveness or step predicate with it")
 }
+
+// Several goals in one search: each gets the violations it gets alone.
+func TestGoalsAreCheckedEachOnItsOwn(t *testing.T) {
+	sys := newCounter(t, mod5)
+	both := run(t, sys, explore.Options{Goal: explore.GoalOf(zero, even), Liveness: true})
+	for _, g := range []int{zero, even} {
+		alone := run(t, sys, explore.Options{Goal: explore.GoalOf(g), Liveness: true})
+		require.NotEmpty(t, alone.Violations)
+		for _, v := range alone.Violations {
+			w := both.Violated(v.Kind, g)
+			require.NotNil(t, w, "goal %d kind %d", g, v.Kind)
+			assert.Equal(t, labels(v.Trace), labels(w.Trace))
+			assert.Equal(t, v.Trace.CycleStart, w.Trace.CycleStart)
+		}
+	}
+	assert.Equal(t, both.States, run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}).States)
+	_, err := explore.Run(sys, explore.Options{Goal: explore.GoalOf(64)})
+	assert.ErrorContains(t, err, "out of range")
+}

@@ -274,6 +274,18 @@ func TestConfigPropertiesEventuallyAlways(t *testing.T) {
 	}, kinds)
 	assert.Equal(t, check.Unchecked, mchecktest.Status(rep, "Termination"))
 
-	_, err = mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{quiet}})
-	assert.EqualError(t, err, "Termination and EventuallyNoParticipant are both eventually-always properties: check one of them at a time")
+	// Checked along with Termination (by default), each gets its own
+	// counterexamples from the one search.
+	both, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Properties: []model.AnyProperty{quiet}})
+	require.NoError(t, err)
+	assert.Equal(t, rep.Stats.States, both.Stats.States)
+	again := mchecktest.Verdict(both, "EventuallyNoParticipant")
+	assert.Equal(t, v.File.Steps, again.File.Steps)
+	assert.Equal(t, v.Summary, again.Summary)
+	alone, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
+	require.NoError(t, err)
+	term, termAlone := mchecktest.Verdict(both, "Termination"), mchecktest.Verdict(alone, "Termination")
+	assert.Equal(t, termAlone.Status, term.Status)
+	assert.Equal(t, termAlone.Summary, term.Summary)
+	assert.Equal(t, termAlone.File.Steps, term.File.Steps)
 }
