@@ -45,6 +45,10 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stdout, usageText, strings.Join(reg.Names(), ", "), model.MaxN)
 			fmt.Fprint(stdout, exploreHelp)
+			if spec, err := reg.Lookup(o.algo); err == nil {
+				fmt.Fprintln(stdout)
+				propertyList(stdout, spec.Name, spec.Build.Properties())
+			}
 			return ExitHolds
 		}
 		return badInput(stderr, fmt.Errorf("%s (see mcheck --help)", flagError(err)))
@@ -58,6 +62,14 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	spec, err := reg.Lookup(o.algo)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("--algo: %w", err))
+	}
+	if o.check == "list" {
+		propertyList(stdout, spec.Name, spec.Build.Properties())
+		return ExitHolds
+	}
+	checks, err := o.selection(spec.Build.Properties())
+	if err != nil {
+		return badInput(stderr, err)
 	}
 	if err := o.finish(fs, spec.InitialLeader); err != nil {
 		return badInput(stderr, err)
@@ -79,7 +91,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	req := check.Request{
-		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
+		Spec: spec, Config: o.cfg, Properties: checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
 		Reduce: o.por, Complexity: o.complexity,
 	}

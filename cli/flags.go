@@ -18,7 +18,7 @@ type options struct {
 	cfg           model.Config
 	crashAny      bool
 	initialLeader optBool
-	check         properties.Selection
+	check         string // --check as given; resolved against the algorithm's properties
 	cont          bool
 	json          bool
 	maxStates     int64
@@ -117,16 +117,33 @@ func (f detectorFlag) Set(s string) error {
 	return nil
 }
 
-type selectionFlag struct{ s *properties.Selection }
-
-func (f selectionFlag) String() string { return "all" }
-func (f selectionFlag) Set(v string) error {
-	s, err := properties.ParseSelection(v)
-	if err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "--check: "))
+// propertyList renders the properties of an algorithm for --check list.
+func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
+	fmt.Fprintf(w, "Properties of %s (--check NAME,...; all checks those marked *):\n", algo)
+	width := 0
+	for _, p := range all {
+		width = max(width, len(p.Name))
 	}
-	*f.s = s
-	return nil
+	for _, p := range all {
+		mark := "*"
+		if p.Optional {
+			mark = " "
+		}
+		groups := ""
+		if len(p.Groups) > 0 {
+			groups = " [" + strings.Join(p.Groups, ",") + "]"
+		}
+		fmt.Fprintf(w, "  %s %-*s  %-17s  %s%s\n", mark, width, p.Name, p.Kind, p.Doc, groups)
+	}
+}
+
+// selection resolves --check against the algorithm's properties.
+func (o *options) selection(all []model.PropertyInfo) ([]string, error) {
+	names, err := properties.Select(all, o.check)
+	if err != nil {
+		return nil, fmt.Errorf("--check: %w; --check list shows them", err)
+	}
+	return names, nil
 }
 
 // byteSize reads sizes like 8GiB, 512MiB, 2G, 1000000.
@@ -182,8 +199,10 @@ Model (shared/semantics.md section 1):
                         beyond it are discarded and counted
 
 Checking:
-  --check LIST          comma list of SingleLeader, Agreement, Termination,
-                        or safety (the first two), all (default)
+  --check LIST          comma list of the algorithm's property names and
+                        groups (safety, liveness), or all (default: every
+                        property not marked optional); --check list lists
+                        them (also shown by --algo NAME --help)
   --continue            do not stop at the first violation: finish the search,
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
@@ -198,12 +217,14 @@ Checking:
                         missed, so nothing is said to hold (expected coverage
                         is reported); no liveness
   --por=false           no partial-order reduction: count the full state space.
-                        By default a safety-only check (--check without
-                        Termination) follows only a stubborn set of the steps
-                        of each state, for algorithms that declare their ring
-                        neighbours (ring, chang-roberts, lelann,
-                        hirschberg-sinclair), once no crash or restart can
-                        happen any more; verdicts are the same, counts smaller
+                        By default a check of invariants over the elected
+                        values (--check safety) follows only a stubborn set
+                        of the steps of each state, for algorithms that
+                        declare their ring neighbours (ring, chang-roberts,
+                        lelann, hirschberg-sinclair), once no crash or
+                        restart can happen any more; verdicts are the same,
+                        counts smaller (the report says when a property
+                        turns it off)
   --complexity          measure messages over all complete runs (min, max,
                         per type, lost; "unbounded" with a lasso) and play
                         the synchronous schedule (latency in rounds, messages
@@ -245,7 +266,6 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	o.check = properties.All
 	fs.StringVar(&o.algo, "algo", "", "")
 	fs.IntVar(&o.cfg.N, "n", 0, "")
 	fs.Var(idList{ids: &o.cfg.IDs, perm: &o.cfg.Perm}, "ids", "")
@@ -258,7 +278,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
 	fs.IntVar(&o.cfg.MaxQueue, "max-queue", -1, "")
-	fs.Var(selectionFlag{&o.check}, "check", "")
+	fs.StringVar(&o.check, "check", "all", "")
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.Int64Var(&o.maxStates, "max-states", 0, "")

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -134,7 +134,7 @@ func statusCell(rep *check.Report, v check.Verdict) string {
 	case check.Unchecked:
 		s = "not checked"
 	}
-	if v.Name == properties.Termination && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
+	if v.Property.Kind == model.EventuallyAlways && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
 		s += " (bounded model only)"
 	}
 	return s

@@ -10,6 +10,42 @@
 // command prints them; an incomplete search fails too, because nothing can
 // be said to hold after it. Check returns the report, so a test can go on to
 // assert counts or verdicts (with testify or without).
+//
+// # Properties of your own
+//
+// Besides the standard properties of leader election (properties.Standard;
+// mcheck --check list shows them), a check can cover claims about your own
+// local state. A property is a model.Property over model.View, which shows
+// every process's liveness, ID and local state (View.Local), the channels'
+// messages (View.Chan) and the fault counters:
+//
+//	noLeaderWhileBusy := model.Property[myring.Local, myring.Msg]{
+//		Name: "BusyElectsNobody", Kind: model.Invariant,
+//		Doc:  "a process busy in an election has elected nobody",
+//		Holds: func(v *model.View[myring.Local, myring.Msg]) bool {
+//			for p := 0; p < v.N(); p++ {
+//				if l := v.Local(p); l.Busy && l.Elected != 0 {
+//					return false
+//				}
+//			}
+//			return true
+//		},
+//	}
+//	mchecktest.Check(t, myring.Algorithm{}, mchecktest.Config{N: 4,
+//		Properties: []model.AnyProperty{noLeaderWhileBusy}})
+//
+// Kind model.StepProperty checks a predicate Step(before, action, after) on
+// every step instead (the counterexample ends in the offending step), and
+// model.EventuallyAlways checks <>[]Holds under weak fairness (the
+// standard termination property is <>[]Stable). To check a property on every test and on the command
+// line, declare it on the algorithm instead: a method Properties() returning
+// []model.Property[L, M] (model.Propertied). A property is checked by default
+// unless it is Optional; Config.Check selects by name or group. An optional
+// Explain func gives the one-line explanation of a counterexample.
+//
+// Partial-order reduction is used only for properties marked ElectedOnly
+// (they read nothing but liveness, IDs and elected values); for any other,
+// the report says it was switched off.
 package mchecktest
 
 import (
@@ -58,9 +94,13 @@ type Config struct {
 	InitialLeader bool
 	// MaxQueue bounds every channel (default 2N).
 	MaxQueue int
-	// Check is the properties: a comma list of SingleLeader, Agreement,
-	// Termination, or "safety", or "all" (the default).
+	// Check is the properties: a comma list of property names and groups
+	// ("safety"), or "all" (the default: every property not marked
+	// Optional, including those of Properties).
 	Check string
+	// Properties adds properties for this test: model.Property values over
+	// the algorithm's local state and message types.
+	Properties []model.AnyProperty
 	// MaxStates stops the search, which then fails the test as incomplete
 	// (0: DefaultMaxStates; negative: no limit).
 	MaxStates int64
@@ -92,12 +132,18 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 		}
 		mc.MaxCrashes = mc.N - 1
 	}
-	sel := properties.All
-	if cfg.Check != "" {
-		var err error
-		if sel, err = properties.ParseSelection(cfg.Check); err != nil {
-			return check.Request{}, err
+	var extra []model.Property[L, M]
+	for _, p := range cfg.Properties {
+		tp, ok := p.(model.Property[L, M])
+		if !ok {
+			return check.Request{}, fmt.Errorf("property %s is a %T, not a model.Property of %T's local state and message types", p.Info().Name, p, alg)
 		}
+		extra = append(extra, tp)
+	}
+	spec := specs.Spec{Name: name, Build: specs.Builder(alg, extra...)}
+	sel, err := properties.Select(spec.Build.Properties(), cfg.Check)
+	if err != nil {
+		return check.Request{}, err
 	}
 	maxStates := cfg.MaxStates
 	switch {
@@ -109,7 +155,6 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	if err := mc.WithDefaults().Validate(); err != nil {
 		return check.Request{}, err
 	}
-	spec := specs.Spec{Name: name, Build: specs.Builder(alg)}
 	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, nil
 }
 
@@ -207,8 +252,8 @@ func Failure(r *check.Report, fullStates bool) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Verdict is the verdict of the named property ("SingleLeader",
-// "Agreement", "Termination") in r; Status is "" for an unknown name.
+// Verdict is the verdict of the named property in r; Status is "" for a
+// name r has no verdict for.
 func Verdict(r *check.Report, property string) check.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Name == property {

@@ -100,6 +100,7 @@ func (l *layout) rowY(r int) float64  { return l.rowsTop + l.rowH*(float64(r)+0.
 
 var kindWords = map[string]string{
 	trace.KindInvariant: "the last state breaks the invariant",
+	trace.KindStep:      "the last step breaks the step property",
 	trace.KindStuck:     "ends in a stuck state",
 	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
 }

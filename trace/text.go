@@ -9,6 +9,7 @@ import (
 
 var kindText = map[string]string{
 	KindInvariant: "counterexample",
+	KindStep:      "counterexample (ends in the step that breaks it)",
 	KindStuck:     "counterexample (ends in a stuck state)",
 	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
 	KindWitness:   "witness run",

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -106,8 +105,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 		{"wrong format", edit(func(m map[string]any) { m["format"] = "mcheck-trace/3" }), `format is "mcheck-trace/3"`},
 		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), "unknown field"},
 		{"no steps", edit(func(m map[string]any) { m["steps"] = []any{} }), "no steps"},
-		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
-		{"kind mismatch", edit(func(m map[string]any) { m["kind"] = "stuck" }), "goes with kind"},
+		{"unknown kind", edit(func(m map[string]any) { m["kind"] = "sometimes" }), `kind "sometimes" is none of`},
 		{"cycle without kind", edit(func(m map[string]any) { m["cycle_start"] = 1 }), "cycle_start must be given exactly"},
 		{"bad detector", edit(func(m map[string]any) { m["config"].(map[string]any)["detector"] = "psychic" }), "config.detector"},
 		{"no algo", edit(func(m map[string]any) { m["config"].(map[string]any)["algo"] = "" }), "config.algo is missing"},
@@ -119,8 +117,12 @@ func TestReadRejectsMalformed(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	// Well-formed but about a model that cannot be built: malformed, not a panic.
+	// Well-formed but about a model that cannot be built, or a property the
+	// algorithm does not have (properties belong to algorithms, so only
+	// Replay knows them): malformed, not a panic.
 	for _, c := range []struct{ name, input, want string }{
+		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
+		{"kind mismatch", edit(func(m map[string]any) { m["kind"] = "stuck" }), "goes with kind"},
 		{"unknown algorithm", edit(func(m map[string]any) { m["config"].(map[string]any)["algo"] = "paxos" }), `unknown algorithm "paxos"`},
 		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "--ids has 3 IDs but --n is 5"},
 		{"n out of range", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 99 }), "out of range"},
@@ -234,7 +236,7 @@ func TestPath(t *testing.T) {
 	require.NoError(t, err)
 	cfg, err := f.Config.Model()
 	require.NoError(t, err)
-	sys, err := spec.Build(cfg, properties.Predicates())
+	sys, err := spec.Build.System(cfg, []string{f.Property})
 	require.NoError(t, err)
 	path, err := trace.Path(sys, f)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ package webui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,6 @@ import (
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -50,16 +50,24 @@ type session struct {
 	m     Model
 	sys   model.System
 	exp   model.Expander
-	cfg   model.Config // with defaults filled in
-	preds []string
+	cfg   model.Config         // with defaults filled in
+	props []model.PropertyInfo // predicate i is props[i]
 }
 
 func open(m Model) (*session, error) {
-	sys, err := m.Spec.Build(m.Config, properties.Predicates())
+	props := m.Spec.Build.Properties()
+	if len(props) > 64 {
+		props = props[:64] // the kernel evaluates at most 64 in one system
+	}
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = p.Name
+	}
+	sys, err := m.Spec.Build.System(m.Config, names)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{m: m, sys: sys, exp: sys.NewExpander(), cfg: m.Config.WithDefaults(), preds: sys.Predicates()}
+	s := &session{m: m, sys: sys, exp: sys.NewExpander(), cfg: m.Config.WithDefaults(), props: props}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		s.cfg = k.Config()
 	}
@@ -161,11 +169,25 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 	v.Quiescent = quiescent(&b)
 	for i, succ := range b.Succs {
 		fair := succ.Fair != model.NoFairness
-		v.Steps = append(v.Steps, stepOf(i, s.exp.Step(w.states[at], succ.Action), fair))
+		st := stepOf(i, s.exp.Step(w.states[at], succ.Action), fair)
+		for j, p := range s.props {
+			if p.Kind == model.StepProperty && succ.Props&(1<<j) == 0 {
+				st.Violates = append(st.Violates, p.Name)
+			}
+		}
+		v.Steps = append(v.Steps, st)
 	}
 	v.Discarded = b.Discarded
-	for i, name := range s.preds {
-		v.Properties = append(v.Properties, Property{Name: name, Holds: b.Props&(1<<i) != 0})
+	for i, p := range s.props {
+		if p.Kind != model.StepProperty {
+			// For an eventually-always property the bit is its goal (Stable
+			// for Termination): whether this state is one it must reach.
+			name := p.Name
+			if p.Kind == model.EventuallyAlways {
+				name = cmp.Or(p.Goal, "the goal of "+p.Name)
+			}
+			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: b.Props&(1<<i) != 0})
+		}
 	}
 	v.Chart, v.ChartNote = s.chart(w, cycle, cx)
 	return v
@@ -261,6 +283,9 @@ func (s *session) verify(w *walk, cycle *int, cx counterexample) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
+	if err := f.CheckProperty(s.props); err != nil {
+		return err
+	}
 	return trace.Verify(s.sys, f)
 }
 
@@ -343,7 +368,7 @@ func (s *session) pathOfFile(f *trace.File) (path []int, notViolated error, err 
 // ends. The memory budget is shared by the checks that may run at once.
 func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress)) (*Result, error) {
 	rep, err := check.Run(check.Request{
-		Spec: m.Spec, Config: m.Config, Properties: properties.All, Continue: true,
+		Spec: m.Spec, Config: m.Config, Continue: true,
 		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget / maxRunning, Workers: lim.Workers, Reduce: true,
 		Context: ctx,
 		Progress: func(p explore.Progress) {

@@ -49,6 +49,8 @@ type Step struct {
 	Index int    `json:"index"`
 	Label string `json:"label"`
 	Fair  bool   `json:"fair"` // false: in no weak-fairness class (crash, restart, ...)
+	// Violates names the step properties this step would break.
+	Violates []string `json:"violates,omitempty"`
 	model.StepInfo
 }
 
@@ -85,7 +87,10 @@ type Channel struct {
 
 // Property is a state predicate's value in the state shown.
 type Property struct {
-	Name  string `json:"name"`
+	Name string `json:"name"`
+	// Kind is "invariant", or "eventually-always": then Name is its goal
+	// (Stable, for Termination) and Holds says whether it holds here.
+	Kind  string `json:"kind"`
 	Holds bool   `json:"holds"`
 }
 

@@ -20,7 +20,6 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/webui"
@@ -233,7 +232,7 @@ func TestViewOfTheLasso(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"deliver p1→p2 ELECTION(4)"}, labels(v.Steps), "p4 crashed and no crash is left")
-	assert.Equal(t, []webui.Property{{Name: "SingleLeader", Holds: true}, {Name: "Agreement", Holds: true}, {Name: "Stable", Holds: false}}, v.Properties)
+	assert.Equal(t, []webui.Property{{Name: "SingleLeader", Kind: "invariant", Holds: true}, {Name: "Agreement", Kind: "invariant", Holds: true}, {Name: "Stable", Kind: "eventually-always", Holds: false}}, v.Properties)
 	assert.False(t, v.Quiescent)
 	assert.Contains(t, v.Chart, "a run of 8 steps: a lasso")
 	assert.Contains(t, v.Chart, "crash")
@@ -333,7 +332,7 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	q, _ := url.ParseQuery(cfg)
 	m, err := parse(q)
 	require.NoError(t, err)
-	rep, err := check.Run(check.Request{Spec: m.Spec, Config: m.Config, Properties: properties.All, Continue: true})
+	rep, err := check.Run(check.Request{Spec: m.Spec, Config: m.Config, Continue: true})
 	require.NoError(t, err)
 	files := rep.Files()
 	require.Len(t, files, 2)
@@ -376,7 +375,7 @@ func waitJob(t *testing.T, srv http.Handler, id int) webui.Job {
 
 func TestTraceFileOpensAtItsLastStep(t *testing.T) {
 	opt := options(t, cfg)
-	rep, err := check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Properties: properties.All, Continue: true})
+	rep, err := check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Continue: true})
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, rep.Files()[0].Write(&b))
@@ -497,6 +496,19 @@ type boom struct{}
 func (boom) NewExpander() model.Expander { return boomExp{} }
 func (boom) Predicates() []string        { return []string{"SingleLeader", "Agreement", "Stable"} }
 func (boom) FairClass(int32) string      { return "" }
+func (boom) Properties() []model.PropertyInfo {
+	return boomFactory{}.Properties()
+}
+func (boom) Explain(int, model.Evidence) string { return "" }
+
+type boomFactory struct{}
+
+func (boomFactory) Properties() []model.PropertyInfo {
+	return []model.PropertyInfo{{Name: "SingleLeader"}, {Name: "Agreement"}, {Name: "Termination", Kind: model.EventuallyAlways}}
+}
+func (boomFactory) System(model.Config, []string, ...model.Option) (model.System, error) {
+	return boom{}, nil
+}
 
 type boomExp struct{}
 
@@ -514,7 +526,7 @@ func (boomExp) Describe([]byte) string         { return "" }
 func (boomExp) Fields([]byte) []model.Field    { return nil }
 
 func TestPanickingAlgorithm(t *testing.T) {
-	spec := specs.Spec{Name: "boom", Build: func(model.Config, []model.Predicate, ...model.Option) (model.System, error) { return boom{}, nil }}
+	spec := specs.Spec{Name: "boom", Build: boomFactory{}}
 	m := webui.Model{Spec: spec, Config: model.Config{N: 2}}
 	srv, err := webui.New(webui.Options{
 		Parse: func(url.Values) (webui.Model, error) { return m, nil },

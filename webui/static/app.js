@@ -170,6 +170,7 @@ function render(v) {
   for (const s of v.steps) {
     const b = el("button", { class: "step" + (s.fair ? "" : " unfair"), "data-label": s.label, "data-index": String(s.index), "data-kind": s.kind, "data-process": String(s.process) }, s.label);
     if (!s.fair) b.append(el("span", { class: "unfair-tag" }, "unfair"));
+    if (s.violates) b.append(el("span", { class: "violates-tag", "data-violates": s.violates.join(",") }, "breaks " + s.violates.join(", ")));
     if (v.at < v.path.length && v.path[v.at] === s.index) b.classList.add("next");
     b.addEventListener("click", () => choose(s.index));
     steps.append(b);
