@@ -45,6 +45,10 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		}
 		return badInput(stderr, fmt.Errorf("%s (see mcheck --help)", flagError(err)))
 	}
+	if o.version {
+		fmt.Fprintln(stdout, version(debug.ReadBuildInfo()))
+		return ExitHolds
+	}
 	if fs.NArg() > 0 {
 		return badInput(stderr, fmt.Errorf("unexpected argument %q: every option is a flag, like --algo bully (see mcheck --help)", fs.Arg(0)))
 	}

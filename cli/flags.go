@@ -32,6 +32,7 @@ type options struct {
 	por           bool
 	traceOut      string
 	msc           string
+	version       bool
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -204,6 +205,8 @@ Output:
   --quiet               no progress on stderr
   --progress            progress on stderr even when it is not a terminal
 
+  --version             print the version of mcheck and exit
+
 Replay a trace file (exit 0: a genuine counterexample, 1: not one, 2: malformed):
   mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE
 
@@ -241,6 +244,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.por, "por", true, "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
+	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
 
@@ -248,13 +252,13 @@ func newFlagSet(o *options) *flag.FlagSet {
 func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if o.cfg.N == 0 {
+	if o.cfg.N == 0 && !given["n"] {
 		o.cfg.N = 3
 		if o.cfg.IDs != nil {
 			o.cfg.N = len(o.cfg.IDs)
 		}
 	}
-	if o.cfg.N < 2 || o.cfg.N > model.MaxN {
+	if o.cfg.N < 2 || o.cfg.N > model.MaxN || (given["n"] && o.cfg.N == 0) {
 		return fmt.Errorf("--n %d is out of range: use 2 to %d processes", o.cfg.N, model.MaxN)
 	}
 	if o.crashAny {
@@ -277,6 +281,10 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.cfg.MaxRestarts < 0 {
 		return fmt.Errorf("--restarts %d is negative: use 0 or more", o.cfg.MaxRestarts)
 	}
+	if most := o.cfg.N - 1 + o.cfg.MaxRestarts; o.cfg.MaxCrashes > most {
+		return fmt.Errorf("--crashes %d is more than can happen with --n %d and --restarts %d: one process always stays live, so use at most %d (--crash-any means --crashes %d)",
+			o.cfg.MaxCrashes, o.cfg.N, o.cfg.MaxRestarts, most, o.cfg.N-1)
+	}
 	if o.workers < 0 {
 		return fmt.Errorf("--workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
 	}
@@ -290,5 +298,13 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.initialLeader.set {
 		o.cfg.InitialLeader = o.initialLeader.value
 	}
-	return o.cfg.WithDefaults().Validate()
+	return o.cfg.WithDefaults().ValidateNamed(flagOf)
+}
+
+// flagOf names a model.Config field by its flag, for Validate's messages.
+func flagOf(field string) string {
+	return map[string]string{
+		"N": "--n", "IDs": "--ids", "MaxCrashes": "--crashes", "MaxRestarts": "--restarts",
+		"Initiators": "--initiators", "Down": "--down", "MaxQueue": "--max-queue", "Detector": "--detector",
+	}[field]
 }

@@ -16,6 +16,21 @@ import (
 
 const replayUsage = "mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE"
 
+const replayHelp = `Replay a trace file that mcheck wrote (--trace-out): rebuild the model from
+the file's configuration, take every step through the transition function and
+re-check the property at the end (for a lasso, the weak fairness of its cycle).
+
+Usage:
+  ` + replayUsage + `
+
+  --full-states         print whole states, not only what each step changed
+  --quiet               print only the verdict line, not the trace
+  --msc FILE.svg|.md    also draw the trace as a message-sequence chart
+
+Exit status: 0 a genuine counterexample, 1 not one (the first step that
+diverges is named), 2 a malformed file or bad input.
+`
+
 // replayMain is `mcheck replay FILE`.
 func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck replay", flag.ContinueOnError)
@@ -24,6 +39,10 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	quiet := fs.Bool("quiet", false, "")
 	chart := fs.String("msc", "", "")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, replayHelp)
+			return ExitHolds
+		}
 		return badInput(stderr, fmt.Errorf("replay: %s (usage: %s)", flagError(err), replayUsage))
 	}
 	if fs.NArg() != 1 {
@@ -41,6 +60,10 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	f, err := trace.Read(fh)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
+	}
+	if _, err := reg.Lookup(f.Config.Algo); err != nil {
+		return badInput(stderr, fmt.Errorf("replay: %s is a trace of %q, which this mcheck does not have (it has %s): replay it with the mcheck program that registers %q, such as your course's own (go run ./mcheck replay %s)",
+			path, f.Config.Algo, strings.Join(reg.Names(), ", "), f.Config.Algo, path))
 	}
 	err = trace.Replay(f, reg)
 	var div *trace.DivergenceError

@@ -118,7 +118,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 	// Well-formed but about a model that cannot be built: malformed, not a panic.
 	for _, c := range []struct{ name, input, want string }{
 		{"unknown algorithm", edit(func(m map[string]any) { m["config"].(map[string]any)["algo"] = "paxos" }), `unknown algorithm "paxos"`},
-		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "--ids has 3 IDs but --n is 5"},
+		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "IDs has 3 IDs but N is 5"},
 		{"n out of range", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 99 }), "out of range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,19 +5,31 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/specs"
 )
+
+func mustRegistry(t *testing.T) *specs.Registry {
+	reg, err := registry()
+	require.NoError(t, err)
+	return reg
+}
 
 func run(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := cli.Main(args, registry(), &out, &errb)
+	reg, err := registry()
+	if err != nil {
+		return -1, "", err.Error()
+	}
+	code := cli.Main(args, reg, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
 func TestRegistered(t *testing.T) {
 	assert.Equal(t, []string{"bully", "chang-roberts", "cr-no-marks", "hirschberg-sinclair", "lelann", "maxring",
-		"ring", "ring-detect", "ring-fixed", "ring-no-check"}, registry().Names())
+		"ring", "ring-detect", "ring-fixed", "ring-no-check"}, mustRegistry(t).Names())
 }
 
 func TestCommandLine(t *testing.T) {
