@@ -62,6 +62,9 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if err := o.finish(fs, spec.InitialLeader); err != nil {
 		return badInput(stderr, err)
 	}
+	if err := checkOutputs(&o); err != nil {
+		return badInput(stderr, err)
+	}
 	if o.memory == 0 {
 		o.memory = defaultMemoryBudget()
 	}
@@ -106,15 +109,22 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	} else {
 		writeText(stdout, rep, o.fullStates)
 	}
+	// The verdict decides the exit status; an output that could not be
+	// written after all is said once and does not hide it.
+	code := exitStatus(rep)
 	if o.traceOut != "" {
 		if err := writeTraceFiles(o.traceOut, rep, stderr); err != nil {
-			fmt.Fprintf(stderr, "mcheck: --trace-out: %v\n", err)
-			return ExitIncomplete
+			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
 	if err := writeCharts(o.msc, rep, stderr); err != nil {
-		return badInput(stderr, err)
+		fmt.Fprintf(stderr, "mcheck: %v (the report above stands; exit status %d)\n", err, code)
 	}
+	return code
+}
+
+// exitStatus is the verdict of a check as an exit status.
+func exitStatus(rep *check.Report) int {
 	switch {
 	case rep.Violated():
 		return ExitViolation

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,11 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	if err := checkMSCPath(*chart); err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %w", err))
 	}
+	if *chart != "" {
+		if err := checkOutputFile(*chart); err != nil {
+			return badInput(stderr, fmt.Errorf("replay: --msc: %w", err))
+		}
+	}
 	path := fs.Arg(0)
 	fh, err := os.Open(path)
 	if err != nil {
@@ -77,7 +83,7 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
 	if *chart != "" {
 		if err := writeMSCFile(*chart, f); err != nil {
-			return badInput(stderr, fmt.Errorf("replay: --msc: %w", err))
+			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", err, ExitHolds)
 		}
 	}
 	if !*quiet {
@@ -97,12 +103,17 @@ func writeTraceFiles(path string, rep *check.Report, stderr io.Writer) error {
 		if len(files) == 0 {
 			return nil
 		}
+		if err := writeTraceFile(path, files[0]); err != nil {
+			return err
+		}
 		if len(files) > 1 {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %d counterexamples, wrote the first to %s; give a directory to keep them all\n", len(files), path)
 		}
-		return writeTraceFile(path, files[0])
+		return nil
 	}
-	if err := os.MkdirAll(path, 0o755); err != nil {
+	// Only the directory asked for is created: its parent was checked
+	// before the search.
+	if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	for _, f := range files {
@@ -120,7 +131,7 @@ func writeTraceFile(path string, f *trace.File) error {
 	}
 	if err := f.Write(out); err != nil {
 		out.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
 	return out.Close()
 }
