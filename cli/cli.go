@@ -9,16 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"regexp"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/mcheck/mcheck/check"
-	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -86,17 +83,14 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
 		Reduce: o.por,
 	}
-	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
-	if showProgress {
-		req.Progress = func(p explore.Progress) {
-			fmt.Fprintf(stderr, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s%s",
-				commas(p.States), commas(rate(p.States, p.Elapsed)), p.Depth, commas(int64(p.Queue)), explore.FormatBytes(p.MemBytes),
-				deadline(p, o.maxStates, o.memory))
-		}
+	var prog *progress
+	if o.progress || (!o.quiet && isTerminal(stderr)) {
+		prog = newProgress(stderr, o.maxStates, o.memory)
+		req.Progress = prog.update
 	}
 	rep, err := check.Run(req)
-	if showProgress {
-		fmt.Fprint(stderr, "\r\033[K")
+	if prog != nil {
+		prog.done()
 	}
 	if err != nil {
 		return badInput(stderr, err)
@@ -168,6 +162,7 @@ func badInput(stderr io.Writer, err error) int {
 	return ExitIncomplete
 }
 
+// isTerminal says whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -189,29 +184,4 @@ func defaultMemoryBudget() int64 {
 		}
 	}
 	return 8 << 30
-}
-
-// deadline guesses when the search will stop at the latest: at --max-states
-// or at the memory budget, at the rates so far. A breadth-first search
-// cannot know how many states are left, so it is the only honest ETA.
-func deadline(p explore.Progress, maxStates, budget int64) string {
-	secs := p.Elapsed.Seconds()
-	if secs <= 0 || p.States <= 0 {
-		return ""
-	}
-	best, why := math.Inf(1), ""
-	if maxStates > 0 {
-		if t := float64(maxStates-p.States) / (float64(p.States) / secs); t < best {
-			best, why = t, "--max-states"
-		}
-	}
-	if budget > 0 && p.MemBytes > 0 {
-		if t := float64(budget-p.MemBytes) / (float64(p.MemBytes) / secs); t < best {
-			best, why = t, "memory budget"
-		}
-	}
-	if why == "" {
-		return ""
-	}
-	return fmt.Sprintf("  stops by %s at the latest (%s)", time.Duration(max(best, 0)*float64(time.Second)).Round(time.Second), why)
 }
