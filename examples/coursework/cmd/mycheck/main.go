@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"example.com/coursework/bullynook"
 	"example.com/coursework/crnomarks"
 	"example.com/coursework/maxring"
 	"example.com/coursework/ringdetect"
@@ -38,6 +39,8 @@ func registry() (*specs.Registry, error) {
 			Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true, CheckLeader: true, Resend: true})},
 		specs.Spec{Name: "maxring", Summary: "ring algorithm with the maxID rule for several initiators",
 			Build: specs.Builder(maxring.Algorithm{})},
+		specs.Spec{Name: "bully-no-ok", Summary: "Bully without the OK answer", InitialLeader: true,
+			Build: specs.Builder(bullynook.Algorithm{})},
 	)
 	return reg, err
 }
