@@ -101,7 +101,7 @@ func (f detectorFlag) String() string {
 func (f detectorFlag) Set(s string) error {
 	d, err := model.ParseDetector(s)
 	if err != nil {
-		return errors.New("use perfect or unreliable")
+		return errors.New("use perfect or unreliable (docs/model.md explains both)")
 	}
 	*f.d = d
 	return nil
@@ -151,7 +151,7 @@ Usage:
 
 Algorithms: %s
 
-Model (shared/semantics.md section 1):
+Model (defined in docs/model.md of mcheck's repository):
   --n N                 processes, 2..%d (default 3, or the number of --ids)
   --ids 3,9,4,8         the processes' IDs in ring order (default 1..N)
   --crashes K           up to K crashes in a run (default 0)
@@ -203,9 +203,11 @@ Output:
                         sequenceDiagram; when GITHUB_STEP_SUMMARY is set, the
                         verdicts and every chart are appended to that file
   --quiet               no progress on stderr
-  --progress            progress on stderr even when it is not a terminal
-
+  --progress            progress on stderr even when it is not a terminal (then
+                        a plain line every 5 s)
   --version             print the version of mcheck and exit
+
+Output paths are checked before the search: an unwritable one is an error.
 
 Replay a trace file (exit 0: a genuine counterexample, 1: not one, 2: malformed):
   mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE
@@ -282,7 +284,7 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 		return fmt.Errorf("--restarts %d is negative: use 0 or more", o.cfg.MaxRestarts)
 	}
 	if most := o.cfg.N - 1 + o.cfg.MaxRestarts; o.cfg.MaxCrashes > most {
-		return fmt.Errorf("--crashes %d is more than can happen with --n %d and --restarts %d: one process always stays live, so use at most %d (--crash-any means --crashes %d)",
+		return fmt.Errorf("--crashes %d is more than can happen with --n %d and --restarts %d: one process always stays live, so use at most %d (--crash-any means --crashes %d; see docs/model.md)",
 			o.cfg.MaxCrashes, o.cfg.N, o.cfg.MaxRestarts, most, o.cfg.N-1)
 	}
 	if o.workers < 0 {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,4 +53,41 @@ func TestCommandLine(t *testing.T) {
 	code, _, errs = run("--algo", "nosuch")
 	assert.Equal(t, cli.ExitIncomplete, code)
 	assert.Contains(t, errs, "cr-no-marks")
+}
+
+// The worked example "Bully without OK" in mcheck's docs/model.md and
+// README.md shows this program's output: every line shown after a
+// "$ go run ./cmd/mycheck ..." must be in the real output, in order ("..."
+// stands for lines left out).
+func TestWorkedExampleOutput(t *testing.T) {
+	for _, page := range []string{"../../../../docs/model.md", "../../../../README.md"} {
+		text, err := os.ReadFile(page)
+		require.NoError(t, err)
+		runs := 0
+		for _, block := range regexp.MustCompile("(?s)```\n(\\$ .*?)```").FindAllStringSubmatch(string(text), -1) {
+			for _, seg := range strings.Split("\n"+block[1], "\n$ ")[1:] {
+				cmd, shown, _ := strings.Cut(seg, "\n")
+				args, ok := strings.CutPrefix(cmd, "go run ./cmd/mycheck ")
+				if !ok {
+					continue
+				}
+				args, _, _ = strings.Cut(args, "#")
+				_, out, _ := run(strings.Fields(args)...)
+				real := strings.Split(out, "\n")
+				next := 0
+				for _, want := range strings.Split(strings.TrimRight(shown, "\n"), "\n") {
+					if want == "..." {
+						continue
+					}
+					for next < len(real) && real[next] != want {
+						next++
+					}
+					require.Less(t, next, len(real), "%s: %s: the line %q is not in the output (in order):\n%s", page, args, want, out)
+					next++
+				}
+				runs++
+			}
+		}
+		assert.Equal(t, 2, runs, "%s shows two runs of mycheck", page)
+	}
 }
