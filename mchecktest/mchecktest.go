@@ -39,7 +39,9 @@ const (
 )
 
 // Config is a check's model and properties; the fields mean what the
-// mcheck flags of the same names mean (see mcheck --help).
+// mcheck flags of the same names mean (docs/model.md of mcheck defines the
+// model). Mistakes are reported by field name: "Config.Crashes 3 can never
+// happen with Config.N 3 ...".
 type Config struct {
 	// Name is the algorithm's name in reports (default: its Go type, like
 	// "ringdetect.Algorithm").
