@@ -260,7 +260,7 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 			o.cfg.N = len(o.cfg.IDs)
 		}
 	}
-	if o.cfg.N < 2 || o.cfg.N > model.MaxN || (given["n"] && o.cfg.N == 0) {
+	if o.cfg.N < 2 || o.cfg.N > model.MaxN {
 		return fmt.Errorf("--n %d is out of range: use 2 to %d processes", o.cfg.N, model.MaxN)
 	}
 	if o.crashAny {
@@ -283,10 +283,6 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.cfg.MaxRestarts < 0 {
 		return fmt.Errorf("--restarts %d is negative: use 0 or more", o.cfg.MaxRestarts)
 	}
-	if most := o.cfg.N - 1 + o.cfg.MaxRestarts; o.cfg.MaxCrashes > most {
-		return fmt.Errorf("--crashes %d is more than can happen with --n %d and --restarts %d: one process always stays live, so use at most %d (--crash-any means --crashes %d; see docs/model.md)",
-			o.cfg.MaxCrashes, o.cfg.N, o.cfg.MaxRestarts, most, o.cfg.N-1)
-	}
 	if o.workers < 0 {
 		return fmt.Errorf("--workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
 	}
@@ -300,7 +296,11 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.initialLeader.set {
 		o.cfg.InitialLeader = o.initialLeader.value
 	}
-	return o.cfg.WithDefaults().ValidateNamed(flagOf)
+	err := o.cfg.WithDefaults().ValidateNamed(flagOf)
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) && fe.Field == "MaxCrashes" {
+		return fmt.Errorf("%w (--crash-any means --crashes %d; see docs/model.md)", err, o.cfg.N-1)
+	}
+	return err
 }
 
 // flagOf names a model.Config field by its flag, for Validate's messages.

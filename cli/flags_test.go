@@ -20,8 +20,8 @@ func TestFlagsRejectedWithAReason(t *testing.T) {
 		want string
 	}{
 		{[]string{"--algo", "ring", "--n", "0"}, "--n 0 is out of range: use 2 to 16 processes"},
-		{[]string{"--algo", "ring", "--n", "3", "--crashes", "5"}, "--crashes 5 is more than can happen with --n 3 and --restarts 0: one process always stays live, so use at most 2 (--crash-any means --crashes 2; see docs/model.md)"},
-		{[]string{"--algo", "bully", "--n", "3", "--crashes", "4", "--restarts", "1"}, "use at most 3"},
+		{[]string{"--algo", "ring", "--n", "3", "--crashes", "5"}, "--crashes 5 can never happen with --n 3 and --restarts 0: one process always stays live, so at most 2 crashes (N-1, plus one per restart) can happen (--crash-any means --crashes 2; see docs/model.md)"},
+		{[]string{"--algo", "bully", "--n", "3", "--crashes", "4", "--restarts", "1"}, "so at most 3 crashes"},
 		{[]string{"--algo", "bully", "--n", "3", "--initiators", "2", "--down", "2"}, "--initiators: no initiator starts live (--down) and none can restart, so no election can ever start"},
 		{[]string{"--algo", "ring", "--n", "3", "--max-queue", "300"}, "--max-queue 300 is too large: use at most 255"},
 	} {

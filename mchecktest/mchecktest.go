@@ -169,20 +169,11 @@ func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) str
 	case rep.Stats.Complete:
 		return ""
 	case errors.Is(context.Cause(req.Context), errTimeCap):
-		return fmt.Sprintf("stopped by the time cap of %s after %s states (Config.MaxTime, default %s; -1: no cap)", maxTime, commas(rep.Stats.States), DefaultMaxTime)
+		return fmt.Sprintf("stopped by the time cap of %s after %d states (Config.MaxTime, default %s; -1: no cap)", maxTime, rep.Stats.States, DefaultMaxTime)
 	case req.MaxStates > 0 && rep.Stats.States >= req.MaxStates:
-		return fmt.Sprintf("stopped by the state cap of %s states (Config.MaxStates, default %s; -1: no cap)", commas(req.MaxStates), commas(DefaultMaxStates))
+		return fmt.Sprintf("stopped by the state cap of %d states (Config.MaxStates, default %d; -1: no cap)", req.MaxStates, DefaultMaxStates)
 	}
 	return ""
-}
-
-// commas renders 1234567 as 1,234,567.
-func commas(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // Run checks alg under cfg and returns the report; it fails nothing. The

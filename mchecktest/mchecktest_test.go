@@ -134,7 +134,7 @@ func TestIncompleteSearchNeverPasses(t *testing.T) {
 	msg := ft.errors[0]
 	assert.Contains(t, msg, "SingleLeader unknown: the search did not finish")
 	assert.Contains(t, msg, "Termination unknown: the search did not finish")
-	assert.Contains(t, msg, "stopped by the state cap of 10 states (Config.MaxStates, default 2,000,000; -1: no cap), so no property can be said to hold: raise that cap, make the model smaller (Config.N, Config.Crashes, Config.MaxQueue)")
+	assert.Contains(t, msg, "stopped by the state cap of 10 states (Config.MaxStates, default 2000000; -1: no cap), so no property can be said to hold: raise that cap, make the model smaller (Config.N, Config.Crashes, Config.MaxQueue)")
 	assert.Contains(t, msg, "search       INCOMPLETE")
 	assert.False(t, rep.Stats.Complete)
 }
