@@ -115,7 +115,7 @@ func TestExploreServesTheConfiguration(t *testing.T) {
 	assert.Len(t, view.Steps, 8)
 	var problem struct{ Error string }
 	assert.Equal(t, http.StatusBadRequest, getJSON(t, base+"api/view?algo=ring&detector=psychic", &problem))
-	assert.Equal(t, "configuration: --detector: use perfect, incomplete or unreliable", problem.Error)
+	assert.Equal(t, "configuration: --detector: use perfect, incomplete or unreliable (docs/model.md explains them)", problem.Error)
 }
 
 func TestExploreOpensATraceFileAtItsLastStep(t *testing.T) {

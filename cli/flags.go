@@ -35,6 +35,7 @@ type options struct {
 	msc           string
 	complexity    bool
 	witness       string
+	version       bool
 }
 
 // optBool is a bool flag that remembers whether it was given, for defaults
@@ -111,7 +112,7 @@ func (f detectorFlag) String() string {
 func (f detectorFlag) Set(s string) error {
 	d, err := model.ParseDetector(s)
 	if err != nil {
-		return errors.New("use perfect, incomplete or unreliable")
+		return errors.New("use perfect, incomplete or unreliable (docs/model.md explains them)")
 	}
 	*f.d = d
 	return nil
@@ -178,7 +179,7 @@ Usage:
 
 Algorithms: %s
 
-Model (shared/semantics.md section 1):
+Model (defined in docs/model.md of mcheck's repository):
   --n N                 processes, 2..%d (default 3, or the number of --ids)
   --ids 3,9,4,8         the processes' IDs in ring order (default 1..N);
                         --ids perm: every arrangement of 1..N, as separate
@@ -249,7 +250,11 @@ Output:
                         sequenceDiagram; when GITHUB_STEP_SUMMARY is set, the
                         verdicts and every chart are appended to that file
   --quiet               no progress on stderr
-  --progress            progress on stderr even when it is not a terminal
+  --progress            progress on stderr even when it is not a terminal (then
+                        a plain line every 5 s)
+  --version             print the version of mcheck and exit
+
+Output paths are checked before the search: an unwritable one is an error.
 
 Replay a trace file, mcheck's or ITF (exit 0: a genuine counterexample,
 1: not one, 2: malformed):
@@ -295,6 +300,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.msc, "msc", "", "")
 	fs.BoolVar(&o.complexity, "complexity", false, "")
 	fs.StringVar(&o.witness, "witness", "", "")
+	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
 
@@ -302,7 +308,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if o.cfg.N == 0 {
+	if o.cfg.N == 0 && !given["n"] {
 		o.cfg.N = 3
 		if o.cfg.IDs != nil {
 			o.cfg.N = len(o.cfg.IDs)
@@ -347,5 +353,18 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.initialLeader.set {
 		o.cfg.InitialLeader = o.initialLeader.value
 	}
-	return o.cfg.WithDefaults().Validate()
+	err := o.cfg.WithDefaults().ValidateNamed(flagOf)
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) && fe.Field == "MaxCrashes" {
+		return fmt.Errorf("%w (--crash-any means --crashes %d; see docs/model.md)", err, o.cfg.N-1)
+	}
+	return err
+}
+
+// flagOf names a model.Config field by its flag, for Validate's messages.
+func flagOf(field string) string {
+	return map[string]string{
+		"N": "--n", "IDs": "--ids", "MaxCrashes": "--crashes", "MaxRestarts": "--restarts",
+		"Initiators": "--initiators", "Down": "--down", "MaxQueue": "--max-queue", "Detector": "--detector",
+		"Anonymous": "--anonymous", "Perm": "--ids perm",
+	}[field]
 }

@@ -51,6 +51,7 @@ package mchecktest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -63,13 +64,20 @@ import (
 	"github.com/mcheck/mcheck/specs"
 )
 
-// DefaultMaxStates is the search limit when Config.MaxStates is 0: enough
-// for every configuration of the course (N up to 4 or 5), small enough that
-// a runaway model fails the test in seconds instead of hanging it.
-const DefaultMaxStates = 2_000_000
+// The default caps of a search, when Config.MaxStates and Config.MaxTime
+// are 0: enough for every configuration of the course (N up to 4 or 5),
+// small enough that a runaway model fails the test in seconds instead of
+// hanging it. The time cap is there for models without a Codec, which
+// explore some 50,000 states a second: the state cap alone took 38 s.
+const (
+	DefaultMaxStates = 2_000_000
+	DefaultMaxTime   = 10 * time.Second
+)
 
 // Config is a check's model and properties; the fields mean what the
-// mcheck flags of the same names mean (see mcheck --help).
+// mcheck flags of the same names mean (docs/model.md of mcheck defines the
+// model). Mistakes are reported by field name: "Config.Crashes 3 can never
+// happen with Config.N 3 ...".
 type Config struct {
 	// Name is the algorithm's name in reports (default: its Go type, like
 	// "ringdetect.Algorithm").
@@ -101,16 +109,32 @@ type Config struct {
 	// Properties adds properties for this test: model.Property values over
 	// the algorithm's local state and message types.
 	Properties []model.AnyProperty
-	// MaxStates stops the search, which then fails the test as incomplete
-	// (0: DefaultMaxStates; negative: no limit).
+	// MaxStates and MaxTime stop the search, which then fails the test as
+	// incomplete (0: DefaultMaxStates, DefaultMaxTime; negative: no limit).
 	MaxStates int64
+	MaxTime   time.Duration
 	// FullStates prints the whole state after every step of a trace
 	// instead of only the fields the step changed.
 	FullStates bool
 }
 
-// request turns cfg into a check request for alg.
-func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, error) {
+// configField names model.Config's fields by this package's Config, for
+// the model's validation messages.
+func configField(field string) string {
+	switch field {
+	case "MaxCrashes":
+		return "Config.Crashes"
+	case "MaxRestarts":
+		return "Config.Restarts"
+	}
+	return "Config." + field
+}
+
+// errTimeCap is the cause of a search stopped by Config.MaxTime.
+var errTimeCap = errors.New("the time cap (Config.MaxTime) was reached")
+
+// request turns cfg into a check request for alg, and the time cap.
+func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, time.Duration, error) {
 	name := cfg.Name
 	if name == "" {
 		name = fmt.Sprintf("%T", alg)
@@ -128,7 +152,7 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	}
 	if cfg.CrashAny {
 		if cfg.Crashes != 0 && cfg.Crashes != mc.N-1 {
-			return check.Request{}, fmt.Errorf("CrashAny means Crashes %d for N %d: give only one of them", mc.N-1, mc.N)
+			return check.Request{}, 0, fmt.Errorf("Config.CrashAny means Config.Crashes %d for N %d: give only one of them", mc.N-1, mc.N)
 		}
 		mc.MaxCrashes = mc.N - 1
 	}
@@ -136,14 +160,14 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	for _, p := range cfg.Properties {
 		tp, ok := p.(model.Property[L, M])
 		if !ok {
-			return check.Request{}, fmt.Errorf("property %s is a %T, not a model.Property of %T's local state and message types", p.Info().Name, p, alg)
+			return check.Request{}, 0, fmt.Errorf("Config.Properties: %s is a %T, not a model.Property of %T's local state and message types", p.Info().Name, p, alg)
 		}
 		extra = append(extra, tp)
 	}
 	spec := specs.Spec{Name: name, Build: specs.Builder(alg, extra...)}
 	sel, err := properties.Select(spec.Build.Properties(), cfg.Check)
 	if err != nil {
-		return check.Request{}, err
+		return check.Request{}, 0, fmt.Errorf("Config.Check: %s", strings.TrimPrefix(err.Error(), "--check: "))
 	}
 	maxStates := cfg.MaxStates
 	switch {
@@ -152,20 +176,60 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	case maxStates < 0:
 		maxStates = 0 // explore: no limit
 	}
-	if err := mc.WithDefaults().Validate(); err != nil {
-		return check.Request{}, err
+	maxTime := cfg.MaxTime
+	switch {
+	case maxTime == 0:
+		maxTime = DefaultMaxTime
+	case maxTime < 0:
+		maxTime = 0
 	}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, nil
+	if err := mc.WithDefaults().ValidateNamed(configField); err != nil {
+		return check.Request{}, 0, err
+	}
+	if _, ok := any(alg).(model.Leaderer[L]); cfg.InitialLeader && !ok {
+		var l L
+		return check.Request{}, 0, fmt.Errorf("Config.InitialLeader needs the method InitLeader(leader int) %T on %T (model.Leaderer): the local state of a process right after leader was elected", l, alg)
+	}
+	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, maxTime, nil
+}
+
+// withTimeCap bounds req's search by maxTime (0: no cap).
+func withTimeCap(req *check.Request, maxTime time.Duration) context.CancelFunc {
+	if req.Context == nil {
+		req.Context = context.Background()
+	}
+	if maxTime <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithTimeoutCause(req.Context, maxTime, errTimeCap)
+	req.Context = ctx
+	return cancel
+}
+
+// whyStopped says, in Config's words, which cap stopped an incomplete
+// search and how to raise it; "" when the search finished or when it was
+// stopped by something else (the report's own reason then stands).
+func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) string {
+	switch {
+	case rep.Stats.Complete:
+		return ""
+	case errors.Is(context.Cause(req.Context), errTimeCap):
+		return fmt.Sprintf("stopped by the time cap of %s after %d states (Config.MaxTime, default %s; -1: no cap)", maxTime, rep.Stats.States, DefaultMaxTime)
+	case req.MaxStates > 0 && rep.Stats.States >= req.MaxStates:
+		return fmt.Sprintf("stopped by the state cap of %d states (Config.MaxStates, default %d; -1: no cap)", req.MaxStates, DefaultMaxStates)
+	}
+	return ""
 }
 
 // Run checks alg under cfg and returns the report; it fails nothing. The
 // search always runs to the end (Continue), so the counts are complete and
 // every violated property has its shortest counterexample.
 func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error) {
-	req, err := request(alg, cfg)
+	req, maxTime, err := request(alg, cfg)
 	if err != nil {
 		return nil, err
 	}
+	defer withTimeCap(&req, maxTime)()
 	return check.Run(req)
 }
 
@@ -178,7 +242,7 @@ func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error)
 // for further assertions (nil after a t.Fatalf that returned).
 func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check.Report {
 	t.Helper()
-	req, err := request(alg, cfg)
+	req, maxTime, err := request(alg, cfg)
 	if err != nil {
 		t.Fatalf("mchecktest: %v", err)
 		return nil
@@ -192,12 +256,13 @@ func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check
 			req.Context = ctx
 		}
 	}
+	defer withTimeCap(&req, maxTime)()
 	rep, err := check.Run(req)
 	if err != nil {
 		t.Fatalf("mchecktest: %v", err)
 		return nil
 	}
-	if msg := Failure(rep, cfg.FullStates); msg != "" {
+	if msg := failure(rep, cfg.FullStates, whyStopped(req, maxTime, rep)); msg != "" {
 		t.Errorf("%s", msg)
 		return rep
 	}
@@ -224,7 +289,10 @@ func held(r *check.Report) string {
 // holds on a complete search: one line per violated or undecided property
 // (name, status, explanation), then the whole report as the mcheck command
 // prints it, with every counterexample (fullStates: whole states).
-func Failure(r *check.Report, fullStates bool) string {
+func Failure(r *check.Report, fullStates bool) string { return failure(r, fullStates, "") }
+
+// failure is Failure with why, when not "", saying why the search stopped.
+func failure(r *check.Report, fullStates bool, why string) string {
 	var head []string
 	for _, v := range r.Verdicts {
 		switch v.Status {
@@ -238,9 +306,14 @@ func Failure(r *check.Report, fullStates bool) string {
 			head = append(head, v.Name+" unknown: "+v.Summary)
 		}
 	}
-	if !r.Stats.Complete {
+	switch {
+	case r.Stats.Complete:
+	case why != "":
+		head = append(head, "the search did not finish: "+why+", so no property can be said to hold: raise that cap, "+
+			"make the model smaller (Config.N, Config.Crashes, Config.MaxQueue), or give the algorithm a Codec (model.Codec) to explore faster")
+	default:
 		head = append(head, "the search did not finish ("+r.Stats.Stopped+"), so no property can be said to hold: "+
-			"make the model smaller (N, Crashes, MaxQueue) or raise Config.MaxStates")
+			"make the model smaller (Config.N, Config.Crashes, Config.MaxQueue) or raise Config.MaxStates and Config.MaxTime")
 	}
 	if len(head) == 0 {
 		return ""

@@ -133,7 +133,7 @@ func TestIncompleteSearchNeverPasses(t *testing.T) {
 	msg := ft.errors[0]
 	assert.Contains(t, msg, "SingleLeader unknown: the search did not finish")
 	assert.Contains(t, msg, "Termination unknown: the search did not finish")
-	assert.Contains(t, msg, "so no property can be said to hold: make the model smaller (N, Crashes, MaxQueue) or raise Config.MaxStates")
+	assert.Contains(t, msg, "stopped by the state cap of 10 states (Config.MaxStates, default 2000000; -1: no cap), so no property can be said to hold: raise that cap, make the model smaller (Config.N, Config.Crashes, Config.MaxQueue)")
 	assert.Contains(t, msg, "search       INCOMPLETE")
 	assert.False(t, rep.Stats.Complete)
 }
@@ -169,18 +169,21 @@ func TestBadConfigIsFatal(t *testing.T) {
 		cfg  mchecktest.Config
 		want string
 	}{
-		{mchecktest.Config{N: 3, IDs: []int{1, 2}}, "--ids has 2 IDs but --n is 3"},
-		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "CrashAny means Crashes 2 for N 3: give only one of them"},
-		{mchecktest.Config{N: 3, Check: "Safty"}, `unknown property "Safty"`},
-		{mchecktest.Config{N: 1}, "--n 1 is out of range"},
-		{mchecktest.Config{N: 3, InitialLeader: true}, "defines no initial-leader state"},
+		{mchecktest.Config{N: 3, IDs: []int{1, 2}}, "mchecktest: Config.IDs has 2 IDs but Config.N is 3: give exactly one ID per process"},
+		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "mchecktest: Config.CrashAny means Config.Crashes 2 for N 3: give only one of them"},
+		{mchecktest.Config{N: 3, Check: "Safty"}, `mchecktest: Config.Check: unknown property "Safty"`},
+		{mchecktest.Config{N: 1}, "mchecktest: Config.N 1 is out of range: use 2 to 16 processes"},
+		{mchecktest.Config{N: 3, Crashes: 3}, "mchecktest: Config.Crashes 3 can never happen with Config.N 3 and Config.Restarts 0"},
+		{mchecktest.Config{N: 3, Initiators: []int{2}, Down: []int{2}}, "mchecktest: Config.Initiators: no initiator starts live (Config.Down)"},
+		{mchecktest.Config{N: 3, MaxQueue: -1}, "mchecktest: Config.MaxQueue -1 is negative"},
+		{mchecktest.Config{N: 3, InitialLeader: true}, "mchecktest: Config.InitialLeader needs the method InitLeader(leader int) mchecktest_test.selfishLocal on mchecktest_test.selfish (model.Leaderer)"},
 	} {
 		ft := &fakeTB{TB: t}
 		rep := mchecktest.Check(ft, selfish{}, tc.cfg)
 		assert.Nil(t, rep)
 		require.Len(t, ft.fatals, 1, "%+v", tc.cfg)
-		assert.Contains(t, ft.fatals[0], "mchecktest: ")
-		assert.Contains(t, ft.fatals[0], tc.want)
+		assert.True(t, strings.HasPrefix(ft.fatals[0], tc.want), ft.fatals[0])
+		assert.NotContains(t, ft.fatals[0], "--", "library errors name Config fields, not flags")
 		assert.Empty(t, ft.errors)
 	}
 }
@@ -240,7 +243,7 @@ func TestConfigPropertiesAddInvariantsOverLocalState(t *testing.T) {
 	wrong := model.Property[ring.Local, ring.Msg]{Name: "Wrong", Holds: func(*model.View[ring.Local, ring.Msg]) bool { return true }}
 	assert.Nil(t, mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{wrong}}))
 	require.Len(t, ft.fatals, 1)
-	assert.Contains(t, ft.fatals[0], "property Wrong is a model.Property[")
+	assert.Contains(t, ft.fatals[0], "Config.Properties: Wrong is a model.Property[")
 }
 
 // An eventually-always property of a test's own gets the same stuck states

@@ -80,12 +80,25 @@ func (b *builder[L, M]) System(cfg model.Config, check []string, opts ...model.O
 // five algorithms of the course notes.
 type Registry struct{ specs map[string]Spec }
 
-// Register adds or replaces a spec.
-func (r *Registry) Register(s Spec) {
-	if r.specs == nil {
-		r.specs = map[string]Spec{}
+// Register adds specs under their names. A name that is empty or already
+// registered (a built-in one included) is an error, so that an algorithm
+// never silently replaces another; the specs before it are kept.
+func (r *Registry) Register(specs ...Spec) error {
+	for _, s := range specs {
+		switch _, taken := r.specs[s.Name]; {
+		case s.Name == "":
+			return fmt.Errorf("register: a spec needs a Name")
+		case s.Build == nil:
+			return fmt.Errorf("register %q: the spec has no Build (use specs.Builder(yourAlgorithm))", s.Name)
+		case taken:
+			return fmt.Errorf("register %q: the name is taken (%s); give your algorithm another name", s.Name, strings.Join(r.Names(), ", "))
+		}
+		if r.specs == nil {
+			r.specs = map[string]Spec{}
+		}
+		r.specs[s.Name] = s
 	}
-	r.specs[s.Name] = s
+	return nil
 }
 
 // Lookup finds a spec by name.
@@ -125,6 +138,7 @@ var (
 // Builtin returns a registry of the built-in algorithms.
 func Builtin() *Registry {
 	r := &Registry{}
+	// The built-in names are distinct: Register cannot fail here.
 	r.Register(Spec{Name: "ring", Summary: "ring algorithm with ELECTION/ELECTED, no pruning", Build: Builder[ring.Local, ring.Msg](ring.Algorithm{})})
 	r.Register(Spec{Name: "chang-roberts", Summary: "Chang-Roberts: ring with participant marks", Build: Builder[changroberts.Local, changroberts.Msg](changroberts.Algorithm{})})
 	r.Register(Spec{Name: "lelann", Summary: "LeLann: every process collects the IDs on the ring", Build: Builder[lelann.Local, lelann.Msg](lelann.Algorithm{})})

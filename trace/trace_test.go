@@ -124,7 +124,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
 		{"kind mismatch", edit(func(m map[string]any) { m["kind"] = "stuck" }), "goes with kind"},
 		{"unknown algorithm", edit(func(m map[string]any) { m["config"].(map[string]any)["algo"] = "paxos" }), `unknown algorithm "paxos"`},
-		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "--ids has 3 IDs but --n is 5"},
+		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "IDs has 3 IDs but N is 5"},
 		{"n out of range", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 99 }), "out of range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -161,8 +161,9 @@ func TestWriteTextMarksTheCycle(t *testing.T) {
 	trace.WriteText(&buf, f, false)
 	out := buf.String()
 	assert.Contains(t, out, "Termination counterexample (a lasso: a prefix, then a cycle repeated forever), 8 steps:\n")
-	assert.Contains(t, out, "   5  crash p4   ◀ cycle starts here\n      p4.alive: true → false\n")
-	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 5\n")
+	assert.Contains(t, out, "   5  crash p4\n      p4.alive: true → false\n")
+	assert.Contains(t, out, "   6  deliver p1→p2 ELECTION(4)   ◀ cycle starts here (steps 6-8 repeat forever)\n")
+	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 6\n")
 	buf.Reset()
 	trace.WriteText(&buf, f, true)
 	assert.Contains(t, buf.String(), "p4✝ | p1→p2 [ELECTION(4)] | crashes=1 restarts=0")
