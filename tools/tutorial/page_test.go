@@ -23,9 +23,11 @@ func TestTheReadmeTutorialSteps(t *testing.T) {
 			files = append(files, s.path)
 		}
 	}
-	assert.Equal(t, []stepKind{runStep, fileStep, fileStep, runStep, outputStep, runStep, outputStep, editStep, runStep, outputStep, fileStep, runStep, outputStep}, kinds)
-	assert.Equal(t, []string{"myring/myring.go", "myring/myring_test.go", "mcheck/main.go"}, files)
+	assert.Equal(t, []stepKind{runStep, fileStep, fileStep, runStep, outputStep, runStep, outputStep, editStep, runStep, outputStep, fileStep, runStep, outputStep,
+		fileStep, editStep, runStep, outputStep, editStep, runStep, outputStep}, kinds)
+	assert.Equal(t, []string{"myring/myring.go", "myring/myring_test.go", "mcheck/main.go", "myring/properties.go"}, files)
 	assert.Equal(t, 1, steps[8].exit, "the broken test fails")
+	assert.Equal(t, 1, steps[18].exit, "the broken invariant fails")
 }
 
 func TestParseStepsRejectsLooseMarkers(t *testing.T) {

@@ -84,7 +84,7 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	return []model.Timer[Local, Msg]{{
 		Name:  "timeout",
 		Armed: func(l *Local) bool { return l.Electing },
-		Justified: func(c *model.Ctx[Msg], _ *Local) bool {
+		Justified: func(c *model.GuardCtx[Msg], _ *Local) bool {
 			for q := 0; q < c.N(); q++ {
 				if c.IDOf(q) > c.ID() && c.Alive(q) {
 					return false
