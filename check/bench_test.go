@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -16,14 +15,14 @@ func BenchmarkCheck(b *testing.B) {
 		name string
 		algo string
 		cfg  model.Config
-		sel  properties.Selection
+		sel  []string
 	}{
-		{"bully-n4-crash-any", "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, properties.All},
-		{"bully-n4-crash-any-safety", "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, properties.Selection{SingleLeader: true, Agreement: true}},
-		{"chang-roberts-n3-crash-any", "chang-roberts", model.Config{N: 3, MaxCrashes: 2}, properties.All},
-		{"ring-n3-crash-any-safety", "ring", model.Config{N: 3, MaxCrashes: 2}, properties.Selection{SingleLeader: true, Agreement: true}},
-		{"ring-n3-crash-any", "ring", model.Config{N: 3, MaxCrashes: 2}, properties.All},
-		{"hirschberg-sinclair-n4", "hirschberg-sinclair", model.Config{N: 4}, properties.All},
+		{"bully-n4-crash-any", "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, nil},
+		{"bully-n4-crash-any-safety", "bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, []string{"SingleLeader", "Agreement"}},
+		{"chang-roberts-n3-crash-any", "chang-roberts", model.Config{N: 3, MaxCrashes: 2}, nil},
+		{"ring-n3-crash-any-safety", "ring", model.Config{N: 3, MaxCrashes: 2}, []string{"SingleLeader", "Agreement"}},
+		{"ring-n3-crash-any", "ring", model.Config{N: 3, MaxCrashes: 2}, nil},
+		{"hirschberg-sinclair-n4", "hirschberg-sinclair", model.Config{N: 4}, nil},
 	} {
 		spec, err := specs.Builtin().Lookup(c.algo)
 		if err != nil {
@@ -55,7 +54,7 @@ func BenchmarkHashingPath(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var states int64
 			for b.Loop() {
-				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: properties.All, Continue: true, Generic: generic})
+				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Continue: true, Generic: generic})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -81,7 +80,7 @@ func BenchmarkWorkers(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/workers=%d", c.name, workers), func(b *testing.B) {
 				var states int64
 				for b.Loop() {
-					rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: properties.Selection{SingleLeader: true, Agreement: true}, Continue: true, Workers: workers})
+					rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: []string{"SingleLeader", "Agreement"}, Continue: true, Workers: workers})
 					if err != nil {
 						b.Fatal(err)
 					}

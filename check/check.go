@@ -5,11 +5,10 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -20,9 +19,11 @@ import (
 
 // Request is one check.
 type Request struct {
-	Spec         specs.Spec
-	Config       model.Config
-	Properties   properties.Selection
+	Spec   specs.Spec
+	Config model.Config
+	// Properties names the properties to check, as properties.Select
+	// returns them; nil checks the default ones ("all").
+	Properties   []string
 	Continue     bool
 	MaxStates    int64
 	MemoryBudget int64
@@ -34,8 +35,10 @@ type Request struct {
 	// property can be said to hold after it.
 	Bitstate int64
 	// Reduce asks for partial-order reduction (explore.Options.Reduce). It
-	// applies to safety-only checks (not with Termination, not with
-	// Bitstate). If the reduced search finds a violation, the check is run
+	// applies to checks of invariants that read only the elected values and
+	// liveness (model.Property.ElectedOnly), not with Bitstate; otherwise
+	// Report.ReductionOff says why not (eventually-always properties turn it
+	// off silently: the fair-cycle check needs the full graph). If the reduced search finds a violation, the check is run
 	// again in full, so that the reported counterexample is a shortest one.
 	Reduce bool
 	// Complexity measures messages over all complete runs and plays the
@@ -61,9 +64,11 @@ const (
 
 // Verdict is the result for one property.
 type Verdict struct {
-	Name   string
-	Status Status
-	// Kind of counterexample: "invariant", "stuck" or "fair-cycle".
+	Name string
+	// Property is what the verdict is about.
+	Property model.PropertyInfo
+	Status   Status
+	// Kind of counterexample: "invariant", "step", "stuck" or "fair-cycle".
 	Kind string
 	// Summary says in one line what goes wrong, or why the status is Unknown.
 	Summary string
@@ -73,7 +78,7 @@ type Verdict struct {
 	// Bounded: the counterexample may be an artefact of the channel bound
 	// (see explore.Violation.Bounded).
 	Bounded bool
-	// Also holds further counterexamples of other kinds (Termination: a
+	// Also holds further counterexamples of other kinds (eventually-always: a
 	// stuck state besides a fair cycle).
 	Also []Counterexample
 }
@@ -105,6 +110,10 @@ type Report struct {
 	// Arrangements is the number of arrangements of IDs explored, one
 	// initial state each (model.Config.Perm); 1 otherwise.
 	Arrangements int
+	// ReductionOff says why partial-order reduction, asked for, was not
+	// used ("" when it was, or was not asked for).
+	ReductionOff string
+	sys          model.PropertySystem
 	// Deepening is set by Deepen: the bounds tried before this report.
 	Deepening *Deepening
 }
@@ -129,25 +138,47 @@ func Run(req Request) (*Report, error) {
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())
 	}
-	sys, err := req.Spec.Build(req.Config, properties.Predicates(), opts...)
+	all := req.Spec.Build.Properties()
+	names := req.Properties
+	if names == nil {
+		var err error
+		if names, err = properties.Select(all, "all"); err != nil {
+			return nil, err
+		}
+	}
+	sys, err := req.Spec.Build.System(req.Config, names, opts...)
 	if err != nil {
 		return nil, err
 	}
-	sel := req.Properties
+	ps, ok := sys.(model.PropertySystem)
+	if !ok {
+		return nil, fmt.Errorf("%s: the system does not describe its properties", req.Spec.Name)
+	}
+	checked := ps.Properties()
 	eo := explore.Options{
-		Goal: -1, Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
+		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, Workers: req.Workers, Bitstate: req.Bitstate,
 	}
-	if sel.SingleLeader {
-		eo.Invariants = append(eo.Invariants, properties.IdxSingleLeader)
+	var goals []int
+	reduceOff := ""
+	for i, p := range checked {
+		switch p.Kind {
+		case model.Invariant:
+			eo.Invariants = append(eo.Invariants, i)
+		case model.StepProperty:
+			eo.Steps = append(eo.Steps, i)
+			reduceOff = cmp.Or(reduceOff, "the step property "+p.Name+" needs every step")
+		case model.EventuallyAlways:
+			goals = append(goals, i)
+		}
+		if !p.ElectedOnly {
+			reduceOff = cmp.Or(reduceOff, p.Name+" may read more of a state than the elected values and liveness, which the reduction keeps visible")
+		}
 	}
-	if sel.Agreement {
-		eo.Invariants = append(eo.Invariants, properties.IdxAgreement)
+	if len(goals) > 0 {
+		eo.Goal, eo.Liveness = explore.GoalOf(goals...), true
 	}
-	if sel.Termination {
-		eo.Goal, eo.Liveness = properties.IdxStable, true
-	}
-	eo.Reduce = req.Reduce && !sel.Termination && req.Bitstate == 0 && !req.Complexity
+	eo.Reduce = req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff == "" && !req.Complexity
 	if req.Complexity {
 		eo.Measure, eo.Continue = true, true
 	}
@@ -166,7 +197,10 @@ func Run(req Request) (*Report, error) {
 		}
 		res.Elapsed += first
 	}
-	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun}
+	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun, sys: ps}
+	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {
+		rep.ReductionOff = reduceOff
+	}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
 	}
@@ -177,10 +211,14 @@ func Run(req Request) (*Report, error) {
 	if req.Complexity {
 		rep.measureComplexity(sys, res)
 	}
-	rep.Verdicts = []Verdict{
-		rep.invariant(res, sel.SingleLeader, properties.SingleLeader, properties.IdxSingleLeader),
-		rep.invariant(res, sel.Agreement, properties.Agreement, properties.IdxAgreement),
-		rep.termination(res, sel.Termination),
+	for _, p := range all {
+		i := slices.IndexFunc(checked, func(c model.PropertyInfo) bool { return c.Name == p.Name })
+		switch {
+		case i >= 0:
+			rep.Verdicts = append(rep.Verdicts, rep.verdict(res, i, p))
+		case !p.Optional:
+			rep.Verdicts = append(rep.Verdicts, Verdict{Name: p.Name, Property: p, Status: Unchecked})
+		}
 	}
 	// Every counterexample is replayed through the transition function
 	// before anyone sees it.
@@ -224,125 +262,82 @@ func (r *Report) Files() []*trace.File {
 	return fs
 }
 
-func (r *Report) unknown(name string) Verdict {
-	why := "the search did not finish: " + r.Stats.Stopped
-	if r.Stats.Stopped == "stopped at the first violation" {
-		why = "the search stopped at the first violation; --continue decides it"
+func (r *Report) unknown(v Verdict) Verdict {
+	v.Status, v.Summary = Unknown, "the search did not finish: "+r.Stats.Stopped
+	if r.Stats.Stop == explore.StopFirstViolation {
+		v.Summary = "the search stopped at the first violation; --continue decides it"
 	}
-	return Verdict{Name: name, Status: Unknown, Summary: why}
+	return v
 }
 
-func (r *Report) invariant(res *explore.Result, on bool, name string, idx int) Verdict {
-	switch v := res.Violated(explore.Invariant, idx); {
-	case !on:
-		return Verdict{Name: name, Status: Unchecked}
-	case v != nil:
-		return Verdict{Name: name, Status: Violated, Kind: "invariant", Trace: &v.Trace, Summary: r.explainInvariant(name, &v.Trace)}
-	case !res.Complete:
-		return r.unknown(name)
+// verdict is the verdict of checked property i.
+func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdict {
+	base := Verdict{Name: p.Name, Property: p}
+	if p.Kind == model.EventuallyAlways {
+		return r.eventually(res, i, base)
 	}
-	return r.holds(name)
+	kind, ek := trace.KindInvariant, explore.Invariant
+	if p.Kind == model.StepProperty {
+		kind, ek = trace.KindStep, explore.StepViolation
+	}
+	if v := res.Violated(ek, i); v != nil {
+		base.Status, base.Kind, base.Trace = Violated, kind, &v.Trace
+		base.Summary = r.sys.Explain(i, r.evidence(&v.Trace, p.Kind == model.StepProperty))
+		return base
+	}
+	if !res.Complete {
+		return r.unknown(base)
+	}
+	return r.holds(base)
+}
+
+// evidence is what a property's explanation sees of a safety counterexample.
+func (r *Report) evidence(t *explore.Trace, step bool) model.Evidence {
+	ev := model.Evidence{Steps: len(t.Steps) - 1, State: t.Final().State}
+	if step {
+		ev.Before, ev.Action = t.Steps[len(t.Steps)-2].State, t.Final().Action
+	}
+	return ev
 }
 
 // holds is the verdict of a property with no violation in a complete
 // search; a bitstate search is not exhaustive, so there it stays unknown.
-func (r *Report) holds(name string) Verdict {
+func (r *Report) holds(v Verdict) Verdict {
 	if b := r.Bitstate; b != nil {
-		return Verdict{Name: name, Status: Unknown, Summary: fmt.Sprintf(
-			"no violation in a bitstate search, which may miss states (expected coverage at least %.4f%%); not a proof", 100*b.Coverage)}
+		v.Status, v.Summary = Unknown, fmt.Sprintf(
+			"no violation in a bitstate search, which may miss states (expected coverage at least %.4f%%); not a proof", 100*b.Coverage)
+		return v
 	}
-	return Verdict{Name: name, Status: Holds}
+	v.Status = Holds
+	return v
 }
 
-func (r *Report) termination(res *explore.Result, on bool) Verdict {
-	name := properties.Termination
-	if !on {
-		return Verdict{Name: name, Status: Unchecked}
-	}
-	// The lasso first (a run that goes on forever without a leader), then
-	// the stuck state (a run that stops without one).
+// eventually is the verdict of <>[]P, checked with P as the goal.
+func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
+	// The lasso first (a run that goes on forever outside the goal), then
+	// the stuck state (a run that stops outside it).
 	var found []Counterexample
-	if v := res.Violated(explore.FairCycle, properties.IdxStable); v != nil {
-		found = append(found, Counterexample{Kind: "fair-cycle", Trace: &v.Trace, Summary: r.explainCycle(&v.Trace), Bounded: v.Bounded})
+	if v := res.Violated(explore.FairCycle, i); v != nil {
+		ev := model.Evidence{Steps: v.Trace.CycleStart, State: v.Trace.Steps[v.Trace.CycleStart].State, Cycle: r.explainCycle(&v.Trace)}
+		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.sys.Explain(i, ev), Bounded: v.Bounded})
 	}
-	if v := res.Violated(explore.Stuck, properties.IdxStable); v != nil {
-		found = append(found, Counterexample{Kind: "stuck", Trace: &v.Trace, Summary: r.explainStuck(&v.Trace), Bounded: v.Bounded})
+	if v := res.Violated(explore.Stuck, i); v != nil {
+		ev := model.Evidence{Steps: len(v.Trace.Steps) - 1, State: v.Trace.Final().State, Stuck: true}
+		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.sys.Explain(i, ev), Bounded: v.Bounded})
 	}
 	if len(found) > 0 {
 		first := found[0]
-		return Verdict{Name: name, Status: Violated, Kind: first.Kind, Trace: first.Trace, Summary: first.Summary, Bounded: first.Bounded, Also: found[1:]}
+		base.Status, base.Kind, base.Trace, base.Summary, base.Bounded, base.Also = Violated, first.Kind, first.Trace, first.Summary, first.Bounded, found[1:]
+		return base
 	}
 	if !res.Complete {
-		return r.unknown(name)
+		return r.unknown(base)
 	}
 	if res.LivenessSkipped != "" {
-		return Verdict{Name: name, Status: Unknown, Summary: "no stuck state, but fair cycles were not checked: " + res.LivenessSkipped}
+		base.Status, base.Summary = Unknown, "no stuck state, but fair cycles were not checked: "+res.LivenessSkipped
+		return base
 	}
-	return r.holds(name)
-}
-
-func (r *Report) view(s *explore.Step) model.Procs {
-	if v, ok := r.Expander.(model.Viewer); ok {
-		return v.View(s.State)
-	}
-	return model.Procs{}
-}
-
-func pname(v *model.Procs, p int) string { return model.PosName(v.ID[:v.N], p) }
-
-func (r *Report) explainInvariant(name string, t *explore.Trace) string {
-	v := r.view(t.Final())
-	if name == properties.SingleLeader {
-		var leaders []string
-		for p := 0; p < v.N; p++ {
-			if v.IsAlive(p) && v.Elected[p] == v.ID[p] {
-				leaders = append(leaders, pname(&v, p))
-			}
-		}
-		return fmt.Sprintf("after %d steps %s each consider themselves leader", len(t.Steps)-1, strings.Join(leaders, " and "))
-	}
-	byLeader := map[int][]string{}
-	var order []int
-	for p := 0; p < v.N; p++ {
-		if e := v.Elected[p]; v.IsAlive(p) && e != 0 && v.AliveID(e) {
-			if byLeader[e] == nil {
-				order = append(order, e)
-			}
-			byLeader[e] = append(byLeader[e], pname(&v, p))
-		}
-	}
-	var parts []string
-	for _, e := range order {
-		parts = append(parts, strings.Join(byLeader[e], ", ")+" elected "+strconv.Itoa(e))
-	}
-	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", len(t.Steps)-1, strings.Join(parts, "; "))
-}
-
-// notStable lists the live processes that have not elected the largest live ID.
-func notStable(v *model.Procs) (string, int) {
-	maxLive := 0
-	for p := 0; p < v.N; p++ {
-		if v.IsAlive(p) {
-			maxLive = max(maxLive, v.ID[p])
-		}
-	}
-	var parts []string
-	for p := 0; p < v.N; p++ {
-		if v.IsAlive(p) && v.Elected[p] != maxLive {
-			e := "⊥"
-			if v.Elected[p] != 0 {
-				e = strconv.Itoa(v.Elected[p])
-			}
-			parts = append(parts, pname(v, p)+" elected="+e)
-		}
-	}
-	return strings.Join(parts, ", "), maxLive
-}
-
-func (r *Report) explainStuck(t *explore.Trace) string {
-	v := r.view(t.Final())
-	who, maxLive := notStable(&v)
-	return fmt.Sprintf("stuck without a leader: no fair step is enabled, and %s (Stable needs elected=%d)", who, maxLive)
+	return r.holds(base)
 }
 
 func firstInt(m model.Value) (int, bool) {
@@ -363,8 +358,19 @@ func (r *Report) cycleSteps(t *explore.Trace) []model.StepInfo {
 	return out
 }
 
-func (r *Report) explainCycle(t *explore.Trace) string {
-	start := r.view(&t.Steps[t.CycleStart])
+// explainCycle finds what keeps a fair cycle going: a message of a crashed
+// process delivered round it, or a step of the unreliable detector.
+func (r *Report) explainCycle(t *explore.Trace) *model.Cycle {
+	c := &model.Cycle{Steps: len(t.Steps) - 1 - t.CycleStart}
+	start := r.Expander.Snapshot(t.Steps[t.CycleStart].State)
+	crashed := func(id int) bool {
+		for _, p := range start.Processes {
+			if p.ID == id {
+				return !p.Alive
+			}
+		}
+		return false
+	}
 	steps := r.cycleSteps(t)
 	// A message of a crashed process (its first integer argument, an ID,
 	// as in ELECTION(4)) that keeps being delivered round the cycle.
@@ -372,19 +378,16 @@ func (r *Report) explainCycle(t *explore.Trace) string {
 		if s.Kind != model.KindDeliver || s.Msg == nil {
 			continue
 		}
-		id, ok := firstInt(*s.Msg)
-		if ok && !start.AliveID(id) && slices.Contains(start.ID[:start.N], id) {
-			who, maxLive := notStable(&start)
-			return fmt.Sprintf("%s of crashed p%d circulates forever; Stable (elected=%d) is never reached: %s", s.Msg, id, maxLive, who)
+		if id, ok := firstInt(*s.Msg); ok && crashed(id) {
+			c.Orphan, c.OrphanID = s.Msg.String(), id
+			return c
 		}
 	}
-	who, maxLive := notStable(&start)
 	for _, s := range steps {
 		if s.Kind == model.KindSuspect || s.Kind == model.KindEarlyTimeout {
-			return fmt.Sprintf("elections repeat forever: %s (an unreliable detector's false suspicion or early timeout) starts a new one each time round a fair cycle of %d steps; Stable (elected=%d) is not kept: %s",
-				s, len(t.Steps)-1-t.CycleStart, maxLive, who)
+			c.Unreliable = s.String()
+			return c
 		}
 	}
-	return fmt.Sprintf("a fair cycle of %d steps repeats forever without reaching Stable (%s; Stable needs elected=%d)",
-		len(t.Steps)-1-t.CycleStart, who, maxLive)
+	return c
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -25,7 +24,7 @@ func BenchmarkComplexity(b *testing.B) {
 		for _, mode := range []string{"plain", "complexity"} {
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				for b.Loop() {
-					_, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: properties.All, Continue: true,
+					_, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Continue: true,
 						Complexity: mode == "complexity", Workers: 1})
 					if err != nil {
 						b.Fatal(err)

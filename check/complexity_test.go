@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -18,7 +17,7 @@ func complexity(t *testing.T, algo string, cfg model.Config) *check.Report {
 	t.Helper()
 	sp, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
-	rep, err := check.Run(check.Request{Spec: sp, Config: cfg, Complexity: true, Properties: properties.All})
+	rep, err := check.Run(check.Request{Spec: sp, Config: cfg, Complexity: true})
 	require.NoError(t, err)
 	require.True(t, rep.Stats.Complete)
 	require.NotNil(t, rep.Complexity.Measures)
@@ -35,7 +34,7 @@ func TestPermIsEveryArrangement(t *testing.T) {
 	assert.Equal(t, 24, perm.Arrangements)
 	sp, err := specs.Builtin().Lookup("chang-roberts")
 	require.NoError(t, err)
-	sys, err := sp.Build(perm.Config, properties.Predicates())
+	sys, err := sp.Build.System(perm.Config, nil)
 	require.NoError(t, err)
 	// The arrangements, as the initial states show them.
 	exp := sys.NewExpander()

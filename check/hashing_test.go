@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -40,7 +39,7 @@ func TestFastAndGenericHashingExploreTheSameStates(t *testing.T) {
 			spec, err := specs.Builtin().Lookup(c.algo)
 			require.NoError(t, err)
 			run := func(generic bool) *check.Report {
-				rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: properties.All, Continue: true, Generic: generic})
+				rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Continue: true, Generic: generic})
 				require.NoError(t, err)
 				require.True(t, rep.Stats.Complete)
 				return rep

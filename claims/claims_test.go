@@ -10,7 +10,6 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/claims"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -161,7 +160,7 @@ func TestBullySynchronous(t *testing.T) {
 			{"bully, coordinator down, lowest detects", 0, n * (n - 1) / 2, 4, n * (n - 1) / 2},
 			{"bully, coordinator down, second highest detects", 2, n - 2, 3, 1},
 		} {
-			sys, err := sp.Build(row(t, c.row).Config(n), properties.Predicates())
+			sys, err := sp.Build.System(row(t, c.row).Config(n), nil)
 			require.NoError(t, err)
 			s := sys.(interface{ Synchronous() model.SyncRun }).Synchronous()
 			assert.Equal(t, c.msgs, int(s.Sent.ByType[c.typ]), "%s N=%d", c.row, n)

@@ -9,16 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"regexp"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/mcheck/mcheck/check"
-	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -36,14 +33,26 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "replay" {
 		return replayMain(args[1:], reg, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "explore" {
+		return exploreMain(args[1:], reg, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stdout, usageText, strings.Join(reg.Names(), ", "), model.MaxN)
+			fmt.Fprint(stdout, exploreHelp)
+			if spec, err := reg.Lookup(o.algo); err == nil {
+				fmt.Fprintln(stdout)
+				propertyList(stdout, spec.Name, spec.Build.Properties())
+			}
 			return ExitHolds
 		}
 		return badInput(stderr, fmt.Errorf("%s (see mcheck --help)", flagError(err)))
+	}
+	if o.version {
+		fmt.Fprintln(stdout, version(debug.ReadBuildInfo()))
+		return ExitHolds
 	}
 	if fs.NArg() > 0 {
 		return badInput(stderr, fmt.Errorf("unexpected argument %q: every option is a flag, like --algo bully (see mcheck --help)", fs.Arg(0)))
@@ -55,7 +64,18 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("--algo: %w", err))
 	}
+	if o.check == "list" {
+		propertyList(stdout, spec.Name, spec.Build.Properties())
+		return ExitHolds
+	}
+	checks, err := o.selection(spec.Build.Properties())
+	if err != nil {
+		return badInput(stderr, err)
+	}
 	if err := o.finish(fs, spec.InitialLeader); err != nil {
+		return badInput(stderr, err)
+	}
+	if err := checkOutputs(&o); err != nil {
 		return badInput(stderr, err)
 	}
 	if o.memory == 0 {
@@ -75,21 +95,18 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	req := check.Request{
-		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
+		Spec: spec, Config: o.cfg, Properties: checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
 		Reduce: o.por, Complexity: o.complexity,
 	}
-	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
-	if showProgress {
-		req.Progress = func(p explore.Progress) {
-			fmt.Fprintf(stderr, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s%s",
-				commas(p.States), commas(rate(p.States, p.Elapsed)), p.Depth, commas(int64(p.Queue)), explore.FormatBytes(p.MemBytes),
-				deadline(p, o.maxStates, o.memory))
-		}
+	var prog *progress
+	if o.progress || (!o.quiet && isTerminal(stderr)) {
+		prog = newProgress(stderr, o.maxStates, o.memory)
+		req.Progress = prog.update
 	}
 	rep, err := runCheck(req, &o)
-	if showProgress {
-		fmt.Fprint(stderr, "\r\033[K")
+	if prog != nil {
+		prog.done()
 	}
 	if err != nil {
 		return badInput(stderr, err)
@@ -107,10 +124,12 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	// The verdict decides the exit status; an output that could not be
+	// written after all is said once and does not hide it.
+	code := exitStatus(rep)
 	if o.traceOut != "" {
 		if err := writeTraceFiles(o.traceOut, rep, stderr); err != nil {
-			fmt.Fprintf(stderr, "mcheck: --trace-out: %v\n", err)
-			return ExitIncomplete
+			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
 	if rep.Complexity != nil && o.msc != "" {
@@ -120,17 +139,21 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		o.msc = ""
 	}
 	if err := writeCharts(o.msc, rep, stderr); err != nil {
-		return badInput(stderr, err)
+		fmt.Fprintf(stderr, "mcheck: %v (the report above stands; exit status %d)\n", err, code)
 	}
 	if o.junit != "" {
 		if err := writeJUnitFile(o.junit, rep); err != nil {
-			fmt.Fprintf(stderr, "mcheck: --junit: %v\n", err)
-			return ExitIncomplete
+			fmt.Fprintf(stderr, "mcheck: --junit: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
 	if os.Getenv("GITHUB_ACTIONS") != "" {
 		writeAnnotations(stderr, rep)
 	}
+	return code
+}
+
+// exitStatus is the verdict of a check as an exit status.
+func exitStatus(rep *check.Report) int {
 	switch {
 	case rep.Violated():
 		return ExitViolation
@@ -174,6 +197,7 @@ func badInput(stderr io.Writer, err error) int {
 	return ExitIncomplete
 }
 
+// isTerminal says whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -195,29 +219,4 @@ func defaultMemoryBudget() int64 {
 		}
 	}
 	return 8 << 30
-}
-
-// deadline guesses when the search will stop at the latest: at --max-states
-// or at the memory budget, at the rates so far. A breadth-first search
-// cannot know how many states are left, so it is the only honest ETA.
-func deadline(p explore.Progress, maxStates, budget int64) string {
-	secs := p.Elapsed.Seconds()
-	if secs <= 0 || p.States <= 0 {
-		return ""
-	}
-	best, why := math.Inf(1), ""
-	if maxStates > 0 {
-		if t := float64(maxStates-p.States) / (float64(p.States) / secs); t < best {
-			best, why = t, "--max-states"
-		}
-	}
-	if budget > 0 && p.MemBytes > 0 {
-		if t := float64(budget-p.MemBytes) / (float64(p.MemBytes) / secs); t < best {
-			best, why = t, "memory budget"
-		}
-	}
-	if why == "" {
-		return ""
-	}
-	return fmt.Sprintf("  stops by %s at the latest (%s)", time.Duration(max(best, 0)*float64(time.Second)).Round(time.Second), why)
 }

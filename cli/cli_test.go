@@ -54,8 +54,9 @@ func TestLassoIsMarked(t *testing.T) {
 	assert.Regexp(t, `Termination\s+VIOLATED\s+ELECTION\(4\) of crashed p4 circulates forever`, out)
 	assert.Regexp(t, `\n\s+also: stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥ \(Stable needs elected=3\)`, out)
 	assert.Contains(t, out, "Termination counterexample (a lasso: a prefix, then a cycle repeated forever), 8 steps:")
-	assert.Contains(t, out, "   5  crash p4   ◀ cycle starts here\n")
-	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 5\n")
+	assert.Contains(t, out, "   5  crash p4\n")
+	assert.Contains(t, out, "   6  deliver p1→p2 ELECTION(4)   ◀ cycle starts here (steps 6-8 repeat forever)\n")
+	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 6\n")
 	assert.Contains(t, out, "Termination counterexample (ends in a stuck state), 4 steps:")
 
 	code, out, _ = run("--algo", "chang-roberts", "--n", "3", "--crash-any")

@@ -86,7 +86,7 @@ func TestAnonymousAndIncompleteDetectorCommands(t *testing.T) {
 	assert.Contains(t, out, "SingleLeader  VIOLATED  after 3 steps p1@1 and p1@2 each consider themselves leader")
 	code, _, errOut := run("--algo", "chang-roberts", "--n", "3", "--ids", "1,1,1")
 	assert.Equal(t, cli.ExitIncomplete, code)
-	assert.Contains(t, errOut, "ID 1 appears twice: IDs must be unique (or give --anonymous)")
+	assert.Contains(t, errOut, "ID 1 appears twice: IDs must be unique (or allow duplicates with --anonymous)")
 
 	code, out, _ = run("--algo", "bully", "--n", "3", "--crashes", "1", "--detector", "incomplete")
 	assert.Equal(t, cli.ExitViolation, code)

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -90,10 +91,19 @@ func TestMaxQueueAutoBadInput(t *testing.T) {
 		{[]string{"--time-limit", "-5s"}, "mcheck: --time-limit -5s is negative: give a duration like 60s or 5m\n"},
 		{[]string{"--max-queue", "auto", "--complexity"}, "mcheck: --complexity with --max-queue auto: measures need one fixed bound, give --max-queue K\n"},
 		{[]string{"--max-queue", "auto", "--bitstate", "1MiB"}, "mcheck: --bitstate with --max-queue auto: a bitstate search proves no bound, give --max-queue K\n"},
+		{[]string{"explore", "--max-queue", "auto", "--addr", "nonsense"}, "mcheck: explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: "},
 	} {
-		code, out, stderr := run(append([]string{"--algo", "ring"}, c.args...)...)
+		args := append([]string{"--algo", "ring"}, c.args...)
+		if c.args[0] == "explore" {
+			args = append([]string{"explore", "--algo", "ring"}, c.args[1:]...)
+		}
+		code, out, stderr := run(args...)
 		assert.Equal(t, 2, code, c.args)
 		assert.Empty(t, out)
+		if c.args[0] == "explore" {
+			assert.True(t, strings.HasPrefix(stderr, c.want), stderr)
+			continue
+		}
 		assert.Equal(t, c.want, stderr, c.args)
 	}
 }

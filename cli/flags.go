@@ -19,7 +19,7 @@ type options struct {
 	cfg           model.Config
 	crashAny      bool
 	initialLeader optBool
-	check         properties.Selection
+	check         string // --check as given; resolved against the algorithm's properties
 	cont          bool
 	json          bool
 	maxStates     int64
@@ -36,6 +36,7 @@ type options struct {
 	msc           string
 	complexity    bool
 	witness       string
+	version       bool
 	autoQueue     bool          // --max-queue auto
 	timeLimit     time.Duration // --time-limit
 }
@@ -114,22 +115,39 @@ func (f detectorFlag) String() string {
 func (f detectorFlag) Set(s string) error {
 	d, err := model.ParseDetector(s)
 	if err != nil {
-		return errors.New("use perfect, incomplete or unreliable")
+		return errors.New("use perfect, incomplete or unreliable (docs/model.md explains them)")
 	}
 	*f.d = d
 	return nil
 }
 
-type selectionFlag struct{ s *properties.Selection }
-
-func (f selectionFlag) String() string { return "all" }
-func (f selectionFlag) Set(v string) error {
-	s, err := properties.ParseSelection(v)
-	if err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "--check: "))
+// propertyList renders the properties of an algorithm for --check list.
+func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
+	fmt.Fprintf(w, "Properties of %s (--check NAME,...; all checks those marked *):\n", algo)
+	width := 0
+	for _, p := range all {
+		width = max(width, len(p.Name))
 	}
-	*f.s = s
-	return nil
+	for _, p := range all {
+		mark := "*"
+		if p.Optional {
+			mark = " "
+		}
+		groups := ""
+		if len(p.Groups) > 0 {
+			groups = " [" + strings.Join(p.Groups, ",") + "]"
+		}
+		fmt.Fprintf(w, "  %s %-*s  %-17s  %s%s\n", mark, width, p.Name, p.Kind, p.Doc, groups)
+	}
+}
+
+// selection resolves --check against the algorithm's properties.
+func (o *options) selection(all []model.PropertyInfo) ([]string, error) {
+	names, err := properties.Select(all, o.check)
+	if err != nil {
+		return nil, fmt.Errorf("--check: %w; --check list shows them", err)
+	}
+	return names, nil
 }
 
 // byteSize reads sizes like 8GiB, 512MiB, 2G, 1000000.
@@ -164,7 +182,7 @@ Usage:
 
 Algorithms: %s
 
-Model (shared/semantics.md section 1):
+Model (defined in docs/model.md of mcheck's repository):
   --n N                 processes, 2..%d (default 3, or the number of --ids)
   --ids 3,9,4,8         the processes' IDs in ring order (default 1..N);
                         --ids perm: every arrangement of 1..N, as separate
@@ -189,8 +207,10 @@ Model (shared/semantics.md section 1):
                         violation, at the bound where it was found)
 
 Checking:
-  --check LIST          comma list of SingleLeader, Agreement, Termination,
-                        or safety (the first two), all (default)
+  --check LIST          comma list of the algorithm's property names and
+                        groups (safety, liveness), or all (default: every
+                        property not marked optional); --check list lists
+                        them (also shown by --algo NAME --help)
   --continue            do not stop at the first violation: finish the search,
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
@@ -207,12 +227,14 @@ Checking:
                         missed, so nothing is said to hold (expected coverage
                         is reported); no liveness
   --por=false           no partial-order reduction: count the full state space.
-                        By default a safety-only check (--check without
-                        Termination) follows only a stubborn set of the steps
-                        of each state, for algorithms that declare their ring
-                        neighbours (ring, chang-roberts, lelann,
-                        hirschberg-sinclair), once no crash or restart can
-                        happen any more; verdicts are the same, counts smaller
+                        By default a check of invariants over the elected
+                        values (--check safety) follows only a stubborn set
+                        of the steps of each state, for algorithms that
+                        declare their ring neighbours (ring, chang-roberts,
+                        lelann, hirschberg-sinclair), once no crash or
+                        restart can happen any more; verdicts are the same,
+                        counts smaller (the report says when a property
+                        turns it off)
   --complexity          measure messages over all complete runs (min, max,
                         per type, lost; "unbounded" with a lasso) and play
                         the synchronous schedule (latency in rounds, messages
@@ -237,7 +259,11 @@ Output:
                         sequenceDiagram; when GITHUB_STEP_SUMMARY is set, the
                         verdicts and every chart are appended to that file
   --quiet               no progress on stderr
-  --progress            progress on stderr even when it is not a terminal
+  --progress            progress on stderr even when it is not a terminal (then
+                        a plain line every 5 s)
+  --version             print the version of mcheck and exit
+
+Output paths are checked before the search: an unwritable one is an error.
 
 Replay a trace file, mcheck's or ITF (exit 0: a genuine counterexample,
 1: not one, 2: malformed):
@@ -254,7 +280,6 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	o.check = properties.All
 	fs.StringVar(&o.algo, "algo", "", "")
 	fs.IntVar(&o.cfg.N, "n", 0, "")
 	fs.Var(idList{ids: &o.cfg.IDs, perm: &o.cfg.Perm}, "ids", "")
@@ -266,10 +291,10 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(idList{ids: &o.cfg.Down}, "down", "")
 	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
 	fs.Var(&o.initialLeader, "initial-leader", "")
+	fs.StringVar(&o.check, "check", "all", "")
 	o.cfg.MaxQueue = -1
 	fs.Var(queueBound{&o.cfg.MaxQueue, &o.autoQueue}, "max-queue", "")
 	fs.DurationVar(&o.timeLimit, "time-limit", 0, "")
-	fs.Var(selectionFlag{&o.check}, "check", "")
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.Int64Var(&o.maxStates, "max-states", 0, "")
@@ -286,6 +311,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.msc, "msc", "", "")
 	fs.BoolVar(&o.complexity, "complexity", false, "")
 	fs.StringVar(&o.witness, "witness", "", "")
+	fs.BoolVar(&o.version, "version", false, "")
 	return fs
 }
 
@@ -293,7 +319,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if o.cfg.N == 0 {
+	if o.cfg.N == 0 && !given["n"] {
 		o.cfg.N = 3
 		if o.cfg.IDs != nil {
 			o.cfg.N = len(o.cfg.IDs)
@@ -341,5 +367,18 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if o.initialLeader.set {
 		o.cfg.InitialLeader = o.initialLeader.value
 	}
-	return o.cfg.WithDefaults().Validate()
+	err := o.cfg.WithDefaults().ValidateNamed(flagOf)
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) && fe.Field == "MaxCrashes" {
+		return fmt.Errorf("%w (--crash-any means --crashes %d; see docs/model.md)", err, o.cfg.N-1)
+	}
+	return err
+}
+
+// flagOf names a model.Config field by its flag, for Validate's messages.
+func flagOf(field string) string {
+	return map[string]string{
+		"N": "--n", "IDs": "--ids", "MaxCrashes": "--crashes", "MaxRestarts": "--restarts",
+		"Initiators": "--initiators", "Down": "--down", "MaxQueue": "--max-queue", "Detector": "--detector",
+		"Anonymous": "--anonymous", "Perm": "--ids perm",
+	}[field]
 }

@@ -27,7 +27,7 @@ func TestTraceOutITFReplays(t *testing.T) {
 	code, out, stderr := run("replay", itfPath)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "a genuine counterexample: Termination is violated (fair-cycle, 8 steps; every step replays)")
-	assert.Contains(t, out, "   5  crash p4   ◀ cycle starts here\n")
+	assert.Contains(t, out, "   6  deliver p1→p2 ELECTION(4)   ◀ cycle starts here (steps 6-8 repeat forever)\n")
 
 	// The same run as an mcheck trace file replays to the same text.
 	mc := filepath.Join(dir, "x.trace.json")

@@ -165,7 +165,7 @@ func TestJUnitOneCasePerProperty(t *testing.T) {
 	// The message is the report's one-line explanation, the body the text traces.
 	assert.Equal(t, "ELECTION(4) of crashed p4 circulates forever; Stable (elected=3) is never reached: p1 elected=⊥, p2 elected=⊥, p3 elected=⊥", fail.attrs["message"])
 	assert.Contains(t, out, "Termination   VIOLATED  "+fail.attrs["message"])
-	assert.Contains(t, fail.text, "   5  crash p4   ◀ cycle starts here\n")
+	assert.Contains(t, fail.text, "   6  deliver p1→p2 ELECTION(4)   ◀ cycle starts here (steps 6-8 repeat forever)\n")
 	assert.Contains(t, fail.text, "Termination counterexample (ends in a stuck state), 4 steps:")
 }
 

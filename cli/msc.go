@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -57,17 +57,17 @@ func writeMSCFile(path string, f *trace.File) error {
 // counterexample's chart are appended to it. Only a failure to write the
 // --msc file is an error; the job summary only warns.
 func writeCharts(path string, rep *check.Report, stderr io.Writer) error {
+	var mscErr error
 	if path != "" {
 		files := rep.Files()
 		switch {
 		case len(files) == 0:
 			fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s not written\n", path)
 		default:
-			if len(files) > 1 {
-				fmt.Fprintf(stderr, "mcheck: --msc: %d counterexamples, drew the first in %s; keep them all with --trace-out DIR/ and draw one with mcheck replay --msc\n", len(files), path)
-			}
 			if err := writeMSCFile(path, files[0]); err != nil {
-				return fmt.Errorf("--msc: %w", err)
+				mscErr = fmt.Errorf("--msc: %w", err)
+			} else if len(files) > 1 {
+				fmt.Fprintf(stderr, "mcheck: --msc: %d counterexamples, drew the first in %s; keep them all with --trace-out DIR/ and draw one with mcheck replay --msc\n", len(files), path)
 			}
 		}
 	}
@@ -76,7 +76,7 @@ func writeCharts(path string, rep *check.Report, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "mcheck: GITHUB_STEP_SUMMARY: %v (the job summary is incomplete)\n", err)
 		}
 	}
-	return nil
+	return mscErr
 }
 
 func appendStepSummary(path string, rep *check.Report) error {
@@ -134,7 +134,7 @@ func statusCell(rep *check.Report, v check.Verdict) string {
 	case check.Unchecked:
 		s = "not checked"
 	}
-	if v.Name == properties.Termination && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
+	if v.Property.Kind == model.EventuallyAlways && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
 		s += " (bounded model only)"
 	}
 	return s

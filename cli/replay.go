@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,21 @@ import (
 
 const replayUsage = "mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE (.trace.json or .itf.json)"
 
+const replayHelp = `Replay a trace file that mcheck wrote (--trace-out): rebuild the model from
+the file's configuration, take every step through the transition function and
+re-check the property at the end (for a lasso, the weak fairness of its cycle).
+
+Usage:
+  ` + replayUsage + `
+
+  --full-states         print whole states, not only what each step changed
+  --quiet               print only the verdict line, not the trace
+  --msc FILE.svg|.md    also draw the trace as a message-sequence chart
+
+Exit status: 0 a genuine counterexample, 1 not one (the first step that
+diverges is named), 2 a malformed file or bad input.
+`
+
 // replayMain is `mcheck replay FILE`.
 func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck replay", flag.ContinueOnError)
@@ -26,6 +42,10 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	quiet := fs.Bool("quiet", false, "")
 	chart := fs.String("msc", "", "")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, replayHelp)
+			return ExitHolds
+		}
 		return badInput(stderr, fmt.Errorf("replay: %s (usage: %s)", flagError(err), replayUsage))
 	}
 	if fs.NArg() != 1 {
@@ -34,10 +54,19 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	if err := checkMSCPath(*chart); err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %w", err))
 	}
+	if *chart != "" {
+		if err := checkOutputFile(*chart); err != nil {
+			return badInput(stderr, fmt.Errorf("replay: --msc: %w", err))
+		}
+	}
 	path := fs.Arg(0)
 	f, err := readTraceFile(path)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
+	}
+	if _, err := reg.Lookup(f.Config.Algo); err != nil {
+		return badInput(stderr, fmt.Errorf("replay: %s is a trace of %q, which this mcheck does not have (it has %s): replay it with the mcheck program that registers %q, such as your course's own (go run ./mcheck replay %s)",
+			path, f.Config.Algo, strings.Join(reg.Names(), ", "), f.Config.Algo, path))
 	}
 	err = trace.Replay(f, reg)
 	var div *trace.DivergenceError
@@ -51,7 +80,7 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
 	if *chart != "" {
 		if err := writeMSCFile(*chart, f); err != nil {
-			return badInput(stderr, fmt.Errorf("replay: --msc: %w", err))
+			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", err, ExitHolds)
 		}
 	}
 	if !*quiet {
@@ -99,12 +128,17 @@ func writeTraceFiles(path string, rep *check.Report, stderr io.Writer) error {
 		if len(files) == 0 {
 			return nil
 		}
+		if err := writeTraceFile(path, files[0]); err != nil {
+			return err
+		}
 		if len(files) > 1 {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %d counterexamples, wrote the first to %s; give a directory to keep them all\n", len(files), path)
 		}
-		return writeTraceFile(path, files[0])
+		return nil
 	}
-	if err := os.MkdirAll(path, 0o755); err != nil {
+	// Only the directory asked for is created: its parent was checked
+	// before the search.
+	if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	for _, f := range files {
@@ -126,7 +160,7 @@ func writeTraceFile(path string, f *trace.File) error {
 	}
 	if err := write(out); err != nil {
 		out.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
 	return out.Close()
 }

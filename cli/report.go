@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
@@ -66,6 +67,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	} else {
 		fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
 	}
+	if r.ReductionOff != "" {
+		fmt.Fprintf(w, "note         no partial-order reduction for this check: %s\n", r.ReductionOff)
+	}
 	if r.RerunFull {
 		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
 	}
@@ -89,6 +93,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
 
 	fmt.Fprintln(w, "properties")
+	width := 13
+	for _, v := range r.Verdicts {
+		width = max(width, utf8.RuneCountInString(v.Name)+1)
+	}
 	for _, v := range r.Verdicts {
 		status := string(v.Status)
 		switch v.Status {
@@ -97,7 +105,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		case check.Unchecked:
 			status = "not checked"
 		}
-		if v.Name == "Termination" && r.Bounded() {
+		if v.Property.Kind == model.EventuallyAlways && r.Bounded() {
 			switch {
 			case v.Status == check.Holds:
 				status += " (for the bounded model only: a channel bound can hide and create stuck states)"
@@ -107,7 +115,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 				status = "VIOLATED (also without the bound: it cut no step of this run)"
 			}
 		}
-		line := fmt.Sprintf("  %-13s %s", v.Name, status)
+		line := fmt.Sprintf("  %-*s %s", width, v.Name, status)
 		if v.Summary != "" {
 			line += "  " + v.Summary
 		}
@@ -116,7 +124,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 			if a.Bounded {
 				bound = " (for the bounded model only: the bound cut a step of this run)"
 			}
-			line += fmt.Sprintf("\n  %-13s also: %s%s", "", a.Summary, bound)
+			line += fmt.Sprintf("\n  %-*s also: %s%s", width, "", a.Summary, bound)
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -147,6 +155,7 @@ type jsonReport struct {
 	ReducedStates   int64          `json:"reduced_states,omitempty"`
 	ProvisoFull     int64          `json:"proviso_full_expansions,omitempty"`
 	RerunFull       bool           `json:"rerun_in_full,omitempty"`
+	ReductionOff    string         `json:"partial_order_reduction_off,omitempty"`
 	Stopped         string         `json:"stopped,omitempty"`
 	Seconds         float64        `json:"seconds"`
 	StatesPerSecond int64          `json:"states_per_second"`
@@ -235,7 +244,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	c, st := r.Config, r.Stats
 	out := jsonReport{
 		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
-		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull,
+		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull, ReductionOff: r.ReductionOff,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -17,7 +16,7 @@ func buildSys(t *testing.T, algo string, cfg model.Config) model.System {
 	t.Helper()
 	spec, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
-	sys, err := spec.Build(cfg, properties.Predicates())
+	sys, err := spec.Build.System(cfg, []string{"SingleLeader", "Agreement", "Termination"})
 	require.NoError(t, err)
 	return sys
 }
@@ -32,10 +31,10 @@ func TestBitstateWithRoomMatchesExhaustive(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
 			sys := buildSys(t, c.algo, c.cfg)
-			full, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true})
+			full, err := explore.Run(sys, explore.Options{Continue: true})
 			require.NoError(t, err)
 			for _, workers := range []int{1, 2} {
-				bs, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, Bitstate: 16 << 20, Workers: workers})
+				bs, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 16 << 20, Workers: workers})
 				require.NoError(t, err)
 				assert.Equal(t, full.States, bs.States)
 				assert.Equal(t, full.Transitions, bs.Transitions)
@@ -53,10 +52,10 @@ func TestBitstateWithRoomMatchesExhaustive(t *testing.T) {
 // is conservative (never above the true fraction).
 func TestBitstateTooSmallMissesStatesAndSaysSo(t *testing.T) {
 	sys := buildSys(t, "chang-roberts", model.Config{N: 3, MaxCrashes: 2})
-	full, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true})
+	full, err := explore.Run(sys, explore.Options{Continue: true})
 	require.NoError(t, err)
 	for _, size := range []int64{256, 4 << 10} {
-		bs, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, Bitstate: size})
+		bs, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: size})
 		require.NoError(t, err)
 		assert.Less(t, bs.States, full.States, "%d bytes", size)
 		actual := float64(bs.States) / float64(full.States)
@@ -70,15 +69,15 @@ func TestBitstateTooSmallMissesStatesAndSaysSo(t *testing.T) {
 // graph is kept.
 func TestBitstateFindsViolations(t *testing.T) {
 	sys := buildSys(t, "bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true})
-	opts := explore.Options{Invariants: []int{properties.IdxSingleLeader}, Goal: properties.IdxStable, Liveness: true, Continue: true}
+	opts := explore.Options{Invariants: []int{0}, Goal: explore.GoalOf(2), Liveness: true, Continue: true}
 	full, err := explore.Run(sys, opts)
 	require.NoError(t, err)
 	opts.Bitstate = 1 << 20
 	bs, err := explore.Run(sys, opts)
 	require.NoError(t, err)
-	v := bs.Violated(explore.Invariant, properties.IdxSingleLeader)
+	v := bs.Violated(explore.Invariant, 0)
 	require.NotNil(t, v)
-	assert.Equal(t, full.Violated(explore.Invariant, properties.IdxSingleLeader).Trace, v.Trace)
+	assert.Equal(t, full.Violated(explore.Invariant, 0).Trace, v.Trace)
 	assert.Equal(t, "a bitstate search keeps no state graph", bs.LivenessSkipped)
-	assert.Nil(t, bs.Violated(explore.FairCycle, properties.IdxStable))
+	assert.Nil(t, bs.Violated(explore.FairCycle, 2))
 }

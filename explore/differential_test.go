@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -87,11 +86,11 @@ func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
 			spec, err := reg.Lookup(c.algo)
 			require.NoError(t, err)
-			sys, err := spec.Build(c.cfg, properties.Predicates())
+			sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
 			states, transitions, discarded, depth := naiveBFS(sys)
 			for _, workers := range []int{1, 2, 3} {
-				res, err := explore.Run(sys, explore.Options{Goal: -1, Continue: true, MaxStates: maxDifferentialStates, Workers: workers})
+				res, err := explore.Run(sys, explore.Options{Continue: true, MaxStates: maxDifferentialStates, Workers: workers})
 				require.NoError(t, err)
 				require.True(t, res.Complete, "too big for the differential test: %s", res.Stopped)
 				require.Equal(t, states, res.States, "states, %d workers", workers)
@@ -119,11 +118,11 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%+v/continue=%v", c.algo, c.cfg, cont), func(t *testing.T) {
 				spec, err := reg.Lookup(c.algo)
 				require.NoError(t, err)
-				sys, err := spec.Build(c.cfg, properties.Predicates())
+				sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 				require.NoError(t, err)
 				opts := explore.Options{
-					Invariants: []int{properties.IdxSingleLeader, properties.IdxAgreement},
-					Goal:       properties.IdxStable, Liveness: true, Continue: cont,
+					Invariants: []int{0, 1},
+					Goal:       explore.GoalOf(2), Liveness: true, Continue: cont,
 				}
 				var first *explore.Result
 				for _, workers := range []int{1, 2, 4} {
@@ -156,12 +155,12 @@ func TestSpillingToDiskChangesNothing(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
 			spec, err := reg.Lookup(c.algo)
 			require.NoError(t, err)
-			sys, err := spec.Build(c.cfg, properties.Predicates())
+			sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
 			for _, liveness := range []bool{false, true} {
 				opts := explore.Options{
-					Invariants: []int{properties.IdxSingleLeader, properties.IdxAgreement},
-					Goal:       properties.IdxStable, Liveness: liveness, Continue: true, Workers: 2,
+					Invariants: []int{0, 1},
+					Goal:       explore.GoalOf(2), Liveness: liveness, Continue: true, Workers: 2,
 				}
 				inMemory, err := explore.Run(sys, opts)
 				require.NoError(t, err)
@@ -203,16 +202,16 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 		diffConfig{"ring", model.Config{N: 6, MaxQueue: 1}},
 		diffConfig{"ring", model.Config{N: 5, MaxQueue: 2}},
 	)
-	invs := []int{properties.IdxSingleLeader, properties.IdxAgreement}
+	invs := []int{0, 1}
 	reducedSomewhere := false
 	for _, c := range configs {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
 			spec, err := reg.Lookup(c.algo)
 			require.NoError(t, err)
-			inner, err := spec.Build(c.cfg, properties.Predicates())
+			inner, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
 			full := &observed{System: inner}
-			opts := explore.Options{Invariants: invs, Goal: -1, Continue: true, Workers: 1}
+			opts := explore.Options{Invariants: invs, Continue: true, Workers: 1}
 			fullRes, err := explore.Run(full.reset(), opts)
 			require.NoError(t, err)
 			require.True(t, fullRes.Complete)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,15 +69,15 @@ type chunk struct {
 	recs        []succRec
 	buf         []byte
 	fanout      []uint32 // successors per expanded state, for the graph
-	good        []bool   // Goal holds in the expanded state, for the graph
+	good        []uint64 // the goals that hold in the expanded state, for the graph
 	cut         []bool   // the bound discarded a fair successor of it, for the graph
 	quiet       []bool   // it is quiescent, for the measures
-	stuckCut    bool     // ... of the first stuck state
+	stuckCut    []bool   // ... of the first stuck state, per goal
 	transitions int64
 	discarded   int64
 	provisoFull int64
-	reduced     int64 // states that followed a stubborn set
-	stuck       int64 // frontier position of the first stuck state, or -1
+	reduced     int64   // states that followed a stubborn set
+	stuck       []int64 // per goal: frontier position of the first stuck state outside it, or -1
 	winners     int
 	winBytes    int
 	firstIdx    uint32 // index of the chunk's first winner
@@ -85,6 +86,21 @@ type chunk struct {
 	err         error  // reading or writing the frontier failed
 	firstEdge   int    // graph edge index of the chunk's first successor
 	bad         [64]int64
+	badStep     [64]stepAt // the chunk's first step violating each step predicate
+}
+
+// stepAt is a step: the state it leaves and its action.
+type stepAt struct {
+	src    uint32
+	action model.Action
+}
+
+func (ch *chunk) recordSteps(bad uint64, src uint32, a model.Action) {
+	for p := 0; bad != 0; p, bad = p+1, bad>>1 {
+		if bad&1 != 0 && ch.badStep[p].src == noParent {
+			ch.badStep[p] = stepAt{src, a}
+		}
+	}
 }
 
 // parallel runs f(worker, i) for i in [0, n) on the workers.
@@ -141,7 +157,7 @@ func (s *search) bfs(start time.Time) {
 		s.next.reset(uint32(s.links.n))
 		for lo := 0; lo < s.cur.count() && !s.stop; lo += chunkStates * batchChunks {
 			if err := s.opt.Context.Err(); err != nil {
-				s.halt("interrupted: " + context.Cause(s.opt.Context).Error())
+				s.halt(StopInterrupted, "interrupted: "+context.Cause(s.opt.Context).Error())
 				return
 			}
 			if !s.withinBudget() {
@@ -175,13 +191,13 @@ func (s *search) withinBudget() bool {
 		s.graph = nil
 		s.tab.dropIndex()
 		runtime.GC()
-		if s.stuckSeen && !s.opt.Continue {
-			s.halt("stopped at the first violation")
+		if slices.Contains(s.stuckSeen, true) && !s.opt.Continue {
+			s.halt(StopFirstViolation, "stopped at the first violation")
 			return false
 		}
 	}
 	if s.memBytes() > b {
-		s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
+		s.halt(StopMemory, fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
 		return false
 	}
 	return true
@@ -213,12 +229,24 @@ func (s *search) runBatch(lo, hi int) {
 		s.stats.Discarded += ch.discarded
 		s.stats.ProvisoFull += ch.provisoFull
 		s.stats.ReducedStates += ch.reduced
-		if ch.stuck >= 0 && !s.stuckSeen {
-			s.stuckSeen, s.stuckAt, s.stuckCut = true, s.cur.base+uint32(ch.stuck), ch.stuckCut
+		for p, at := range ch.badStep {
+			if _, seen := s.stepFound[p]; at.src != noParent && !seen {
+				// Chunks are in BFS order: the first is from a shallowest state.
+				s.stepFound[p] = at
+				if !s.opt.Continue {
+					s.halt(StopFirstViolation, "stopped at the first violation")
+				}
+			}
+		}
+		for k, at := range ch.stuck {
+			if at < 0 || s.stuckSeen[k] {
+				continue
+			}
+			s.stuckSeen[k], s.stuckAt[k], s.stuckCut[k] = true, s.cur.base+uint32(at), ch.stuckCut[k]
 			// With liveness on the search goes on: the fair-cycle check
 			// needs the whole graph and may find the other way to fail.
 			if !s.opt.Continue && g == nil {
-				s.halt("stopped at the first violation")
+				s.halt(StopFirstViolation, "stopped at the first violation")
 			}
 		}
 		if g != nil {
@@ -226,8 +254,10 @@ func (s *search) runBatch(lo, hi int) {
 			for i, n := range ch.fanout {
 				g.start = append(g.start, uint32(e))
 				e += int(n)
-				if ch.good[i] {
-					g.good.set(s.cur.base + uint32(ch.lo+i))
+				for k, p := range s.goals {
+					if ch.good[i]&(1<<p) != 0 {
+						g.good[k].set(s.cur.base + uint32(ch.lo+i))
+					}
 				}
 				if ch.cut[i] {
 					g.cut.set(s.cur.base + uint32(ch.lo+i))
@@ -303,9 +333,9 @@ func (s *search) runBatch(lo, hi int) {
 	}
 	switch {
 	case s.opt.MaxStates > 0 && int64(s.links.n) >= s.opt.MaxStates:
-		s.halt(fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
+		s.halt(StopMaxStates, fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
 	case s.links.n >= maxStates:
-		s.halt(fmt.Sprintf("the state table is full at %d states", maxStates))
+		s.halt(StopTableFull, fmt.Sprintf("the state table is full at %d states", maxStates))
 	}
 }
 
@@ -314,7 +344,7 @@ func (s *search) runBatch(lo, hi int) {
 func (s *search) ioFailed(chunks []chunk) bool {
 	for c := range chunks {
 		if err := chunks[c].err; err != nil {
-			s.halt(err.Error())
+			s.halt(StopIO, err.Error())
 			return true
 		}
 	}
@@ -331,8 +361,16 @@ func grow[T any](xs []T, n int) []T {
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut, ch.quiet = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0], ch.quiet[:0]
-	ch.transitions, ch.discarded, ch.stuck, ch.err, ch.provisoFull, ch.reduced = 0, 0, -1, nil, 0, 0
-	goal := s.opt.Goal
+	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
+	ch.stuck, ch.stuckCut = ch.stuck[:0], ch.stuckCut[:0]
+	var goals uint64
+	for _, p := range s.goals {
+		goals |= 1 << p
+		ch.stuck, ch.stuckCut = append(ch.stuck, -1), append(ch.stuckCut, false)
+	}
+	for p := range ch.badStep {
+		ch.badStep[p] = stepAt{src: noParent}
+	}
 	data, from, err := s.cur.states(ch.lo, ch.hi, &w.read)
 	if err != nil {
 		ch.err = err
@@ -348,12 +386,16 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		}
 		ch.transitions += int64(n)
 		ch.discarded += int64(b.Discarded)
-		if goal >= 0 && ch.stuck < 0 && b.Props&(1<<goal) == 0 && !anyFair(b) {
-			ch.stuck, ch.stuckCut = int64(i), b.DiscardedFair > 0
+		if goals&^b.Props != 0 && !anyFair(b) {
+			for k, p := range s.goals {
+				if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {
+					ch.stuck[k], ch.stuckCut[k] = int64(i), b.DiscardedFair > 0
+				}
+			}
 		}
 		if s.graph != nil {
 			ch.fanout = append(ch.fanout, uint32(n))
-			ch.good = append(ch.good, goal >= 0 && b.Props&(1<<goal) != 0)
+			ch.good = append(ch.good, b.Props&goals)
 			ch.cut = append(ch.cut, b.DiscardedFair > 0)
 			ch.quiet = append(ch.quiet, b.Discarded == 0 && !anyFair(b))
 		}
@@ -363,6 +405,9 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 				j = int(pick[k])
 			}
 			x := &b.Succs[j]
+			if bad := s.stepMask &^ x.Props; bad != 0 {
+				ch.recordSteps(bad, src, x.Action)
+			}
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(j)...)
 			ch.recs = append(ch.recs, succRec{
@@ -529,6 +574,6 @@ func (s *search) recordInvariant(p int, idx uint32) {
 	}
 	s.invFound[p] = idx
 	if !s.opt.Continue {
-		s.halt("stopped at the first violation")
+		s.halt(StopFirstViolation, "stopped at the first violation")
 	}
 }

@@ -1,7 +1,7 @@
 // Package explore is the search engine: breadth-first enumeration of every
-// reachable state of a model.System, invariant checks on each state, and the
-// stuck-state part of Termination. It knows nothing of leader election:
-// properties reach it as predicate indices.
+// reachable state of a model.System, invariant checks on each state and step,
+// and the stuck states and fair cycles of eventually-always properties. It
+// knows nothing of leader election: properties reach it as predicate indices.
 package explore
 
 import (
@@ -28,17 +28,58 @@ const (
 	// FairCycle: a lasso whose weakly fair cycle passes a state outside the
 	// goal, so the goal is never reached for good.
 	FairCycle
+	// StepViolation: a step (the last of the trace) where a step predicate
+	// is false.
+	StepViolation
+)
+
+// Goal is the predicates that stuck states must satisfy and fair cycles must
+// not avoid, each on its own (one per eventually-always property). The zero
+// Goal is none.
+type Goal struct {
+	mask uint64
+	bad  bool // a predicate index out of range
+}
+
+// GoalOf makes each of the predicates ps a goal.
+func GoalOf(ps ...int) Goal {
+	var g Goal
+	for _, p := range ps {
+		if p < 0 || p >= 64 {
+			g.bad = true // Run refuses it
+			continue
+		}
+		g.mask |= 1 << p
+	}
+	return g
+}
+
+// StopReason says why a search stopped before it was complete.
+type StopReason uint8
+
+const (
+	NotStopped         StopReason = iota
+	StopFirstViolation            // a violation was found and Continue is off
+	StopInterrupted               // the Context was done
+	StopMaxStates                 // Options.MaxStates states were stored
+	StopMemory                    // Options.MemoryBudget was reached
+	StopTableFull                 // the state table cannot grow further
+	StopIO                        // the frontier or parent links failed on disk
 )
 
 // Options configure a search.
 type Options struct {
 	// Invariants are predicate indices that must hold in every reachable state.
 	Invariants []int
-	// Goal is the predicate index every stuck state must satisfy (Stable), or
-	// -1 for no stuck-state check.
-	Goal int
+	// Steps are predicate indices that must hold of every step: bit p of a
+	// successor says whether the step to it satisfies predicate p.
+	Steps []int
+	// Goal, if set (GoalOf), is the predicates every stuck state must
+	// satisfy (Stable), each on its own; the zero Goal means no
+	// stuck-state check.
+	Goal Goal
 	// Liveness keeps the state graph and, when the search completes, looks
-	// for fair cycles through states outside Goal (needs Goal >= 0).
+	// for fair cycles through states outside each goal (needs a Goal).
 	Liveness bool
 	// Continue searches on after a violation, to report full counts and the
 	// shortest trace of every violated property.
@@ -48,7 +89,7 @@ type Options struct {
 	// (0: no limit).
 	MemoryBudget int64
 	// MaxStates stops the search, incomplete, when this many states are
-	// stored (0: no limit).
+	// stored (0 or negative: no limit; mchecktest has a default instead).
 	MaxStates int64
 	// Context interrupts the search (Ctrl-C, a deadline); the result is then
 	// incomplete but keeps what was found.
@@ -99,9 +140,11 @@ type Stats struct {
 	Discarded   int64 // successors dropped by the channel bound
 	Depth       int   // the deepest BFS level reached
 	Complete    bool  // every reachable state was explored
-	Stopped     string
-	Elapsed     time.Duration
-	MemBytes    int64 // fingerprint table, parent links, frontier and graph
+	// Stop says why an incomplete search stopped; Stopped says it in words.
+	Stop     StopReason
+	Stopped  string
+	Elapsed  time.Duration
+	MemBytes int64 // fingerprint table, parent links, frontier and graph
 	// Reduced: partial-order reduction left steps out of at least one
 	// state, so the counts are of the reduced graph. ReducedStates counts
 	// those states; ProvisoFull the states that had stubborn sets but were
@@ -117,7 +160,7 @@ type Stats struct {
 // Violation is a property violation with its shortest trace.
 type Violation struct {
 	Kind      Kind
-	Predicate int // the invariant violated, or the Goal for Stuck
+	Predicate int // the invariant or step predicate violated, or the Goal
 	// Bounded: the counterexample may not exist without the channel bound:
 	// the bound discarded a weakly fair step of the stuck state, or of a
 	// state of the cycle, so without the bound that state would not be
@@ -171,11 +214,19 @@ type search struct {
 	next    level
 	stats   Stats
 	// found[k] maps a predicate to the state index that violates it.
-	invFound  map[int]uint32
-	stuckAt   uint32
-	stuckCut  bool // the bound discarded a fair successor of the stuck state
-	stuckSeen bool
+	invFound map[int]uint32
+	// Per goal (in the order of goals): the first stuck state outside it,
+	// whether the bound discarded a fair successor of it, and whether one
+	// was found.
+	stuckAt   []uint32
+	stuckCut  []bool
+	stuckSeen []bool
 	invMask   uint64
+	stepMask  uint64
+	// stepFound maps a step predicate to the first violating step found:
+	// the state it leaves and its action.
+	stepFound map[int]stepAt
+	goals     []int // Options.Goal's predicates, ascending
 	stop      bool
 	roots     int       // the initial states are indices 0..roots-1
 	graph     *graph    // with Options.Liveness
@@ -193,7 +244,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		opt.ProgressEvery = time.Second
 	}
 	s := &search{
-		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{},
+		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{}, stepFound: map[int]stepAt{},
 		// Indices are needed for the graph's edges and, with reduction, for
 		// the depth of a revisited state.
 		tab:   newTable(1<<16, opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)),
@@ -212,8 +263,8 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.workers = append(s.workers, w)
 	}
-	if opt.Reduce && (opt.Goal >= 0 || opt.Liveness) {
-		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal or liveness with it")
+	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
+		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
 	}
 	if opt.Reduce && opt.Bitstate > 0 {
 		// The cycle proviso needs the depth of revisited states.
@@ -226,14 +277,30 @@ func Run(sys model.System, opt Options) (*Result, error) {
 		}
 		s.invMask |= 1 << p
 	}
-	if opt.Goal >= npred {
-		return nil, fmt.Errorf("goal %d: no such predicate", opt.Goal)
+	for _, p := range opt.Steps {
+		if p < 0 || p >= npred {
+			return nil, fmt.Errorf("step predicate %d: no such predicate", p)
+		}
+		s.stepMask |= 1 << p
 	}
+	for p := 0; p < 64; p++ {
+		if opt.Goal.mask&(1<<p) == 0 {
+			continue
+		}
+		if p >= npred {
+			return nil, fmt.Errorf("goal %d: no such predicate", p)
+		}
+		s.goals = append(s.goals, p)
+	}
+	if opt.Goal.bad {
+		return nil, fmt.Errorf("goal: a predicate index out of range")
+	}
+	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, len(s.goals)), make([]bool, len(s.goals)), make([]bool, len(s.goals))
 	if opt.Liveness {
-		if opt.Goal < 0 {
+		if len(s.goals) == 0 {
 			return nil, fmt.Errorf("liveness needs a goal predicate")
 		}
-		s.graph = &graph{}
+		s.graph = &graph{good: make([]bitset, len(s.goals))}
 	}
 	if opt.Measure {
 		if opt.Reduce || opt.Bitstate > 0 {
@@ -257,11 +324,12 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	return s.result()
 }
 
-// lasso runs the fair-cycle check on the complete graph and returns the
-// violation as a prefix plus a cycle, if there is one.
-func (s *search) lasso() (*Violation, error) {
+// lasso runs the fair-cycle check of goal k on the complete graph and
+// returns the violation as a prefix plus a cycle, if there is one.
+func (s *search) lasso(k int) (*Violation, error) {
 	g := s.graph
 	g.close()
+	g.which = k
 	cycle, found := g.fairCycle()
 	if !found {
 		return nil, nil
@@ -294,7 +362,7 @@ func (s *search) lasso() (*Violation, error) {
 	for _, e := range cycle {
 		bounded = bounded || g.cut.has(g.srcOf(e))
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.opt.Goal, Trace: tr, Bounded: bounded}, nil
+	return &Violation{Kind: FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: bounded}, nil
 }
 
 // reduces reports whether sys can offer stubborn sets at all.
@@ -303,10 +371,10 @@ func reduces(sys model.System) bool {
 	return ok && r.Reduces()
 }
 
-func (s *search) halt(why string) {
+func (s *search) halt(r StopReason, why string) {
 	s.stop = true
-	if s.stats.Stopped == "" {
-		s.stats.Stopped = why
+	if s.stats.Stop == NotStopped {
+		s.stats.Stop, s.stats.Stopped = r, why
 	}
 }
 
@@ -357,12 +425,26 @@ func (s *search) result() (*Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{Kind: Invariant, Predicate: p, Trace: tr})
 	}
-	if s.stuckSeen {
-		tr, err := s.trace(s.stuckAt)
+	for k, p := range s.goals {
+		if !s.stuckSeen[k] {
+			continue
+		}
+		tr, err := s.trace(s.stuckAt[k])
 		if err != nil {
 			return nil, err
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: s.opt.Goal, Trace: tr, Bounded: s.stuckCut})
+		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
+	}
+	for p := 0; p < 64; p++ {
+		at, ok := s.stepFound[p]
+		if !ok {
+			continue
+		}
+		tr, err := s.stepTrace(at, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Violations = append(r.Violations, Violation{Kind: StepViolation, Predicate: p, Trace: tr})
 	}
 	r.LivenessSkipped = s.livenessSkipped
 	if s.opt.Measure {
@@ -384,12 +466,15 @@ func (s *search) result() (*Result, error) {
 		case !s.stats.Complete:
 			r.LivenessSkipped = "the search did not finish"
 		default:
-			v, err := s.lasso()
-			if err != nil {
-				return nil, err
-			}
-			if v != nil {
-				r.Violations = append(r.Violations, *v)
+			s.graph.start = append(s.graph.start, uint32(len(s.graph.dst)))
+			for k := range s.goals {
+				v, err := s.lasso(k)
+				if err != nil {
+					return nil, err
+				}
+				if v != nil {
+					r.Violations = append(r.Violations, *v)
+				}
 			}
 		}
 	}

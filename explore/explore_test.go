@@ -14,7 +14,6 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -66,7 +65,7 @@ func (c counter) Timers() []model.Timer[cLocal, cMsg] {
 	return []model.Timer[cLocal, cMsg]{{
 		Name:      "dbl",
 		Armed:     func(*cLocal) bool { return true },
-		Justified: func(*model.Ctx[cMsg], *cLocal) bool { return false },
+		Justified: func(*model.GuardCtx[cMsg], *cLocal) bool { return false },
 		Fire:      func(_ *model.Ctx[cMsg], l *cLocal) { l.V = l.V * c.mul % c.k },
 	}}
 }
@@ -82,12 +81,16 @@ const (
 
 func v(p *model.Procs) int { return p.Elected[0] - 100 }
 
-var counterPreds = []model.Predicate{
-	notTwo:  {Name: "v≠2", Holds: func(p *model.Procs) bool { return v(p) != 2 }},
-	notFour: {Name: "v≠4", Holds: func(p *model.Procs) bool { return v(p) != 4 }},
-	even:    {Name: "even", Holds: func(p *model.Procs) bool { return v(p)%2 == 0 }},
-	zero:    {Name: "zero", Holds: func(p *model.Procs) bool { return v(p) == 0 }},
-	nonZero: {Name: "nonzero", Holds: func(p *model.Procs) bool { return v(p) != 0 }},
+type cView = model.View[cLocal, cMsg]
+
+func vv(x *cView) int { return x.Local(0).V }
+
+var counterPreds = []model.Property[cLocal, cMsg]{
+	notTwo:  {Name: "v≠2", Holds: func(x *cView) bool { return vv(x) != 2 }},
+	notFour: {Name: "v≠4", Holds: func(x *cView) bool { return vv(x) != 4 }},
+	even:    {Name: "even", Holds: func(x *cView) bool { return vv(x)%2 == 0 }},
+	zero:    {Name: "zero", Holds: func(x *cView) bool { return vv(x) == 0 }},
+	nonZero: {Name: "nonzero", Holds: func(x *cView) bool { return vv(x) != 0 }},
 }
 
 func newCounter(t *testing.T, c counter) model.System {
@@ -187,7 +190,7 @@ func TestExactCountsOfACounter(t *testing.T) {
 		// A single state with two self-loops (a parallel edge counts twice).
 		{counter{k: 1, add: 1, mul: 1, noAdd: -1}, 1, 2, 0},
 	} {
-		res := run(t, newCounter(t, tc.c), explore.Options{Goal: -1})
+		res := run(t, newCounter(t, tc.c), explore.Options{})
 		assert.Equal(t, explore.Stats{
 			States: tc.states, Transitions: tc.transitions, Depth: tc.depth, Complete: true,
 			Elapsed: res.Elapsed, MemBytes: res.MemBytes,
@@ -199,7 +202,7 @@ func TestExactCountsOfACounter(t *testing.T) {
 
 func TestShortestCounterexampleOfAnInvariant(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Invariants: []int{notFour}, Goal: -1})
+	res := run(t, sys, explore.Options{Invariants: []int{notFour}})
 	require.Len(t, res.Violations, 1)
 	viol := res.Violated(explore.Invariant, notFour)
 	require.NotNil(t, viol)
@@ -225,7 +228,7 @@ func TestShortestCounterexampleOfAnInvariant(t *testing.T) {
 
 func TestContinueVersusStopAtFirst(t *testing.T) {
 	sys := newCounter(t, mod5)
-	first := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}, Goal: -1})
+	first := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}})
 	require.Len(t, first.Violations, 1)
 	require.NotNil(t, first.Violated(explore.Invariant, notTwo))
 	assert.Nil(t, first.Violated(explore.Invariant, notFour))
@@ -235,7 +238,7 @@ func TestContinueVersusStopAtFirst(t *testing.T) {
 	assert.Equal(t, int64(3), first.States)
 	assert.Equal(t, int64(4), first.Transitions)
 
-	all := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}, Goal: -1, Continue: true})
+	all := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}, Continue: true})
 	assert.True(t, all.Complete)
 	assert.Empty(t, all.Stopped)
 	assert.Equal(t, int64(5), all.States)
@@ -251,14 +254,14 @@ func TestContinueVersusStopAtFirst(t *testing.T) {
 	}
 
 	// "even" fails in 1 (depth 1) and 3 (depth 3): the shallowest is kept.
-	odd := run(t, sys, explore.Options{Invariants: []int{even}, Goal: -1, Continue: true})
+	odd := run(t, sys, explore.Options{Invariants: []int{even}, Continue: true})
 	require.Len(t, odd.Violations, 1)
 	assert.Equal(t, []int{0, 1}, values(sys, odd.Violations[0].Trace))
 }
 
 func TestInvariantViolatedInTheInitialState(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Invariants: []int{nonZero}, Goal: -1})
+	res := run(t, sys, explore.Options{Invariants: []int{nonZero}})
 	viol := res.Violated(explore.Invariant, nonZero)
 	require.NotNil(t, viol)
 	require.Len(t, viol.Trace.Steps, 1)
@@ -268,7 +271,7 @@ func TestInvariantViolatedInTheInitialState(t *testing.T) {
 	assert.Equal(t, int64(1), res.States)
 	assert.Equal(t, int64(0), res.Transitions)
 
-	res = run(t, sys, explore.Options{Invariants: []int{nonZero}, Goal: -1, Continue: true})
+	res = run(t, sys, explore.Options{Invariants: []int{nonZero}, Continue: true})
 	assert.True(t, res.Complete)
 	assert.Equal(t, int64(5), res.States)
 	assert.Len(t, res.Violated(explore.Invariant, nonZero).Trace.Steps, 1)
@@ -276,7 +279,7 @@ func TestInvariantViolatedInTheInitialState(t *testing.T) {
 
 func TestMaxStatesStopsIncompleteWithoutClaims(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Invariants: []int{notFour}, Goal: zero, Liveness: true, MaxStates: 3})
+	res := run(t, sys, explore.Options{Invariants: []int{notFour}, Goal: explore.GoalOf(zero), Liveness: true, MaxStates: 3})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "--max-states 3 reached", res.Stopped)
 	assert.Equal(t, int64(3), res.States)
@@ -287,7 +290,7 @@ func TestMaxStatesStopsIncompleteWithoutClaims(t *testing.T) {
 	assert.Equal(t, "the search did not finish", res.LivenessSkipped)
 
 	// A limit above the state count changes nothing.
-	res = run(t, sys, explore.Options{Goal: -1, MaxStates: 6})
+	res = run(t, sys, explore.Options{MaxStates: 6})
 	assert.True(t, res.Complete)
 	assert.Empty(t, res.Stopped)
 	assert.Equal(t, int64(5), res.States)
@@ -297,13 +300,13 @@ func TestMaxStatesStopsIncompleteWithoutClaims(t *testing.T) {
 func TestMaxStatesMakesNoHoldsClaim(t *testing.T) {
 	spec, err := specs.Builtin().Lookup("ring")
 	require.NoError(t, err)
-	full, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, Properties: properties.All})
+	full, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}})
 	require.NoError(t, err)
 	require.True(t, full.Stats.Complete)
 	require.Equal(t, check.Holds, full.Verdicts[0].Status) // SingleLeader
 	require.Equal(t, check.Holds, full.Verdicts[1].Status) // Agreement
 
-	cut, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, Properties: properties.All, MaxStates: 20})
+	cut, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, MaxStates: 20})
 	require.NoError(t, err)
 	assert.False(t, cut.Stats.Complete)
 	assert.Equal(t, "--max-states 20 reached", cut.Stats.Stopped)
@@ -315,10 +318,10 @@ func TestMaxStatesMakesNoHoldsClaim(t *testing.T) {
 }
 
 func TestMaxStatesIsACap(t *testing.T) {
-	res := run(t, newCounter(t, mod5), explore.Options{Goal: -1, MaxStates: 4})
+	res := run(t, newCounter(t, mod5), explore.Options{MaxStates: 4})
 	assert.False(t, res.Complete)
 	assert.Equal(t, int64(4), res.States, "a cap, not a hint")
-	res = run(t, newCounter(t, counter{k: 20011, add: 1, mul: 2, noAdd: -1}), explore.Options{Goal: -1, MaxStates: 1000})
+	res = run(t, newCounter(t, counter{k: 20011, add: 1, mul: 2, noAdd: -1}), explore.Options{MaxStates: 1000})
 	assert.False(t, res.Complete)
 	assert.Equal(t, int64(1000), res.States, "a cap, not a hint")
 }
@@ -327,7 +330,7 @@ func TestCancelledContextGivesAnIncompleteResult(t *testing.T) {
 	sys := newCounter(t, mod5)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := run(t, sys, explore.Options{Goal: zero, Liveness: true, Context: ctx})
+	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true, Context: ctx})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "interrupted: context canceled", res.Stopped)
 	assert.Equal(t, int64(1), res.States)
@@ -337,7 +340,7 @@ func TestCancelledContextGivesAnIncompleteResult(t *testing.T) {
 
 	cctx, ccancel := context.WithCancelCause(context.Background())
 	ccancel(errors.New("Ctrl-C"))
-	res = run(t, sys, explore.Options{Goal: -1, Context: cctx})
+	res = run(t, sys, explore.Options{Context: cctx})
 	assert.Equal(t, "interrupted: Ctrl-C", res.Stopped)
 	assert.False(t, res.Complete)
 }
@@ -350,7 +353,7 @@ func TestContextCancelledDuringTheSearch(t *testing.T) {
 	defer cancel()
 	var seen []explore.Progress
 	cancelledAt := -1
-	res := run(t, sys, explore.Options{Goal: -1, Context: ctx, ProgressEvery: 1, Progress: func(p explore.Progress) {
+	res := run(t, sys, explore.Options{Context: ctx, ProgressEvery: 1, Progress: func(p explore.Progress) {
 		seen = append(seen, p)
 		if p.Depth >= 4 && cancelledAt < 0 {
 			cancelledAt = p.Depth
@@ -376,7 +379,7 @@ func TestStuckState(t *testing.T) {
 	// enabled, so a fair run may stop there for good outside "even".
 	stuck := counter{k: 5, add: 1, mul: 2, noAdd: 3}
 	sys := newCounter(t, stuck)
-	res := run(t, sys, explore.Options{Goal: even})
+	res := run(t, sys, explore.Options{Goal: explore.GoalOf(even)})
 	require.Len(t, res.Violations, 1)
 	viol := res.Violated(explore.Stuck, even)
 	require.NotNil(t, viol)
@@ -387,14 +390,14 @@ func TestStuckState(t *testing.T) {
 	assert.False(t, res.Complete)
 	assert.Equal(t, "stopped at the first violation", res.Stopped)
 
-	res = run(t, sys, explore.Options{Goal: even, Continue: true})
+	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Continue: true})
 	assert.True(t, res.Complete)
 	require.Len(t, res.Violations, 1)
 	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, res.Violations[0].Trace))
 
 	// With liveness on, the search goes on to the end and also finds the
 	// fair cycle 1 → 2 → 3 → 1 (inc is disabled at 3, so dbl may close it).
-	res = run(t, sys, explore.Options{Goal: even, Liveness: true})
+	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true})
 	assert.True(t, res.Complete)
 	require.NotNil(t, res.Violated(explore.Stuck, even))
 	cyc := res.Violated(explore.FairCycle, even)
@@ -402,17 +405,17 @@ func TestStuckState(t *testing.T) {
 	requireReplays(t, sys, cyc.Trace)
 
 	// No stuck state without a goal, or when the goal holds where it stops.
-	res = run(t, sys, explore.Options{Goal: -1})
+	res = run(t, sys, explore.Options{})
 	assert.Empty(t, res.Violations)
 	assert.True(t, res.Complete)
-	res = run(t, newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 4}), explore.Options{Goal: even})
+	res = run(t, newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 4}), explore.Options{Goal: explore.GoalOf(even)})
 	assert.Empty(t, res.Violations)
 	assert.True(t, res.Complete)
 }
 
 func TestFairCycleLasso(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Goal: zero, Liveness: true})
+	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true})
 	assert.True(t, res.Complete)
 	require.Len(t, res.Violations, 1)
 	viol := res.Violated(explore.FairCycle, zero)
@@ -433,7 +436,7 @@ func TestFairCycleLasso(t *testing.T) {
 func TestNoLivenessViolationWhenEveryFairRunReachesTheGoal(t *testing.T) {
 	// Counting down to 0; the unfair self-loops cannot keep it from 0 forever.
 	sys := newCounter(t, counter{k: 4, init: 3, add: 3, mul: 1, noAdd: 0})
-	res := run(t, sys, explore.Options{Goal: zero, Liveness: true})
+	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true})
 	assert.True(t, res.Complete)
 	assert.Empty(t, res.Violations)
 	assert.Empty(t, res.LivenessSkipped)
@@ -477,7 +480,7 @@ func TestWideLevelsAndWorkers(t *testing.T) {
 
 	var first *explore.Result
 	for _, workers := range []int{1, 4} {
-		res := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour, even}, Goal: zero, Liveness: true, Continue: true, Workers: workers})
+		res := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour, even}, Goal: explore.GoalOf(zero), Liveness: true, Continue: true, Workers: workers})
 		assert.True(t, res.Complete)
 		assert.Equal(t, int64(c.k), res.States)
 		assert.Equal(t, int64(2*c.k), res.Transitions)
@@ -502,11 +505,11 @@ func TestWideLevelsAndWorkers(t *testing.T) {
 
 func TestMemoryBudget(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Goal: -1, MemoryBudget: 1})
+	res := run(t, sys, explore.Options{MemoryBudget: 1})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "memory budget of 1 B reached", res.Stopped)
 
-	res = run(t, sys, explore.Options{Goal: zero, Liveness: true, MemoryBudget: 1})
+	res = run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true, MemoryBudget: 1})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "memory budget of 1 B reached", res.Stopped)
 	assert.Equal(t, "the state graph outgrew the memory budget of 1 B at 1 states", res.LivenessSkipped)
@@ -514,13 +517,13 @@ func TestMemoryBudget(t *testing.T) {
 
 func TestRunRejectsBadOptions(t *testing.T) {
 	sys := newCounter(t, mod5)
-	_, err := explore.Run(sys, explore.Options{Invariants: []int{5}, Goal: -1})
+	_, err := explore.Run(sys, explore.Options{Invariants: []int{5}})
 	assert.Error(t, err)
-	_, err = explore.Run(sys, explore.Options{Invariants: []int{-1}, Goal: -1})
+	_, err = explore.Run(sys, explore.Options{Invariants: []int{-1}})
 	assert.Error(t, err)
-	_, err = explore.Run(sys, explore.Options{Goal: 5})
+	_, err = explore.Run(sys, explore.Options{Goal: explore.GoalOf(5)})
 	assert.Error(t, err)
-	_, err = explore.Run(sys, explore.Options{Goal: -1, Liveness: true})
+	_, err = explore.Run(sys, explore.Options{Liveness: true})
 	assert.Error(t, err)
 }
 
@@ -537,14 +540,59 @@ func TestFormatBytes(t *testing.T) {
 func TestReductionRefusesWhatItCannotKeep(t *testing.T) {
 	spec, err := specs.Builtin().Lookup("ring")
 	require.NoError(t, err)
-	sys, err := spec.Build(model.Config{N: 3}, properties.Predicates())
+	sys, err := spec.Build.System(model.Config{N: 3}, []string{"SingleLeader", "Agreement", "Termination"})
 	require.NoError(t, err)
 	for _, opt := range []explore.Options{
-		{Reduce: true, Goal: properties.IdxStable},
-		{Reduce: true, Goal: properties.IdxStable, Liveness: true},
-		{Reduce: true, Goal: -1, Bitstate: 1 << 20},
+		{Reduce: true, Goal: explore.GoalOf(2)},
+		{Reduce: true, Goal: explore.GoalOf(2), Liveness: true},
+		{Reduce: true, Bitstate: 1 << 20},
 	} {
 		_, err := explore.Run(sys, opt)
 		require.Error(t, err)
 	}
+}
+
+// A step predicate is checked on every step, also into states seen before,
+// and its violation is the shortest trace that ends in the offending step.
+func TestStepPredicateGivesShortestTraceEndingInTheStep(t *testing.T) {
+	noDblFromThree := model.Property[cLocal, cMsg]{
+		Name: "no dbl from 3", Kind: model.StepProperty,
+		Step: func(before *cView, a model.Action, after *cView) bool {
+			return !(vv(before) == 3 && a.Kind() == model.KindEarlyTimeout)
+		},
+	}
+	sys, err := model.New[cLocal, cMsg](mod5, model.Config{N: 2, Down: []int{2}, Detector: model.Unreliable},
+		[]model.Property[cLocal, cMsg]{counterPreds[notFour], noDblFromThree})
+	require.NoError(t, err)
+	for _, cont := range []bool{false, true} {
+		res := run(t, sys, explore.Options{Steps: []int{1}, Continue: cont})
+		v := res.Violated(explore.StepViolation, 1)
+		require.NotNil(t, v, "continue=%v", cont)
+		assert.Equal(t, []int{0, 1, 2, 3, 1}, values(sys, v.Trace))
+		assert.Equal(t, "early-dbl p1", v.Trace.Final().Label)
+		if !cont {
+			assert.Equal(t, explore.StopFirstViolation, res.Stop)
+		}
+	}
+	_, err = explore.Run(sys, explore.Options{Steps: []int{1}, Reduce: true})
+	assert.ErrorContains(t, err, "no goal, liveness or step predicate with it")
+}
+
+// Several goals in one search: each gets the violations it gets alone.
+func TestGoalsAreCheckedEachOnItsOwn(t *testing.T) {
+	sys := newCounter(t, mod5)
+	both := run(t, sys, explore.Options{Goal: explore.GoalOf(zero, notFour), Liveness: true})
+	for _, g := range []int{zero, notFour} {
+		alone := run(t, sys, explore.Options{Goal: explore.GoalOf(g), Liveness: true})
+		require.NotEmpty(t, alone.Violations)
+		for _, v := range alone.Violations {
+			w := both.Violated(v.Kind, g)
+			require.NotNil(t, w, "goal %d kind %d", g, v.Kind)
+			assert.Equal(t, labels(v.Trace), labels(w.Trace))
+			assert.Equal(t, v.Trace.CycleStart, w.Trace.CycleStart)
+		}
+	}
+	assert.Equal(t, both.States, run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}).States)
+	_, err := explore.Run(sys, explore.Options{Goal: explore.GoalOf(64)})
+	assert.ErrorContains(t, err, "out of range")
 }

@@ -16,8 +16,9 @@ type graph struct {
 	start []uint32
 	dst   []uint32
 	class []int32
-	good  bitset // the goal holds in the state
-	cut   bitset // the channel bound discarded a fair successor of the state
+	good  []bitset // per goal: the goal holds in the state
+	which int      // the goal fairCycle looks at
+	cut   bitset   // the channel bound discarded a fair successor of the state
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
 	measured bool
@@ -48,11 +49,19 @@ func (b *bitset) set(s uint32) {
 
 func (g *graph) n() int { return len(g.start) - 1 }
 
-func (g *graph) isGood(s uint32) bool { return g.good.has(s) }
+func (g *graph) isGood(s uint32) bool { return g.good[g.which].has(s) }
 
 func (g *graph) bytes() int64 {
-	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.good)+cap(g.cut)+cap(g.quiet))*8 +
+	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
 		int64(cap(g.sent))*int64(unsafe.Sizeof(model.Sends{}))
+}
+
+func (g *graph) goodBytes() int64 {
+	var n int64
+	for _, b := range g.good {
+		n += int64(cap(b)) * 8
+	}
+	return n
 }
 
 // sccs returns the strongly connected components (Tarjan's algorithm with an

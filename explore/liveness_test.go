@@ -26,7 +26,7 @@ const unfair = model.NoFairness
 // order among those of the same source, and edge indices follow the sources.
 func mk(states string, edges ...edge) *graph {
 	n := len(states)
-	g := &graph{start: make([]uint32, n+1)}
+	g := &graph{start: make([]uint32, n+1), good: []bitset{nil}}
 	for s := range n {
 		g.start[s] = uint32(len(g.dst))
 		for _, e := range edges {
@@ -36,12 +36,12 @@ func mk(states string, edges ...edge) *graph {
 			}
 		}
 		if states[s] == 'G' {
-			g.good.set(uint32(s))
+			g.good[0].set(uint32(s))
 		}
 	}
 	g.start[n] = uint32(len(g.dst))
-	for len(g.good)*64 < n {
-		g.good = append(g.good, 0)
+	for len(g.good[0])*64 < n {
+		g.good[0] = append(g.good[0], 0)
 	}
 	return g
 }
@@ -383,7 +383,7 @@ func TestSCCs(t *testing.T) {
 
 func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 	const n = 200_000
-	g := &graph{start: make([]uint32, n+1)}
+	g := &graph{start: make([]uint32, n+1), good: []bitset{nil}}
 	for s := range n {
 		g.start[s] = uint32(len(g.dst))
 		if s+1 < n {
@@ -404,10 +404,10 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 	g.dst = append(g.dst, 0)
 	g.class = append(g.class, 0)
 	g.start[n] = uint32(len(g.dst))
-	g.good = make([]uint64, (n+63)/64)
+	g.good = []bitset{make(bitset, (n+63)/64)}
 	for s := range n {
 		if s != n/2 {
-			g.good.set(uint32(s))
+			g.good[0].set(uint32(s))
 		}
 	}
 	comp, ncomp = g.sccs()

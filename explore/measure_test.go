@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -18,14 +17,14 @@ func specSystem(t *testing.T, algo string, cfg model.Config) model.System {
 	t.Helper()
 	sp, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
-	sys, err := sp.Build(cfg, properties.Predicates())
+	sys, err := sp.Build.System(cfg, nil)
 	require.NoError(t, err)
 	return sys
 }
 
 func measures(t *testing.T, sys model.System, workers int) *explore.Measures {
 	t.Helper()
-	res := run(t, sys, explore.Options{Goal: -1, Measure: true, Continue: true, Workers: workers})
+	res := run(t, sys, explore.Options{Measure: true, Continue: true, Workers: workers})
 	require.True(t, res.Complete)
 	require.NotNil(t, res.Measures, res.MeasuresSkipped)
 	res.Measures.Elapsed = 0 // the only field that may differ between runs

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -39,12 +38,12 @@ func TestReductionSweep(t *testing.T) {
 	}
 	for _, c := range cfgs {
 		spec, _ := reg.Lookup(c.algo)
-		inner, err := spec.Build(c.cfg, properties.Predicates())
+		inner, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 		if err != nil {
 			continue
 		}
 		full := &observed{System: inner}
-		opts := explore.Options{Goal: -1, Continue: true, Workers: 1, MaxStates: 2_000_000}
+		opts := explore.Options{Continue: true, Workers: 1, MaxStates: 2_000_000}
 		fr, err := explore.Run(full.reset(), opts)
 		require.NoError(t, err)
 		if !fr.Complete {

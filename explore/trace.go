@@ -80,3 +80,28 @@ func (s *search) trace(idx uint32) (Trace, error) {
 	}
 	return Trace{Steps: steps, CycleStart: -1}, nil
 }
+
+// stepTrace is the shortest trace to the state at.src followed by the step
+// at.action, which must violate step predicate p.
+func (s *search) stepTrace(at stepAt, p int) (Trace, error) {
+	tr, err := s.trace(at.src)
+	if err != nil {
+		return Trace{}, err
+	}
+	exp := s.sys.NewExpander()
+	var b model.Batch
+	prev := tr.Final().State
+	exp.Expand(prev, &b)
+	j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == at.action })
+	if j < 0 {
+		return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(at.action))
+	}
+	if b.Succs[j].Props&(1<<p) != 0 {
+		return Trace{}, fmt.Errorf("internal error: replayed step does not violate predicate %d", p)
+	}
+	tr.Steps = append(tr.Steps, Step{
+		Action: at.action, Label: exp.Label(prev, at.action),
+		State: slices.Clone(b.State(j)), Props: b.Succs[j].Props,
+	})
+	return tr, nil
+}

@@ -10,11 +10,48 @@
 // command prints them; an incomplete search fails too, because nothing can
 // be said to hold after it. Check returns the report, so a test can go on to
 // assert counts or verdicts (with testify or without).
+//
+// # Properties of your own
+//
+// Besides the standard properties of leader election (properties.Standard;
+// mcheck --check list shows them), a check can cover claims about your own
+// local state. A property is a model.Property over model.View, which shows
+// every process's liveness, ID and local state (View.Local), the channels'
+// messages (View.Chan) and the fault counters:
+//
+//	noLeaderWhileBusy := model.Property[myring.Local, myring.Msg]{
+//		Name: "BusyElectsNobody", Kind: model.Invariant,
+//		Doc:  "a process busy in an election has elected nobody",
+//		Holds: func(v *model.View[myring.Local, myring.Msg]) bool {
+//			for p := 0; p < v.N(); p++ {
+//				if l := v.Local(p); l.Busy && l.Elected != 0 {
+//					return false
+//				}
+//			}
+//			return true
+//		},
+//	}
+//	mchecktest.Check(t, myring.Algorithm{}, mchecktest.Config{N: 4,
+//		Properties: []model.AnyProperty{noLeaderWhileBusy}})
+//
+// Kind model.StepProperty checks a predicate Step(before, action, after) on
+// every step instead (the counterexample ends in the offending step), and
+// model.EventuallyAlways checks <>[]Holds under weak fairness (the
+// standard termination property is <>[]Stable). To check a property on every test and on the command
+// line, declare it on the algorithm instead: a method Properties() returning
+// []model.Property[L, M] (model.Propertied). A property is checked by default
+// unless it is Optional; Config.Check selects by name or group. An optional
+// Explain func gives the one-line explanation of a counterexample.
+//
+// Partial-order reduction is used only for properties marked ElectedOnly
+// (they read nothing but liveness, IDs and elected values); for any other,
+// the report says it was switched off.
 package mchecktest
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -27,13 +64,20 @@ import (
 	"github.com/mcheck/mcheck/specs"
 )
 
-// DefaultMaxStates is the search limit when Config.MaxStates is 0: enough
-// for every configuration of the course (N up to 4 or 5), small enough that
-// a runaway model fails the test in seconds instead of hanging it.
-const DefaultMaxStates = 2_000_000
+// The default caps of a search, when Config.MaxStates and Config.MaxTime
+// are 0: enough for every configuration of the course (N up to 4 or 5),
+// small enough that a runaway model fails the test in seconds instead of
+// hanging it. The time cap is there for models without a Codec, which
+// explore some 50,000 states a second: the state cap alone took 38 s.
+const (
+	DefaultMaxStates = 2_000_000
+	DefaultMaxTime   = 10 * time.Second
+)
 
 // Config is a check's model and properties; the fields mean what the
-// mcheck flags of the same names mean (see mcheck --help).
+// mcheck flags of the same names mean (docs/model.md of mcheck defines the
+// model). Mistakes are reported by field name: "Config.Crashes 3 can never
+// happen with Config.N 3 ...".
 type Config struct {
 	// Name is the algorithm's name in reports (default: its Go type, like
 	// "ringdetect.Algorithm").
@@ -58,19 +102,39 @@ type Config struct {
 	InitialLeader bool
 	// MaxQueue bounds every channel (default 2N).
 	MaxQueue int
-	// Check is the properties: a comma list of SingleLeader, Agreement,
-	// Termination, or "safety", or "all" (the default).
+	// Check is the properties: a comma list of property names and groups
+	// ("safety"), or "all" (the default: every property not marked
+	// Optional, including those of Properties).
 	Check string
-	// MaxStates stops the search, which then fails the test as incomplete
-	// (0: DefaultMaxStates; negative: no limit).
+	// Properties adds properties for this test: model.Property values over
+	// the algorithm's local state and message types.
+	Properties []model.AnyProperty
+	// MaxStates and MaxTime stop the search, which then fails the test as
+	// incomplete (0: DefaultMaxStates, DefaultMaxTime; negative: no limit).
 	MaxStates int64
+	MaxTime   time.Duration
 	// FullStates prints the whole state after every step of a trace
 	// instead of only the fields the step changed.
 	FullStates bool
 }
 
-// request turns cfg into a check request for alg.
-func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, error) {
+// configField names model.Config's fields by this package's Config, for
+// the model's validation messages.
+func configField(field string) string {
+	switch field {
+	case "MaxCrashes":
+		return "Config.Crashes"
+	case "MaxRestarts":
+		return "Config.Restarts"
+	}
+	return "Config." + field
+}
+
+// errTimeCap is the cause of a search stopped by Config.MaxTime.
+var errTimeCap = errors.New("the time cap (Config.MaxTime) was reached")
+
+// request turns cfg into a check request for alg, and the time cap.
+func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, time.Duration, error) {
 	name := cfg.Name
 	if name == "" {
 		name = fmt.Sprintf("%T", alg)
@@ -88,16 +152,22 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	}
 	if cfg.CrashAny {
 		if cfg.Crashes != 0 && cfg.Crashes != mc.N-1 {
-			return check.Request{}, fmt.Errorf("CrashAny means Crashes %d for N %d: give only one of them", mc.N-1, mc.N)
+			return check.Request{}, 0, fmt.Errorf("Config.CrashAny means Config.Crashes %d for N %d: give only one of them", mc.N-1, mc.N)
 		}
 		mc.MaxCrashes = mc.N - 1
 	}
-	sel := properties.All
-	if cfg.Check != "" {
-		var err error
-		if sel, err = properties.ParseSelection(cfg.Check); err != nil {
-			return check.Request{}, err
+	var extra []model.Property[L, M]
+	for _, p := range cfg.Properties {
+		tp, ok := p.(model.Property[L, M])
+		if !ok {
+			return check.Request{}, 0, fmt.Errorf("Config.Properties: %s is a %T, not a model.Property of %T's local state and message types", p.Info().Name, p, alg)
 		}
+		extra = append(extra, tp)
+	}
+	spec := specs.Spec{Name: name, Build: specs.Builder(alg, extra...)}
+	sel, err := properties.Select(spec.Build.Properties(), cfg.Check)
+	if err != nil {
+		return check.Request{}, 0, fmt.Errorf("Config.Check: %s", strings.TrimPrefix(err.Error(), "--check: "))
 	}
 	maxStates := cfg.MaxStates
 	switch {
@@ -106,21 +176,60 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, er
 	case maxStates < 0:
 		maxStates = 0 // explore: no limit
 	}
-	if err := mc.WithDefaults().Validate(); err != nil {
-		return check.Request{}, err
+	maxTime := cfg.MaxTime
+	switch {
+	case maxTime == 0:
+		maxTime = DefaultMaxTime
+	case maxTime < 0:
+		maxTime = 0
 	}
-	spec := specs.Spec{Name: name, Build: specs.Builder(alg)}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, nil
+	if err := mc.WithDefaults().ValidateNamed(configField); err != nil {
+		return check.Request{}, 0, err
+	}
+	if _, ok := any(alg).(model.Leaderer[L]); cfg.InitialLeader && !ok {
+		var l L
+		return check.Request{}, 0, fmt.Errorf("Config.InitialLeader needs the method InitLeader(leader int) %T on %T (model.Leaderer): the local state of a process right after leader was elected", l, alg)
+	}
+	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, maxTime, nil
+}
+
+// withTimeCap bounds req's search by maxTime (0: no cap).
+func withTimeCap(req *check.Request, maxTime time.Duration) context.CancelFunc {
+	if req.Context == nil {
+		req.Context = context.Background()
+	}
+	if maxTime <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithTimeoutCause(req.Context, maxTime, errTimeCap)
+	req.Context = ctx
+	return cancel
+}
+
+// whyStopped says, in Config's words, which cap stopped an incomplete
+// search and how to raise it; "" when the search finished or when it was
+// stopped by something else (the report's own reason then stands).
+func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) string {
+	switch {
+	case rep.Stats.Complete:
+		return ""
+	case errors.Is(context.Cause(req.Context), errTimeCap):
+		return fmt.Sprintf("stopped by the time cap of %s after %d states (Config.MaxTime, default %s; -1: no cap)", maxTime, rep.Stats.States, DefaultMaxTime)
+	case req.MaxStates > 0 && rep.Stats.States >= req.MaxStates:
+		return fmt.Sprintf("stopped by the state cap of %d states (Config.MaxStates, default %d; -1: no cap)", req.MaxStates, DefaultMaxStates)
+	}
+	return ""
 }
 
 // Run checks alg under cfg and returns the report; it fails nothing. The
 // search always runs to the end (Continue), so the counts are complete and
 // every violated property has its shortest counterexample.
 func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error) {
-	req, err := request(alg, cfg)
+	req, maxTime, err := request(alg, cfg)
 	if err != nil {
 		return nil, err
 	}
+	defer withTimeCap(&req, maxTime)()
 	return check.Run(req)
 }
 
@@ -133,7 +242,7 @@ func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error)
 // for further assertions (nil after a t.Fatalf that returned).
 func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check.Report {
 	t.Helper()
-	req, err := request(alg, cfg)
+	req, maxTime, err := request(alg, cfg)
 	if err != nil {
 		t.Fatalf("mchecktest: %v", err)
 		return nil
@@ -147,12 +256,13 @@ func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check
 			req.Context = ctx
 		}
 	}
+	defer withTimeCap(&req, maxTime)()
 	rep, err := check.Run(req)
 	if err != nil {
 		t.Fatalf("mchecktest: %v", err)
 		return nil
 	}
-	if msg := Failure(rep, cfg.FullStates); msg != "" {
+	if msg := failure(rep, cfg.FullStates, whyStopped(req, maxTime, rep)); msg != "" {
 		t.Errorf("%s", msg)
 		return rep
 	}
@@ -179,7 +289,10 @@ func held(r *check.Report) string {
 // holds on a complete search: one line per violated or undecided property
 // (name, status, explanation), then the whole report as the mcheck command
 // prints it, with every counterexample (fullStates: whole states).
-func Failure(r *check.Report, fullStates bool) string {
+func Failure(r *check.Report, fullStates bool) string { return failure(r, fullStates, "") }
+
+// failure is Failure with why, when not "", saying why the search stopped.
+func failure(r *check.Report, fullStates bool, why string) string {
 	var head []string
 	for _, v := range r.Verdicts {
 		switch v.Status {
@@ -193,9 +306,14 @@ func Failure(r *check.Report, fullStates bool) string {
 			head = append(head, v.Name+" unknown: "+v.Summary)
 		}
 	}
-	if !r.Stats.Complete {
+	switch {
+	case r.Stats.Complete:
+	case why != "":
+		head = append(head, "the search did not finish: "+why+", so no property can be said to hold: raise that cap, "+
+			"make the model smaller (Config.N, Config.Crashes, Config.MaxQueue), or give the algorithm a Codec (model.Codec) to explore faster")
+	default:
 		head = append(head, "the search did not finish ("+r.Stats.Stopped+"), so no property can be said to hold: "+
-			"make the model smaller (N, Crashes, MaxQueue) or raise Config.MaxStates")
+			"make the model smaller (Config.N, Config.Crashes, Config.MaxQueue) or raise Config.MaxStates and Config.MaxTime")
 	}
 	if len(head) == 0 {
 		return ""
@@ -207,8 +325,8 @@ func Failure(r *check.Report, fullStates bool) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Verdict is the verdict of the named property ("SingleLeader",
-// "Agreement", "Termination") in r; Status is "" for an unknown name.
+// Verdict is the verdict of the named property in r; Status is "" for a
+// name r has no verdict for.
 func Verdict(r *check.Report, property string) check.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Name == property {

@@ -13,7 +13,6 @@ import (
 	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/changroberts"
 	"github.com/mcheck/mcheck/specs/ring"
@@ -134,7 +133,7 @@ func TestIncompleteSearchNeverPasses(t *testing.T) {
 	msg := ft.errors[0]
 	assert.Contains(t, msg, "SingleLeader unknown: the search did not finish")
 	assert.Contains(t, msg, "Termination unknown: the search did not finish")
-	assert.Contains(t, msg, "so no property can be said to hold: make the model smaller (N, Crashes, MaxQueue) or raise Config.MaxStates")
+	assert.Contains(t, msg, "stopped by the state cap of 10 states (Config.MaxStates, default 2000000; -1: no cap), so no property can be said to hold: raise that cap, make the model smaller (Config.N, Config.Crashes, Config.MaxQueue)")
 	assert.Contains(t, msg, "search       INCOMPLETE")
 	assert.False(t, rep.Stats.Complete)
 }
@@ -157,7 +156,7 @@ func TestConfig(t *testing.T) {
 	// The same numbers as the registered spec through check.Run directly.
 	spec, err := specs.Builtin().Lookup("chang-roberts")
 	require.NoError(t, err)
-	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Properties: properties.All, Continue: true})
+	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Continue: true})
 	require.NoError(t, err)
 	via, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
 	require.NoError(t, err)
@@ -170,18 +169,21 @@ func TestBadConfigIsFatal(t *testing.T) {
 		cfg  mchecktest.Config
 		want string
 	}{
-		{mchecktest.Config{N: 3, IDs: []int{1, 2}}, "--ids has 2 IDs but --n is 3"},
-		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "CrashAny means Crashes 2 for N 3: give only one of them"},
-		{mchecktest.Config{N: 3, Check: "Safty"}, `unknown property "Safty"`},
-		{mchecktest.Config{N: 1}, "--n 1 is out of range"},
-		{mchecktest.Config{N: 3, InitialLeader: true}, "defines no initial-leader state"},
+		{mchecktest.Config{N: 3, IDs: []int{1, 2}}, "mchecktest: Config.IDs has 2 IDs but Config.N is 3: give exactly one ID per process"},
+		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "mchecktest: Config.CrashAny means Config.Crashes 2 for N 3: give only one of them"},
+		{mchecktest.Config{N: 3, Check: "Safty"}, `mchecktest: Config.Check: unknown property "Safty"`},
+		{mchecktest.Config{N: 1}, "mchecktest: Config.N 1 is out of range: use 2 to 16 processes"},
+		{mchecktest.Config{N: 3, Crashes: 3}, "mchecktest: Config.Crashes 3 can never happen with Config.N 3 and Config.Restarts 0"},
+		{mchecktest.Config{N: 3, Initiators: []int{2}, Down: []int{2}}, "mchecktest: Config.Initiators: no initiator starts live (Config.Down)"},
+		{mchecktest.Config{N: 3, MaxQueue: -1}, "mchecktest: Config.MaxQueue -1 is negative"},
+		{mchecktest.Config{N: 3, InitialLeader: true}, "mchecktest: Config.InitialLeader needs the method InitLeader(leader int) mchecktest_test.selfishLocal on mchecktest_test.selfish (model.Leaderer)"},
 	} {
 		ft := &fakeTB{TB: t}
 		rep := mchecktest.Check(ft, selfish{}, tc.cfg)
 		assert.Nil(t, rep)
 		require.Len(t, ft.fatals, 1, "%+v", tc.cfg)
-		assert.Contains(t, ft.fatals[0], "mchecktest: ")
-		assert.Contains(t, ft.fatals[0], tc.want)
+		assert.True(t, strings.HasPrefix(ft.fatals[0], tc.want), ft.fatals[0])
+		assert.NotContains(t, ft.fatals[0], "--", "library errors name Config fields, not flags")
 		assert.Empty(t, ft.errors)
 	}
 }
@@ -191,4 +193,102 @@ func TestCheckWithRealT(t *testing.T) {
 	rep := mchecktest.Check(t, ring.Algorithm{}, mchecktest.Config{N: 3})
 	require.NotNil(t, rep)
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Termination"))
+}
+
+// A test adds an invariant of its own over the algorithm's local state; a
+// broken claim fails with the property's name and its shortest trace.
+func TestConfigPropertiesAddInvariantsOverLocalState(t *testing.T) {
+	type view = model.View[changroberts.Local, changroberts.Msg]
+	participantsElectNobody := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "ParticipantElectsNobody", Kind: model.Invariant,
+		Doc: "a participant has elected nobody",
+		Holds: func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if l := v.Local(p); l.Participant && l.Elected != 0 {
+					return false
+				}
+			}
+			return true
+		},
+	}
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{participantsElectNobody}})
+	assert.Empty(t, ft.errors)
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "ParticipantElectsNobody"))
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "SingleLeader"), "the default properties are still checked")
+
+	// A wrong claim: nobody is ever elected.
+	nobody := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "NobodyElected", Kind: model.Invariant, Doc: "no process has elected anybody",
+		Holds: func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if v.Local(p).Elected != 0 {
+					return false
+				}
+			}
+			return true
+		},
+	}
+	ft = &fakeTB{TB: t}
+	rep = mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Check: "NobodyElected", Properties: []model.AnyProperty{nobody}})
+	require.Len(t, ft.errors, 1)
+	msg := ft.errors[0]
+	assert.True(t, strings.HasPrefix(msg, "NobodyElected VIOLATED: after 4 steps NobodyElected (no process has elected anybody) does not hold\n"), msg)
+	assert.Contains(t, msg, "NobodyElected counterexample, 4 steps:")
+	assert.True(t, strings.HasSuffix(msg, "   4  deliver p2→p3 ELECTION(3)\n      p3.participant: true → false\n      p3.elected: ⊥ → 3\n      chan p3→p1: [] → [ELECTED(3)]\n      chan p2→p3: [ELECTION(3)] → []"), "the trace ends in the first state with a leader")
+	assert.Equal(t, check.Unchecked, mchecktest.Status(rep, "SingleLeader"))
+
+	// A property over other types is refused with a message, not a panic.
+	ft = &fakeTB{TB: t}
+	wrong := model.Property[ring.Local, ring.Msg]{Name: "Wrong", Holds: func(*model.View[ring.Local, ring.Msg]) bool { return true }}
+	assert.Nil(t, mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Properties: []model.AnyProperty{wrong}}))
+	require.Len(t, ft.fatals, 1)
+	assert.Contains(t, ft.fatals[0], "Config.Properties: Wrong is a model.Property[")
+}
+
+// An eventually-always property of a test's own gets the same stuck states
+// and lassos as Termination, replayed before they are reported.
+func TestConfigPropertiesEventuallyAlways(t *testing.T) {
+	type view = model.View[changroberts.Local, changroberts.Msg]
+	quiet := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "EventuallyNoParticipant", Kind: model.EventuallyAlways,
+		Doc: "in the end no live process is a participant",
+		Holds: func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if v.Alive(p) && v.Local(p).Participant {
+					return false
+				}
+			}
+			return true
+		},
+	}
+	rep, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Check: "safety,EventuallyNoParticipant", Properties: []model.AnyProperty{quiet}})
+	require.NoError(t, err)
+	v := mchecktest.Verdict(rep, "EventuallyNoParticipant")
+	require.Equal(t, check.Violated, v.Status)
+	var kinds []string
+	for _, c := range append([]check.Counterexample{{Kind: v.Kind, Summary: v.Summary, File: v.File}}, v.Also...) {
+		kinds = append(kinds, c.Kind+": "+c.Summary)
+		require.NotNil(t, c.File, "replayed")
+	}
+	assert.Equal(t, []string{
+		"fair-cycle: a fair cycle of 2 steps repeats forever through a state where EventuallyNoParticipant (in the end no live process is a participant) does not hold",
+		"stuck: stuck after 3 steps: no fair step is enabled, and EventuallyNoParticipant (in the end no live process is a participant) does not hold",
+	}, kinds)
+	assert.Equal(t, check.Unchecked, mchecktest.Status(rep, "Termination"))
+
+	// Checked along with Termination (by default), each gets its own
+	// counterexamples from the one search.
+	both, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Properties: []model.AnyProperty{quiet}})
+	require.NoError(t, err)
+	assert.Equal(t, rep.Stats.States, both.Stats.States)
+	again := mchecktest.Verdict(both, "EventuallyNoParticipant")
+	assert.Equal(t, v.File.Steps, again.File.Steps)
+	assert.Equal(t, v.Summary, again.Summary)
+	alone, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
+	require.NoError(t, err)
+	term, termAlone := mchecktest.Verdict(both, "Termination"), mchecktest.Verdict(alone, "Termination")
+	assert.Equal(t, termAlone.Status, term.Status)
+	assert.Equal(t, termAlone.Summary, term.Summary)
+	assert.Equal(t, termAlone.File.Steps, term.File.Steps)
 }

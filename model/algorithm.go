@@ -45,10 +45,11 @@ type (
 		FormatLocal(c *Ctx[M], l *L) []Field
 	}
 	// RingLocal is implemented by algorithms whose handlers send only to
-	// their live ring neighbours, Next(d) for d in Around(), and never call
-	// Ctx.Pending. Knowing who can send to whom is what lets partial-order
-	// reduction skip interleavings (Reducer); while it reduces, the kernel
-	// checks the promise on every step and panics when it is broken.
+	// their live ring neighbours, Next(d) for d in Around(), and whose
+	// timer guards never call GuardCtx.Pending. Knowing who can send to
+	// whom is what lets partial-order reduction skip interleavings
+	// (Reducer); while it reduces, the kernel checks the promise on every
+	// step and panics when it is broken.
 	RingLocal interface{ Around() []Dir }
 	// MsgTyper names the types of messages (ELECTION, OK, ...), for the
 	// measures of sends per type; MsgType indexes MsgTypes, which has at
@@ -75,7 +76,7 @@ type (
 type Timer[L, M any] struct {
 	Name      string
 	Armed     func(l *L) bool
-	Justified func(c *Ctx[M], l *L) bool
+	Justified func(c *GuardCtx[M], l *L) bool
 	Fire      func(c *Ctx[M], l *L)
 }
 

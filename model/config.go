@@ -1,8 +1,8 @@
 package model
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -37,7 +37,7 @@ func ParseDetector(s string) (Detector, error) {
 	return 0, fmt.Errorf("unknown detector %q: use perfect, incomplete or unreliable", s)
 }
 
-// Config is the fault model and set-up of semantics.md section 1.
+// Config is the fault model and set-up of a check (docs/model.md).
 type Config struct {
 	N             int
 	IDs           []int // ids[p]; nil means p+1
@@ -70,51 +70,88 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// Validate reports the first thing wrong with c, in words a user can act on.
-func (c Config) Validate() error {
+// FieldError is a mistake in one field of a Config, said with the field's
+// name as the caller named it (see ValidateNamed).
+type FieldError struct {
+	Field string // the Config field: "N", "IDs", "MaxCrashes", ...
+	msg   string
+}
+
+func (e *FieldError) Error() string { return e.msg }
+
+// Validate reports the first thing wrong with c, in words a user can act
+// on, naming Config's own fields.
+func (c Config) Validate() error { return c.ValidateNamed(nil) }
+
+// ValidateNamed is Validate with the fields named by name: a command line
+// names them by its flags, a test helper by its own fields. A nil name, or
+// one that returns "", keeps the field's Go name ("N", "MaxCrashes", ...).
+func (c Config) ValidateNamed(name func(field string) string) error {
+	field := func(f string) string {
+		if name != nil {
+			if n := name(f); n != "" {
+				return n
+			}
+		}
+		return f
+	}
+	bad := func(f, format string, args ...any) error {
+		return &FieldError{Field: f, msg: fmt.Sprintf(format, args...)}
+	}
+	n, ids := field("N"), field("IDs")
 	if c.N < 2 || c.N > MaxN {
-		return fmt.Errorf("--n %d is out of range: use 2 to %d processes", c.N, MaxN)
+		return bad("N", "%s %d is out of range: use 2 to %d processes", n, c.N, MaxN)
 	}
 	if len(c.IDs) != c.N {
-		return fmt.Errorf("--ids has %d IDs but --n is %d: give exactly one ID per process", len(c.IDs), c.N)
+		return bad("IDs", "%s has %d IDs but %s is %d: give exactly one ID per process", ids, len(c.IDs), n, c.N)
 	}
 	seen := map[int]bool{}
 	for _, id := range c.IDs {
 		if id <= 0 {
-			return fmt.Errorf("--ids: ID %d is not positive: IDs are positive integers", id)
+			return bad("IDs", "%s: ID %d is not positive: IDs are positive integers", ids, id)
 		}
 		if id > 1<<20 {
-			return fmt.Errorf("--ids: ID %d is too large: use IDs up to %d", id, 1<<20)
+			return bad("IDs", "%s: ID %d is too large: use IDs up to %d", ids, id, 1<<20)
 		}
 		if seen[id] && !c.Anonymous {
-			return fmt.Errorf("--ids: ID %d appears twice: IDs must be unique (or give --anonymous)", id)
+			return bad("IDs", "%s: ID %d appears twice: IDs must be unique (or allow duplicates with %s)", ids, id, field("Anonymous"))
 		}
 		seen[id] = true
 	}
 	for _, list := range []struct {
-		flag string
-		ids  []int
-	}{{"--initiators", c.Initiators}, {"--down", c.Down}} {
+		field string
+		ids   []int
+	}{{"Initiators", c.Initiators}, {"Down", c.Down}} {
 		for _, id := range list.ids {
 			if !seen[id] {
-				return fmt.Errorf("%s: %d is not the ID of a process (the IDs are %s)", list.flag, id, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(c.IDs)), ","), "[]"))
+				return bad(list.field, "%s: %d is not the ID of a process (the IDs are %s)", field(list.field), id, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(c.IDs)), ","), "[]"))
 			}
 		}
 	}
 	if c.Perm && c.Anonymous {
-		return errors.New("--ids perm arranges the distinct IDs 1..N: not with --anonymous")
+		return bad("Perm", "%s arranges the distinct IDs 1..N: not with %s", field("Perm"), field("Anonymous"))
 	}
 	if len(c.Down) >= c.N {
-		return errors.New("--down names every process: at least one must start live")
+		return bad("Down", "%s names every process: at least one must start live", field("Down"))
 	}
-	if c.MaxCrashes < 0 || c.MaxRestarts < 0 || c.MaxQueue < 0 {
-		return errors.New("--crashes, --restarts and --max-queue must not be negative")
+	for _, v := range []struct {
+		field string
+		value int
+	}{{"MaxCrashes", c.MaxCrashes}, {"MaxRestarts", c.MaxRestarts}, {"MaxQueue", c.MaxQueue}} {
+		if v.value < 0 {
+			return bad(v.field, "%s %d is negative: use 0 or more", field(v.field), v.value)
+		}
+		if v.value > 255 {
+			return bad(v.field, "%s %d is too large: use at most 255", field(v.field), v.value)
+		}
 	}
-	if c.MaxQueue > 255 {
-		return fmt.Errorf("--max-queue %d is too large: use at most 255 messages per channel", c.MaxQueue)
+	// One process always stays live, and only a restart gives a crash back.
+	if most := c.N - 1 + c.MaxRestarts; c.MaxCrashes > most {
+		return bad("MaxCrashes", "%s %d can never happen with %s %d and %s %d: one process always stays live, so at most %d crashes (N-1, plus one per restart) can happen",
+			field("MaxCrashes"), c.MaxCrashes, n, c.N, field("MaxRestarts"), c.MaxRestarts, most)
 	}
-	if c.MaxCrashes > 255 || c.MaxRestarts > 255 {
-		return errors.New("--crashes and --restarts must be at most 255")
+	if c.Initiators != nil && c.MaxRestarts == 0 && !slices.ContainsFunc(c.Initiators, func(id int) bool { return !slices.Contains(c.Down, id) }) {
+		return bad("Initiators", "%s: no initiator starts live (%s) and none can restart, so no election can ever start: name a process that is not down", field("Initiators"), field("Down"))
 	}
 	return nil
 }

@@ -70,8 +70,13 @@ func (c *Ctx[M]) Send(to int, m M) { c.env.send(c.self, to, m) }
 // SendNext sends m to Next(d).
 func (c *Ctx[M]) SendNext(d Dir, m M) { c.env.send(c.self, c.Next(d), m) }
 
+// GuardCtx is the Ctx of a timer's Justified guard, which may also look at
+// the messages on their way to the process (a handler may not: it sees
+// only the message it receives).
+type GuardCtx[M any] struct{ Ctx[M] }
+
 // Pending reports whether some message queued for self satisfies pred
 // (Bully's timeouts look for an OK or COORDINATOR on its way).
-func (c *Ctx[M]) Pending(pred func(from int, m M) bool) bool {
+func (c *GuardCtx[M]) Pending(pred func(from int, m M) bool) bool {
 	return c.env.pending(c.self, pred)
 }

@@ -29,7 +29,11 @@ func benchStates(b *testing.B, algo string, cfg model.Config, n int) (model.Syst
 	if err != nil {
 		b.Fatal(err)
 	}
-	sys, err := spec.Build(cfg, properties.Predicates())
+	names, err := properties.Select(spec.Build.Properties(), "all")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sys, err := spec.Build.System(cfg, names)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -37,15 +37,19 @@ type expander[L, M any] struct {
 	cur, nxt world[L, M]
 	w        *world[L, M] // the world that Ctx reads and changes
 	ctx      Ctx[M]
-	procs    Procs
-	overflow bool  // a send in this step went over the channel bound
-	sent     Sends // what this step sent and lost
-	msg      M     // scratch for decoding
-	dirty    []int // channels of nxt the current step changed
+	guard    GuardCtx[M]
+	// Views for the properties: of any world, and of cur and nxt for
+	// step properties.
+	view, before, after View[L, M]
+	overflow            bool  // a send in this step went over the channel bound
+	sent                Sends // what this step sent and lost
+	msg                 M     // scratch for decoding
+	dirty               []int // channels of nxt the current step changed
 	// With reducing set (ExpandReduced), per successor: the process whose
 	// step it is, and whether the step changes its elected value; and the
 	// processes that had a step discarded by the channel bound.
 	reducing    bool
+	initial     bool // emitting the initial state
 	owner       []uint8
 	visible     []bool
 	discardedBy uint64
@@ -90,7 +94,7 @@ func (e *expander[L, M]) send(from, to int, m M) {
 
 func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 	if e.reducing && e.k.around != nil {
-		panic("mcheck: the algorithm is RingLocal but calls Ctx.Pending: drop the RingLocal method Around")
+		panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
 	}
 	for from := 0; from < e.k.n; from++ {
 		for _, m := range e.w.chans[from*e.k.n+to] {
@@ -106,6 +110,12 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 func (e *expander[L, M]) at(w *world[L, M], p int) *Ctx[M] {
 	e.w, e.ctx.self = w, p
 	return &e.ctx
+}
+
+// guardAt points the GuardCtx at world w and process p.
+func (e *expander[L, M]) guardAt(w *world[L, M], p int) *GuardCtx[M] {
+	e.w, e.guard.self = w, p
+	return &e.guard
 }
 
 // begin starts a step: nxt := cur. Only the channels the previous step
@@ -155,7 +165,9 @@ func (e *expander[L, M]) Initial(out *Batch) {
 			w.chans[i] = w.chans[i][:0]
 		}
 		e.overflow, e.sent = false, Sends{}
+		e.initial = true
 		e.emit(out, Action(i), NoFairness)
+		e.initial = false
 	}
 }
 
@@ -163,7 +175,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
 	k, cur, nxt := e.k, e.load(state), &e.nxt
-	out.Props = e.props(cur)
+	out.Props = e.props(cur) | k.stepMask
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
 	n := k.n
@@ -206,7 +218,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 				continue
 			}
 			fair := NoFairness
-			if tm.Justified(e.at(cur, p), &cur.local[p]) {
+			if tm.Justified(e.guardAt(cur, p), &cur.local[p]) {
 				fair = k.classTimer(p, t)
 				e.fire(p, t)
 				e.emit(out, mkAction(KindTimeout, p, 0, t), fair)
@@ -308,21 +320,34 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	}
 	off := len(out.buf)
 	out.buf = e.encode(out.buf, &e.nxt)
-	out.commit(off, a, fair, e.props(&e.nxt), e.sent)
+	props := e.props(&e.nxt)
+	if e.k.stepMask != 0 {
+		props |= e.steps(a)
+	}
+	out.commit(off, a, fair, props, e.sent)
 }
 
+// props evaluates the state predicates in w; step bits are 0.
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
-	v := &e.procs
-	v.Alive = w.alive
-	if len(e.k.layouts) > 1 {
-		copy(v.ID[:], e.k.layouts[w.lay].ids)
+	e.view.w = w
+	var bits uint64
+	for i := range e.k.props {
+		if p := &e.k.props[i]; p.Kind != StepProperty && p.Holds(&e.view) {
+			bits |= 1 << i
+		}
 	}
-	for p := range w.local {
-		v.Elected[p] = e.k.alg.Elected(&w.local[p])
+	return bits
+}
+
+// steps evaluates the step predicates on the step a from cur to nxt (all
+// hold for the initial state, which no step leads to).
+func (e *expander[L, M]) steps(a Action) uint64 {
+	if e.initial {
+		return e.k.stepMask
 	}
 	var bits uint64
-	for i := range e.k.preds {
-		if e.k.preds[i].Holds(v) {
+	for i := range e.k.props {
+		if p := &e.k.props[i]; p.Kind == StepProperty && p.Step(&e.before, a, &e.after) {
 			bits |= 1 << i
 		}
 	}
@@ -440,8 +465,13 @@ func (e *expander[L, M]) load(state []byte) *world[L, M] {
 
 // View implements Viewer.
 func (e *expander[L, M]) View(state []byte) Procs {
-	e.props(e.load(state))
-	return e.procs
+	w := e.load(state)
+	v := Procs{N: e.k.n, Alive: w.alive}
+	copy(v.ID[:], e.k.layouts[w.lay].ids)
+	for p := range w.local {
+		v.Elected[p] = e.k.alg.Elected(&w.local[p])
+	}
+	return v
 }
 
 // Label implements Expander: the step rendered from its data.

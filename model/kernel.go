@@ -14,7 +14,8 @@ type Kernel[L, M any] struct {
 	layouts  []layout // arrangements of IDs; the first names fairness classes
 	timers   []Timer[L, M]
 	codec    Codec[L, M]
-	preds    []Predicate
+	props    []Property[L, M]
+	stepMask uint64 // bits of the step properties
 	initName string
 	restart  Restarter[L, M]
 	leader   Leaderer[L]
@@ -35,9 +36,9 @@ type options struct{ generic bool }
 // algorithms without a Codec. Tests use it to show both paths agree.
 func WithGenericHashing() Option { return func(o *options) { o.generic = true } }
 
-// New builds the global system of alg under cfg, evaluating preds on every
-// generated state.
-func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...Option) (*Kernel[L, M], error) {
+// New builds the global system of alg under cfg, evaluating props on every
+// generated state (or step): predicate i of the system is props[i].
+func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts ...Option) (*Kernel[L, M], error) {
 	var o options
 	for _, f := range opts {
 		f(&o)
@@ -46,10 +47,18 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, preds []Predicate, opts ...O
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if len(preds) > 64 {
-		return nil, fmt.Errorf("at most 64 predicates, got %d", len(preds))
+	if len(props) > 64 {
+		return nil, fmt.Errorf("at most 64 properties in one check, got %d", len(props))
 	}
-	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, preds: preds, initName: "initiate"}
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate"}
+	for i := range props {
+		if err := props[i].validate(); err != nil {
+			return nil, err
+		}
+		if props[i].Kind == StepProperty {
+			k.stepMask |= 1 << i
+		}
+	}
 	var err error
 	if k.layouts, err = layouts(&cfg); err != nil {
 		return nil, err
@@ -110,11 +119,20 @@ func (k *Kernel[L, M]) Generic() bool { return k.generic }
 
 // Predicates implements System.
 func (k *Kernel[L, M]) Predicates() []string {
-	names := make([]string, len(k.preds))
-	for i, p := range k.preds {
+	names := make([]string, len(k.props))
+	for i, p := range k.props {
 		names[i] = p.Name
 	}
 	return names
+}
+
+// Properties implements PropertySystem.
+func (k *Kernel[L, M]) Properties() []PropertyInfo {
+	infos := make([]PropertyInfo, len(k.props))
+	for i, p := range k.props {
+		infos[i] = p.Info()
+	}
+	return infos
 }
 
 // Fairness classes: one per channel, one per process for initiate/detect,
@@ -158,8 +176,9 @@ func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e.cur.init(k.n)
 	e.nxt.init(k.n)
 	e.ctx.env = e
-	e.procs.N = k.n
-	copy(e.procs.ID[:], k.layouts[0].ids)
+	e.guard.env = e
+	e.view.k, e.before.k, e.after.k = k, k, k
+	e.before.w, e.after.w = &e.cur, &e.nxt
 	return e
 }
 

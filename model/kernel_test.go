@@ -95,7 +95,7 @@ func (tAlg) Timers() []Timer[tLocal, tMsg] {
 			Name:  "timeout-ok",
 			Armed: func(l *tLocal) bool { return l.Arm0 },
 			// Justified when nothing at all is queued for the process.
-			Justified: func(c *Ctx[tMsg], _ *tLocal) bool {
+			Justified: func(c *GuardCtx[tMsg], _ *tLocal) bool {
 				return !c.Pending(func(int, tMsg) bool { return true })
 			},
 			Fire: func(c *Ctx[tMsg], l *tLocal) {
@@ -106,7 +106,7 @@ func (tAlg) Timers() []Timer[tLocal, tMsg] {
 		{
 			Name:      "timeout-coord",
 			Armed:     func(l *tLocal) bool { return l.Arm1 },
-			Justified: func(_ *Ctx[tMsg], l *tLocal) bool { return l.Just1 },
+			Justified: func(_ *GuardCtx[tMsg], l *tLocal) bool { return l.Just1 },
 			Fire:      func(_ *Ctx[tMsg], l *tLocal) { l.Arm1, l.Busy = false, true },
 		},
 	}
@@ -968,9 +968,9 @@ func TestDescribeAndFields(t *testing.T) {
 }
 
 func TestPredicatesAndView(t *testing.T) {
-	preds := []Predicate{
-		{Name: "p0 elected", Holds: func(v *Procs) bool { return v.Elected[0] != 0 }},
-		{Name: "all alive", Holds: func(v *Procs) bool { return v.Alive == 1<<v.N-1 }},
+	preds := []Property[tLocal, tMsg]{
+		{Name: "p0 elected", Holds: func(v *View[tLocal, tMsg]) bool { return v.Elected(0) != 0 }},
+		{Name: "all alive", Holds: func(v *View[tLocal, tMsg]) bool { return v.Alive(0) && v.Alive(1) && v.Alive(2) }},
 	}
 	k, err := New[tLocal, tMsg](tCodecAlg{}, Config{N: 3, IDs: []int{3, 9, 4}, MaxCrashes: 1}, preds)
 	require.NoError(t, err)
@@ -997,7 +997,7 @@ func TestPredicatesAndView(t *testing.T) {
 	assert.True(t, v.AliveID(9))
 	assert.False(t, v.AliveID(7))
 
-	_, err = New[tLocal, tMsg](tCodecAlg{}, Config{N: 3}, make([]Predicate, 65))
+	_, err = New[tLocal, tMsg](tCodecAlg{}, Config{N: 3}, make([]Property[tLocal, tMsg], 65))
 	require.Error(t, err)
 }
 

@@ -1,8 +1,8 @@
 package model
 
-// Procs is what properties see of a global state: per process whether it is
-// alive, its ID and its elected value. The kernel fills one per generated
-// state, so predicates run without interface calls.
+// Procs summarises a global state the way the standard properties read it:
+// per process whether it is alive, its ID and its elected value. Tests and
+// tools that compare searches use it (Viewer); properties read a View.
 type Procs struct {
 	N       int
 	Alive   uint64 // bit p set: position p is live
@@ -22,10 +22,4 @@ func (v *Procs) AliveID(id int) bool {
 		}
 	}
 	return false
-}
-
-// Predicate is a named state predicate (an invariant, or Stable).
-type Predicate struct {
-	Name  string
-	Holds func(v *Procs) bool
 }

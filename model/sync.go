@@ -149,7 +149,7 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 			for t := range k.timers {
 				tm := &k.timers[t]
 				if e.cur.alive&(1<<p) == 0 || !tm.Armed(&e.cur.local[p]) || round < armedAt[p*nt+t]+2 ||
-					!tm.Justified(e.at(&e.cur, p), &e.cur.local[p]) {
+					!tm.Justified(e.guardAt(&e.cur, p), &e.cur.local[p]) {
 					continue
 				}
 				e.fire(p, t)
@@ -171,7 +171,7 @@ func (k *Kernel[L, M]) syncDone(e *expander[L, M]) bool {
 	for p := 0; p < k.n; p++ {
 		for t := range k.timers {
 			tm := &k.timers[t]
-			if e.cur.alive&(1<<p) != 0 && tm.Armed(&e.cur.local[p]) && tm.Justified(e.at(&e.cur, p), &e.cur.local[p]) {
+			if e.cur.alive&(1<<p) != 0 && tm.Armed(&e.cur.local[p]) && tm.Justified(e.guardAt(&e.cur, p), &e.cur.local[p]) {
 				return false
 			}
 		}

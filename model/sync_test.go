@@ -41,7 +41,7 @@ func (flipper) Timers() []model.Timer[fLocal, fMsg] {
 	return []model.Timer[fLocal, fMsg]{{
 		Name:      "flip",
 		Armed:     func(*fLocal) bool { return true },
-		Justified: func(*model.Ctx[fMsg], *fLocal) bool { return true },
+		Justified: func(*model.GuardCtx[fMsg], *fLocal) bool { return true },
 		Fire:      func(_ *model.Ctx[fMsg], l *fLocal) { l.Bit = !l.Bit },
 	}}
 }

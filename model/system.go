@@ -139,8 +139,8 @@ type Reducer interface {
 	Reduces() bool
 }
 
-// Viewer is implemented by expanders of leader-election systems: it shows a
-// state the way properties see it.
+// Viewer is implemented by expanders of leader-election systems: it
+// summarises a state as Procs.
 type Viewer interface {
 	View(state []byte) Procs
 }

@@ -35,6 +35,11 @@ func NewTestEnv[M any](ids ...int) *TestEnv[M] {
 // Ctx is a handler context for position self.
 func (e *TestEnv[M]) Ctx(self int) *Ctx[M] { return &Ctx[M]{self: self, env: e} }
 
+// GuardCtx is a timer guard's context for position self (with Pending).
+func (e *TestEnv[M]) GuardCtx(self int) *GuardCtx[M] {
+	return &GuardCtx[M]{Ctx[M]{self: self, env: e}}
+}
+
 // Reset forgets what was sent.
 func (e *TestEnv[M]) Reset() { e.Sent, e.Lost = nil, nil }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden" // also defines -update: go test ./msc -update
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
@@ -325,27 +326,12 @@ func TestEmptyTrace(t *testing.T) {
 	assert.Error(t, msc.Mermaid(io.Discard, &trace.File{}))
 }
 
-// chromium finds a Chromium to render with, or says why there is none.
-func chromium() (string, string) {
-	for _, p := range []string{"/usr/bin/chromium"} {
-		if _, err := os.Stat(p); err == nil {
-			return p, ""
-		}
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, ""
-		}
-	}
-	return "", "no chromium: neither /usr/bin/chromium nor chromium on PATH (apt-get install chromium to render the charts to PNG)"
-}
-
 // TestSVGRendersInChromium renders charts to PNG in headless Chromium and
 // checks the picture: the size of the SVG, and more than a blank page.
 // MSC_PNG_DIR=dir keeps the PNGs there to look at; -update redraws
 // docs/circulating-election.png.
 func TestSVGRendersInChromium(t *testing.T) {
-	bin, why := chromium()
+	bin, why := chromium.Find()
 	if bin == "" {
 		t.Skip(why)
 	}
@@ -393,4 +379,15 @@ func TestSVGRendersInChromium(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunTitle: a path that is no counterexample (mcheck explore) is titled
+// as a run, with a lasso's cycle still named.
+func TestRunTitle(t *testing.T) {
+	f := load(t, fixtures[1].path)
+	f.Property, f.Kind, f.Summary = "", "", ""
+	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 4 steps</title>")
+	f = load(t, fixtures[0].path)
+	f.Property, f.Summary = "", ""
+	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 8 steps: a lasso (a prefix, then a cycle repeated forever)</title>")
 }

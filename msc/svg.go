@@ -100,6 +100,7 @@ func (l *layout) rowY(r int) float64  { return l.rowsTop + l.rowH*(float64(r)+0.
 
 var kindWords = map[string]string{
 	trace.KindInvariant: "the last state breaks the invariant",
+	trace.KindStep:      "the last step breaks the step property",
 	trace.KindStuck:     "ends in a stuck state",
 	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
 }
@@ -109,6 +110,14 @@ func titleLines(f *trace.File) (head, summary string) {
 	kind := kindWords[f.Kind]
 	if kind == "" {
 		kind = f.Kind
+	}
+	if f.Property == "" {
+		// A run that is no counterexample (mcheck explore).
+		head = fmt.Sprintf("a run of %d steps", len(f.Steps)-1)
+		if kind != "" {
+			head += ": " + kind
+		}
+		return head, f.Summary
 	}
 	return fmt.Sprintf("%s violated: %s, %d steps", f.Property, kind, len(f.Steps)-1), f.Summary
 }

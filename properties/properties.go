@@ -1,56 +1,67 @@
 // Package properties defines the correctness properties of leader election
-// (semantics.md section 2) as predicates over model.Procs.
+// (semantics.md section 2) as model.Property values over the typed view of a
+// global state, and the selection of properties by name or group. Nothing
+// else in mcheck names them: algorithms and tests add their own the same way.
 package properties
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcheck/mcheck/model"
 )
 
-// Property names, as the command line and reports spell them.
-const (
-	SingleLeader = "SingleLeader"
-	Agreement    = "Agreement"
-	Stable       = "Stable"
-	Termination  = "Termination"
-)
-
-// Predicate indices in Predicates().
-const (
-	IdxSingleLeader = iota
-	IdxAgreement
-	IdxStable
-)
-
-// Predicates returns the state predicates every kernel evaluates, in the
-// order of the Idx constants.
-func Predicates() []model.Predicate {
-	return []model.Predicate{
-		{Name: SingleLeader, Holds: singleLeader},
-		{Name: Agreement, Holds: agreement},
-		{Name: Stable, Holds: stable},
+// Standard returns the properties every algorithm is checked against: at
+// most one leader, agreement on a live leader, and Termination (<>[]Stable),
+// checked by default; and the optional step property that a live leader is
+// never demoted.
+func Standard[L, M any]() []model.Property[L, M] {
+	return []model.Property[L, M]{
+		{
+			Name: "SingleLeader", Kind: model.Invariant, Groups: []string{"safety"}, ElectedOnly: true,
+			Doc:   "at most one live process has elected itself",
+			Holds: SingleLeader[L, M], Explain: explainLeaders[L, M],
+		},
+		{
+			Name: "Agreement", Kind: model.Invariant, Groups: []string{"safety"}, ElectedOnly: true,
+			Doc:   "live processes whose elected value names a live process agree on it",
+			Holds: Agreement[L, M], Explain: explainDisagreement[L, M],
+		},
+		{
+			Name: "Termination", Kind: model.EventuallyAlways, Groups: []string{"liveness"}, ElectedOnly: true,
+			Doc:   "<>[]Stable under weak fairness: eventually every live process has elected the largest live ID, for good",
+			Holds: Stable[L, M], Goal: "Stable", Explain: explainUnstable[L, M],
+		},
+		{
+			Name: "LeaderNotDemoted", Kind: model.StepProperty, Optional: true, ElectedOnly: true,
+			Doc:  "a live leader stays leader while it is alive",
+			Step: NotDemoted[L, M], Explain: explainDemoted[L, M],
+		},
 	}
 }
 
-// leader(p) ≡ alive[p] ∧ elected[p] = ids[p]; at most one.
-func singleLeader(v *model.Procs) bool {
+// SingleLeader: leader(p) ≡ alive[p] ∧ elected[p] = ids[p] for at most one p.
+func SingleLeader[L, M any](v *model.View[L, M]) bool {
 	leaders := 0
-	for p := 0; p < v.N; p++ {
-		if v.IsAlive(p) && v.Elected[p] == v.ID[p] {
+	for p := 0; p < v.N(); p++ {
+		if v.Leader(p) {
 			leaders++
 		}
 	}
 	return leaders <= 1
 }
 
-// Live processes whose elected values are set and name live processes agree.
-func agreement(v *model.Procs) bool {
+// Agreement: live processes whose elected values are set and name live
+// processes agree.
+func Agreement[L, M any](v *model.View[L, M]) bool {
 	seen := 0
-	for p := 0; p < v.N; p++ {
-		e := v.Elected[p]
-		if !v.IsAlive(p) || e == 0 || !v.AliveID(e) {
+	for p := 0; p < v.N(); p++ {
+		if !v.Alive(p) {
+			continue
+		}
+		e := v.Elected(p)
+		if e == 0 || !v.AliveID(e) {
 			continue
 		}
 		if seen != 0 && e != seen {
@@ -61,63 +72,114 @@ func agreement(v *model.Procs) bool {
 	return true
 }
 
-// Every live process has elected the largest live ID.
-func stable(v *model.Procs) bool {
-	maxLive := 0
-	for p := 0; p < v.N; p++ {
-		if v.IsAlive(p) {
-			maxLive = max(maxLive, v.ID[p])
+// MaxLive is the largest live ID (0 when every process is down).
+func MaxLive[L, M any](v *model.View[L, M]) int {
+	m := 0
+	for p := 0; p < v.N(); p++ {
+		if v.Alive(p) {
+			m = max(m, v.ID(p))
 		}
 	}
-	for p := 0; p < v.N; p++ {
-		if v.IsAlive(p) && v.Elected[p] != maxLive {
+	return m
+}
+
+// Stable: every live process has elected the largest live ID.
+func Stable[L, M any](v *model.View[L, M]) bool {
+	m := MaxLive(v)
+	for p := 0; p < v.N(); p++ {
+		if v.Alive(p) && v.Elected(p) != m {
 			return false
 		}
 	}
 	return true
 }
 
-// Selection is which properties a check covers.
-type Selection struct {
-	SingleLeader, Agreement, Termination bool
-}
-
-// All selects every property.
-var All = Selection{true, true, true}
-
-// Names lists the selected properties in report order.
-func (s Selection) Names() []string {
-	var out []string
-	for _, x := range []struct {
-		on   bool
-		name string
-	}{{s.SingleLeader, SingleLeader}, {s.Agreement, Agreement}, {s.Termination, Termination}} {
-		if x.on {
-			out = append(out, x.name)
+// NotDemoted: a process that is leader before a step and alive after it is
+// still leader.
+func NotDemoted[L, M any](before *model.View[L, M], _ model.Action, after *model.View[L, M]) bool {
+	for p := 0; p < before.N(); p++ {
+		if before.Leader(p) && after.Alive(p) && !after.Leader(p) {
+			return false
 		}
 	}
-	return out
+	return true
 }
 
-// ParseSelection reads --check: a comma list of property names
-// (case-insensitive), "safety" for SingleLeader and Agreement, or "all".
-func ParseSelection(list string) (Selection, error) {
-	var s Selection
-	for _, w := range strings.Split(list, ",") {
-		switch strings.ToLower(strings.TrimSpace(w)) {
-		case "all":
-			s = All
-		case "safety":
-			s.SingleLeader, s.Agreement = true, true
-		case "singleleader", "single-leader":
-			s.SingleLeader = true
-		case "agreement":
-			s.Agreement = true
-		case "termination", "liveness":
-			s.Termination = true
-		default:
-			return s, fmt.Errorf("--check: unknown property %q: use a comma list of SingleLeader, Agreement, Termination, or safety, all", w)
+func explainLeaders[L, M any](f *model.Failure[L, M]) string {
+	v := f.State
+	var leaders []string
+	for p := 0; p < v.N(); p++ {
+		if v.Leader(p) {
+			leaders = append(leaders, v.Name(p))
 		}
 	}
-	return s, nil
+	return fmt.Sprintf("after %d steps %s each consider themselves leader", f.Steps, strings.Join(leaders, " and "))
+}
+
+func explainDisagreement[L, M any](f *model.Failure[L, M]) string {
+	v := f.State
+	byLeader := map[int][]string{}
+	var order []int
+	for p := 0; p < v.N(); p++ {
+		if !v.Alive(p) {
+			continue
+		}
+		if e := v.Elected(p); e != 0 && v.AliveID(e) {
+			if byLeader[e] == nil {
+				order = append(order, e)
+			}
+			byLeader[e] = append(byLeader[e], v.Name(p))
+		}
+	}
+	var parts []string
+	for _, e := range order {
+		parts = append(parts, strings.Join(byLeader[e], ", ")+" elected "+strconv.Itoa(e))
+	}
+	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", f.Steps, strings.Join(parts, "; "))
+}
+
+// notStable lists the live processes that have not elected the largest
+// live ID.
+func notStable[L, M any](v *model.View[L, M]) (string, int) {
+	m := MaxLive(v)
+	var parts []string
+	for p := 0; p < v.N(); p++ {
+		if e := v.Elected(p); v.Alive(p) && e != m {
+			s := "⊥"
+			if e != 0 {
+				s = strconv.Itoa(e)
+			}
+			parts = append(parts, v.Name(p)+" elected="+s)
+		}
+	}
+	return strings.Join(parts, ", "), m
+}
+
+func explainUnstable[L, M any](f *model.Failure[L, M]) string {
+	who, m := notStable(f.State)
+	c := f.Cycle
+	switch {
+	case c == nil:
+		return fmt.Sprintf("stuck without a leader: no fair step is enabled, and %s (Stable needs elected=%d)", who, m)
+	case c.Orphan != "":
+		return fmt.Sprintf("%s of crashed p%d circulates forever; Stable (elected=%d) is never reached: %s", c.Orphan, c.OrphanID, m, who)
+	case c.Unreliable != "":
+		return fmt.Sprintf("elections repeat forever: %s (an unreliable detector's false suspicion or early timeout) starts a new one each time round a fair cycle of %d steps; Stable (elected=%d) is not kept: %s",
+			c.Unreliable, c.Steps, m, who)
+	}
+	return fmt.Sprintf("a fair cycle of %d steps repeats forever without reaching Stable (%s; Stable needs elected=%d)", c.Steps, who, m)
+}
+
+func explainDemoted[L, M any](f *model.Failure[L, M]) string {
+	var who []string
+	for p := 0; p < f.Before.N(); p++ {
+		if f.Before.Leader(p) && f.State.Alive(p) && !f.State.Leader(p) {
+			e := "⊥"
+			if x := f.State.Elected(p); x != 0 {
+				e = strconv.Itoa(x)
+			}
+			who = append(who, f.State.Name(p)+" (now elected="+e+")")
+		}
+	}
+	return fmt.Sprintf("step %d, %s, demotes the live leader %s", f.Steps, f.Label, strings.Join(who, " and "))
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 )
 
 // Without unique IDs a ring cannot elect a single leader (the notes'
@@ -20,13 +19,13 @@ func TestChangRobertsAnonymousTwoLeaders(t *testing.T) {
 	cfg := model.Config{N: 3, IDs: []int{1, 1, 1}, Anonymous: true}
 	rep := run(t, cr, cfg, false)
 	expect(t, rep, false, want{violated, unknown, unknown, "", nil})
-	tr := verdict(t, rep, properties.SingleLeader).Trace
+	tr := verdict(t, rep, "SingleLeader").Trace
 	last := view(t, rep, tr.Final().State)
 	assert.Len(t, liveLeaders(&last), 2)
 	assert.Equal(t, []string{"initiate p1@0", "deliver p1@0→p1@1 ELECTION(1)", "deliver p1@1→p1@2 ELECTED(1)"}, labels(tr),
 		"processes with the same ID are told apart by position")
 
-	_, err := check.Run(check.Request{Spec: cr, Config: model.Config{N: 3, IDs: []int{1, 1, 1}}, Properties: properties.All})
+	_, err := check.Run(check.Request{Spec: cr, Config: model.Config{N: 3, IDs: []int{1, 1, 1}}})
 	require.ErrorContains(t, err, "ID 1 appears twice")
 }
 
@@ -34,7 +33,7 @@ func TestChangRobertsAnonymousTwoLeaders(t *testing.T) {
 func TestAnonymousIDNamesEveryCarrier(t *testing.T) {
 	cr := lookup(t, "chang-roberts")
 	cfg := model.Config{N: 4, IDs: []int{2, 1, 2, 1}, Anonymous: true, Initiators: []int{2}, Down: []int{1}}
-	sys, err := cr.Build(cfg, properties.Predicates())
+	sys, err := cr.Build.System(cfg, nil)
 	require.NoError(t, err)
 	exp := sys.NewExpander()
 	var b model.Batch
@@ -62,7 +61,7 @@ func TestAnonymousIDNamesEveryCarrier(t *testing.T) {
 func TestAnonymousSuspectsSomeCarrierAlive(t *testing.T) {
 	cr := lookup(t, "chang-roberts")
 	cfg := model.Config{N: 3, IDs: []int{2, 1, 2}, Anonymous: true, InitialLeader: true, MaxCrashes: 1}
-	sys, err := cr.Build(cfg, properties.Predicates())
+	sys, err := cr.Build.System(cfg, nil)
 	require.NoError(t, err)
 	exp := sys.NewExpander()
 	var b model.Batch

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 )
 
 // The incomplete detector (semantics.md section 3) has the perfect
@@ -20,7 +19,7 @@ func TestBullyIncompleteDetectorNoLeader(t *testing.T) {
 	cfg := model.Config{N: 3, MaxCrashes: 1, InitialLeader: true, Detector: model.Incomplete}
 	rep := run(t, bully, cfg, true)
 	expect(t, rep, true, want{holds, holds, violated, "stuck", nil})
-	tr := verdict(t, rep, properties.Termination).Trace
+	tr := verdict(t, rep, "Termination").Trace
 	assert.Equal(t, []string{"crash p3"}, labels(tr), "the coordinator crashes and nobody is bound to notice")
 
 	cfg.Detector = model.Perfect

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs/bully"
 	"github.com/mcheck/mcheck/specs/changroberts"
 	"github.com/mcheck/mcheck/specs/hirschsinclair"
@@ -21,31 +22,83 @@ type Spec struct {
 	Summary string
 	// InitialLeader is the default of --initial-leader.
 	InitialLeader bool
-	// Build composes the algorithm under cfg into a transition system.
-	Build func(cfg model.Config, preds []model.Predicate, opts ...model.Option) (model.System, error)
+	// Build composes the algorithm into transition systems (Builder).
+	Build Factory
 }
 
-// Builder adapts an Algorithm to Spec.Build.
-func Builder[L, M any](alg model.Algorithm[L, M]) func(model.Config, []model.Predicate, ...model.Option) (model.System, error) {
-	return func(cfg model.Config, preds []model.Predicate, opts ...model.Option) (model.System, error) {
-		k, err := model.New(alg, cfg, preds, opts...)
-		if err != nil {
-			return nil, err
-		}
-		return k, nil
+// Factory builds the transition systems of one algorithm and knows which
+// properties they can check.
+type Factory interface {
+	// Properties lists every property of the algorithm: the standard ones,
+	// its own, and any added for this spec, in that order.
+	Properties() []model.PropertyInfo
+	// System composes the algorithm under cfg, evaluating the named
+	// properties (predicate i is check[i]).
+	System(cfg model.Config, check []string, opts ...model.Option) (model.System, error)
+}
+
+// Builder adapts an Algorithm to a Factory. Its properties are the standard
+// ones (properties.Standard), those the algorithm declares
+// (model.Propertied), and extra.
+func Builder[L, M any](alg model.Algorithm[L, M], extra ...model.Property[L, M]) Factory {
+	all := properties.Standard[L, M]()
+	if own, ok := alg.(model.Propertied[L, M]); ok {
+		all = append(all, own.Properties()...)
 	}
+	return &builder[L, M]{alg: alg, all: append(all, extra...)}
+}
+
+type builder[L, M any] struct {
+	alg model.Algorithm[L, M]
+	all []model.Property[L, M]
+}
+
+func (b *builder[L, M]) Properties() []model.PropertyInfo {
+	infos := make([]model.PropertyInfo, len(b.all))
+	for i, p := range b.all {
+		infos[i] = p.Info()
+	}
+	return infos
+}
+
+func (b *builder[L, M]) System(cfg model.Config, check []string, opts ...model.Option) (model.System, error) {
+	if d := properties.Duplicate(b.Properties()); d != "" {
+		return nil, fmt.Errorf("two properties are named %s", d)
+	}
+	props, err := properties.Check(b.all, check)
+	if err != nil {
+		return nil, err
+	}
+	k, err := model.New(b.alg, cfg, props, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
 }
 
 // Registry maps names to specs. The zero value is empty; Builtin() has the
 // five algorithms of the course notes.
 type Registry struct{ specs map[string]Spec }
 
-// Register adds or replaces a spec.
-func (r *Registry) Register(s Spec) {
-	if r.specs == nil {
-		r.specs = map[string]Spec{}
+// Register adds specs under their names. A name that is empty or already
+// registered (a built-in one included) is an error, so that an algorithm
+// never silently replaces another; the specs before it are kept.
+func (r *Registry) Register(specs ...Spec) error {
+	for _, s := range specs {
+		switch _, taken := r.specs[s.Name]; {
+		case s.Name == "":
+			return fmt.Errorf("register: a spec needs a Name")
+		case s.Build == nil:
+			return fmt.Errorf("register %q: the spec has no Build (use specs.Builder(yourAlgorithm))", s.Name)
+		case taken:
+			return fmt.Errorf("register %q: the name is taken (%s); give your algorithm another name", s.Name, strings.Join(r.Names(), ", "))
+		}
+		if r.specs == nil {
+			r.specs = map[string]Spec{}
+		}
+		r.specs[s.Name] = s
 	}
-	r.specs[s.Name] = s
+	return nil
 }
 
 // Lookup finds a spec by name.
@@ -66,9 +119,26 @@ func (r *Registry) Names() []string {
 	return names
 }
 
+// The compiler checks that every built-in algorithm keeps its fast path (a
+// lost Codec method would silently fall back to hashing) and its own
+// properties (a mistyped Properties method would silently drop them).
+var (
+	_ model.Codec[ring.Local, ring.Msg]                          = ring.Algorithm{}
+	_ model.Codec[changroberts.Local, changroberts.Msg]          = changroberts.Algorithm{}
+	_ model.Codec[lelann.Local, lelann.Msg]                      = lelann.Algorithm{}
+	_ model.Codec[hirschsinclair.Local, hirschsinclair.Msg]      = hirschsinclair.Algorithm{}
+	_ model.Codec[bully.Local, bully.Msg]                        = bully.Algorithm{}
+	_ model.Propertied[ring.Local, ring.Msg]                     = ring.Algorithm{}
+	_ model.Propertied[changroberts.Local, changroberts.Msg]     = changroberts.Algorithm{}
+	_ model.Propertied[lelann.Local, lelann.Msg]                 = lelann.Algorithm{}
+	_ model.Propertied[hirschsinclair.Local, hirschsinclair.Msg] = hirschsinclair.Algorithm{}
+	_ model.Propertied[bully.Local, bully.Msg]                   = bully.Algorithm{}
+)
+
 // Builtin returns a registry of the built-in algorithms.
 func Builtin() *Registry {
 	r := &Registry{}
+	// The built-in names are distinct: Register cannot fail here.
 	r.Register(Spec{Name: "ring", Summary: "ring algorithm with ELECTION/ELECTED, no pruning", Build: Builder[ring.Local, ring.Msg](ring.Algorithm{})})
 	r.Register(Spec{Name: "chang-roberts", Summary: "Chang-Roberts: ring with participant marks", Build: Builder[changroberts.Local, changroberts.Msg](changroberts.Algorithm{})})
 	r.Register(Spec{Name: "lelann", Summary: "LeLann: every process collects the IDs on the ring", Build: Builder[lelann.Local, lelann.Msg](lelann.Algorithm{})})

@@ -12,7 +12,6 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/lelann"
 )
@@ -54,7 +53,7 @@ func forwardFirst() specs.Spec {
 // runaway search: every case here finishes far below it, or stops early.
 func run(t *testing.T, sp specs.Spec, cfg model.Config, cont bool) *check.Report {
 	t.Helper()
-	rep, err := check.Run(check.Request{Spec: sp, Config: cfg, Properties: properties.All, Continue: cont, MaxStates: 2_000_000})
+	rep, err := check.Run(check.Request{Spec: sp, Config: cfg, Continue: cont, MaxStates: 2_000_000})
 	require.NoError(t, err)
 	var vs []string
 	for _, v := range rep.Verdicts {
@@ -89,10 +88,10 @@ func verdict(t *testing.T, rep *check.Report, name string) check.Verdict {
 func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 	t.Helper()
 	require.Len(t, rep.Verdicts, 3)
-	term := verdict(t, rep, properties.Termination)
+	term := verdict(t, rep, "Termination")
 	got := want{
-		single: verdict(t, rep, properties.SingleLeader).Status,
-		agree:  verdict(t, rep, properties.Agreement).Status,
+		single: verdict(t, rep, "SingleLeader").Status,
+		agree:  verdict(t, rep, "Agreement").Status,
 		term:   term.Status,
 		kind:   term.Kind,
 	}
@@ -107,7 +106,7 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 		case violated:
 			require.NotNil(t, v.Trace, v.Name)
 			assert.NotEmpty(t, v.Summary, v.Name)
-			if v.Name == properties.Termination {
+			if v.Name == "Termination" {
 				require.Contains(t, []string{"stuck", "fair-cycle"}, v.Kind)
 			} else {
 				invViolated = true
@@ -240,15 +239,15 @@ func replay(t *testing.T, rep *check.Report, name, kind string, tr *explore.Trac
 	case "invariant":
 		assert.Equal(t, -1, tr.CycleStart)
 		switch name {
-		case properties.SingleLeader:
+		case "SingleLeader":
 			assert.Greater(t, len(liveLeaders(&final)), 1, "the last state has several live leaders")
-		case properties.Agreement:
+		case "Agreement":
 			assert.False(t, agrees(&final), "live processes disagree on a live leader in the last state")
 		}
 		// The shortest trace: no earlier state violates it.
 		for i := range steps[:len(steps)-1] {
 			s := view(t, rep, steps[i].State)
-			if name == properties.SingleLeader {
+			if name == "SingleLeader" {
 				assert.LessOrEqual(t, len(liveLeaders(&s)), 1, "step %d", i)
 			} else {
 				assert.True(t, agrees(&s), "step %d", i)
@@ -355,7 +354,7 @@ func TestBullyCrashRestartTwoLeaders(t *testing.T) {
 				w = want{violated, violated, unknown, "", nil}
 			}
 			expect(t, rep, cont, w)
-			tr := verdict(t, rep, properties.SingleLeader).Trace
+			tr := verdict(t, rep, "SingleLeader").Trace
 			last := view(t, rep, tr.Final().State)
 			assert.Len(t, liveLeaders(&last), 2, "the last state has two live leaders: %s", rep.Expander.Describe(tr.Final().State))
 			assert.True(t, anyStep(tr, model.KindCrash), "the trace crashes a process: %v", labels(tr))
@@ -371,7 +370,7 @@ func TestBullyUnreliableDetectorUnsafe(t *testing.T) {
 	bully := lookup(t, "bully")
 	rep := run(t, bully, model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true}, false)
 	expect(t, rep, false, want{violated, violated, unknown, "", nil})
-	tr := verdict(t, rep, properties.SingleLeader).Trace
+	tr := verdict(t, rep, "SingleLeader").Trace
 	assert.True(t, anyStep(tr, model.KindSuspect) || anyStep(tr, model.KindEarlyTimeout),
 		"only a spurious action of the unreliable detector can break Bully without faults: %v", labels(tr))
 	assert.False(t, anyStep(tr, model.KindCrash), "no crashes are allowed: %v", labels(tr))
@@ -403,7 +402,7 @@ func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
 					w = want{violated, violated, unknown, "", nil}
 				}
 				expect(t, rep, cont, w)
-				tr := verdict(t, rep, properties.SingleLeader).Trace
+				tr := verdict(t, rep, "SingleLeader").Trace
 				last := view(t, rep, tr.Final().State)
 				assert.Len(t, liveLeaders(&last), 2)
 				for _, st := range tr.Steps[1:] {
@@ -426,7 +425,7 @@ func TestLeLannCrashAnyNotSafe(t *testing.T) {
 	t.Run("continue=true", func(t *testing.T) {
 		rep := run(t, ll, cfg, true)
 		expect(t, rep, true, want{violated, violated, violated, "fair-cycle", []string{"stuck"}})
-		tr := verdict(t, rep, properties.SingleLeader).Trace
+		tr := verdict(t, rep, "SingleLeader").Trace
 		last := view(t, rep, tr.Final().State)
 		assert.Len(t, liveLeaders(&last), 2)
 		assert.True(t, anyStep(tr, model.KindCrash), "it takes a crash: %v", labels(tr))
@@ -490,7 +489,7 @@ func TestRingAlgorithmsCrashAnyDoNotTerminate(t *testing.T) {
 		t.Run(algo, func(t *testing.T) {
 			rep := run(t, lookup(t, algo), model.Config{N: 3, MaxCrashes: 2}, true)
 			expect(t, rep, true, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
-			term := verdict(t, rep, properties.Termination)
+			term := verdict(t, rep, "Termination")
 			assert.True(t, anyStep(term.Trace, model.KindCrash), "it takes a crash: %v", labels(term.Trace))
 			assert.True(t, anyStep(term.Also[0].Trace, model.KindCrash), "it takes a crash: %v", labels(term.Also[0].Trace))
 		})
@@ -508,7 +507,7 @@ func TestRingAlgorithmsCrashAnyDoNotTerminate(t *testing.T) {
 func TestChangRobertsOneCrashStuck(t *testing.T) {
 	rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 4, MaxCrashes: 1}, true)
 	expect(t, rep, true, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
-	stuck := verdict(t, rep, properties.Termination).Also[0]
+	stuck := verdict(t, rep, "Termination").Also[0]
 	assert.True(t, anyStep(stuck.Trace, model.KindCrash), "it takes a crash: %v", labels(stuck.Trace))
 	assert.Contains(t, stuck.Summary, "stuck without a leader")
 }
@@ -522,7 +521,7 @@ func TestChangRobertsUnreliableFairCycle(t *testing.T) {
 		t.Run(fmt.Sprintf("initial-leader=%v", il), func(t *testing.T) {
 			rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 3, Detector: model.Unreliable, InitialLeader: il}, true)
 			expect(t, rep, true, want{holds, holds, violated, "fair-cycle", nil})
-			tr := verdict(t, rep, properties.Termination).Trace
+			tr := verdict(t, rep, "Termination").Trace
 			cycle := &explore.Trace{Steps: tr.Steps[tr.CycleStart:], CycleStart: 0}
 			assert.True(t, anyStep(cycle, model.KindSuspect), "the cycle is driven by a false suspicion: %v", labels(cycle))
 		})

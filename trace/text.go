@@ -9,6 +9,7 @@ import (
 
 var kindText = map[string]string{
 	KindInvariant: "counterexample",
+	KindStep:      "counterexample (ends in the step that breaks it)",
 	KindStuck:     "counterexample (ends in a stuck state)",
 	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
 	KindWitness:   "witness run",
@@ -20,17 +21,22 @@ var kindText = map[string]string{
 // full the whole state after every step. A lasso's cycle is marked.
 func WriteText(w io.Writer, f *File, full bool) {
 	fmt.Fprintf(w, "%s %s, %d steps:\n", f.Property, kindText[f.Kind], len(f.Steps)-1)
-	cycle := -1
+	// The cycle starts with the step after the state the last step returns
+	// to: steps first..last repeat forever.
+	first, last := -1, len(f.Steps)-1
 	if f.CycleStart != nil {
-		cycle = *f.CycleStart
+		first = *f.CycleStart + 1
 	}
 	for i, s := range f.Steps {
 		mark := ""
-		if i == cycle {
-			mark = "   ◀ cycle starts here"
-		}
-		if cycle >= 0 && i == len(f.Steps)-1 {
-			mark = fmt.Sprintf("   ↩ back to step %d", cycle)
+		switch {
+		case first < 0:
+		case i == first && i == last:
+			mark = "   ◀ cycle: this step repeats forever"
+		case i == first:
+			mark = fmt.Sprintf("   ◀ cycle starts here (steps %d-%d repeat forever)", first, last)
+		case i == last:
+			mark = fmt.Sprintf("   ↩ back to step %d", first)
 		}
 		fmt.Fprintf(w, "%4d  %s%s\n", i, s.Label(), mark)
 		if i == 0 || full {

@@ -32,6 +32,7 @@ const FormatV1 = "mcheck-trace/1"
 // Kinds of counterexample.
 const (
 	KindInvariant = "invariant"  // the last state violates the invariant
+	KindStep      = "step"       // the last step violates the step property
 	KindStuck     = "stuck"      // the last state is not Stable and has no fair step
 	KindFairCycle = "fair-cycle" // steps from CycleStart on repeat forever, fairly, without Stable
 	// Witnesses of --complexity: a run that attains a count, and a lasso
@@ -246,17 +247,13 @@ func (f *File) Validate() error {
 			return malformed("step %d has no action", i+1)
 		}
 	}
-	switch f.Property {
-	case properties.SingleLeader, properties.Agreement:
-		if f.Kind != KindInvariant {
-			return malformed("property %s goes with kind %q, not %q", f.Property, KindInvariant, f.Kind)
-		}
-	case properties.Termination:
-		if f.Kind != KindStuck && f.Kind != KindFairCycle {
-			return malformed("property Termination goes with kind %q or %q, not %q", KindStuck, KindFairCycle, f.Kind)
-		}
-	default:
-		return malformed("unknown property %q", f.Property)
+	switch {
+	case f.Property == "":
+		return malformed("property is missing")
+	case !slices.Contains([]string{KindInvariant, KindStep, KindStuck, KindFairCycle}, f.Kind):
+		return malformed("kind %q is none of %q, %q, %q, %q", f.Kind, KindInvariant, KindStep, KindStuck, KindFairCycle)
+	case f.Kind == KindStep && len(f.Steps) < 2:
+		return malformed("a %q counterexample needs a step after the initial state", KindStep)
 	}
 	if (f.Kind == KindFairCycle) != (f.CycleStart != nil) {
 		return malformed("cycle_start must be given exactly for kind %q", KindFairCycle)
@@ -284,28 +281,134 @@ func (e *DivergenceError) Error() string {
 	return fmt.Sprintf("not a counterexample: step %d: %s", e.Step, e.Reason)
 }
 
+// KindsOf lists the counterexample kinds of a property of kind k.
+func KindsOf(k model.PropertyKind) []string {
+	switch k {
+	case model.Invariant:
+		return []string{KindInvariant}
+	case model.StepProperty:
+		return []string{KindStep}
+	}
+	return []string{KindStuck, KindFairCycle}
+}
+
 // Replay rebuilds the configuration of f from reg and verifies it.
 func Replay(f *File, reg *specs.Registry) error {
 	spec, err := reg.Lookup(f.Config.Algo)
 	if err != nil {
 		return malformed("config.algo: %v", err)
 	}
+	if err := f.CheckProperty(spec.Build.Properties()); err != nil {
+		return err
+	}
 	cfg, _ := f.Config.Model()
-	sys, err := spec.Build(cfg, properties.Predicates())
+	sys, err := spec.Build.System(cfg, []string{f.Property})
 	if err != nil {
 		return malformed("config: %v", err)
 	}
 	return Verify(sys, f)
 }
 
+// CheckProperty checks that f's property is one of all (an algorithm's
+// properties) and that its kind of counterexample fits that property.
+func (f *File) CheckProperty(all []model.PropertyInfo) error {
+	i := slices.IndexFunc(all, func(p model.PropertyInfo) bool { return p.Name == f.Property })
+	if i < 0 {
+		return malformed("unknown property %q: %s has %s", f.Property, f.Config.Algo, strings.Join(properties.Words(all)[:len(all)], ", "))
+	}
+	if kinds := KindsOf(all[i].Kind); !slices.Contains(kinds, f.Kind) {
+		return malformed("property %s goes with kind %s, not %q", f.Property, quoted(kinds), f.Kind)
+	}
+	return nil
+}
+
+func quoted(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, " or ")
+}
+
 // Verify replays f through sys: every step must be enabled in the state
 // before it and lead to the recorded state, and the end must violate the
-// property: the invariant is false, or the last state is stuck outside
-// Stable, or the cycle returns to its start, is weakly fair and passes a
-// state outside Stable.
+// property, found among sys's predicates by name: the invariant is false in
+// the last state, or the step property is false of the last step, or the
+// last state is stuck outside the property's goal, or the cycle returns to
+// its start, is weakly fair and passes a state outside the goal.
 func Verify(sys model.System, f *File) error {
+	if f.Kind == KindWitness || f.Kind == KindLasso {
+		// A measure's witness run claims no violation: it must replay.
+		_, err := follow(sys.NewExpander(), f)
+		return err
+	}
 	preds := sys.Predicates()
+	p := slices.Index(preds, f.Property)
+	if p < 0 {
+		return fmt.Errorf("verify: the model does not check %s", f.Property)
+	}
 	exp := sys.NewExpander()
+	r, err := follow(exp, f)
+	if err != nil {
+		return err
+	}
+	states, props, fair := r.states, r.props, r.fair
+	var b model.Batch
+	last := len(states) - 1
+	switch f.Kind {
+	case KindInvariant:
+		if props[last]&(1<<p) != 0 {
+			return &DivergenceError{Step: -1, Reason: f.Property + " holds in the last state"}
+		}
+	case KindStep:
+		if props[last]&(1<<p) != 0 {
+			return &DivergenceError{Step: -1, Reason: f.Property + " holds of the last step"}
+		}
+	case KindStuck:
+		exp.Expand(states[last], &b)
+		if b.Props&(1<<p) != 0 {
+			return &DivergenceError{Step: -1, Reason: "the last state satisfies the goal of " + f.Property}
+		}
+		for _, s := range b.Succs {
+			if s.Fair != model.NoFairness {
+				return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not stuck: %q is enabled and fair", exp.Label(states[last], s.Action))}
+			}
+		}
+	case KindFairCycle:
+		return verifyCycle(sys, exp, f, states, props, fair, p)
+	}
+	return nil
+}
+
+// sameArrangement: the same IDs at the same ring positions.
+func sameArrangement(a, b model.Snapshot) bool {
+	return slices.EqualFunc(a.Processes, b.Processes, func(x, y model.ProcessSnapshot) bool { return x.ID == y.ID })
+}
+
+// Path replays the steps of f through sys as Verify does, without looking
+// at the property, and gives the index of each step among the successors
+// Expand lists in the state before it.
+func Path(sys model.System, f *File) ([]int, error) {
+	r, err := follow(sys.NewExpander(), f)
+	if err != nil {
+		return nil, err
+	}
+	return r.index, nil
+}
+
+// replayed is a trace file followed through a model: the state after each
+// step, the predicates and fairness class of each, and which successor of
+// the state before it each step is.
+type replayed struct {
+	states [][]byte
+	props  []uint64
+	fair   []int32
+	index  []int // index[i-1]: step i's place in Expand's batch
+}
+
+// follow matches each step of f as data (model.StepInfo.Equal) against the
+// steps enabled before it, and checks the state it leads to.
+func follow(exp model.Expander, f *File) (*replayed, error) {
 	var b model.Batch
 	exp.Initial(&b)
 	// Several initial states (every arrangement of IDs): the trace starts
@@ -326,59 +429,33 @@ func Verify(sys model.System, f *File) error {
 		}
 	}
 	if j0 < 0 {
-		return &DivergenceError{Step: 0, Reason: "the initial state differs: " + firstErr.Error()}
+		return nil, &DivergenceError{Step: 0, Reason: "the initial state differs: " + firstErr.Error()}
 	}
-	states := [][]byte{slices.Clone(b.State(j0))}
-	props := []uint64{b.Succs[j0].Props}
-	fair := []int32{model.NoFairness}
+	r := &replayed{states: [][]byte{slices.Clone(b.State(j0))}, props: []uint64{b.Succs[j0].Props}, fair: []int32{model.NoFairness}}
 	for i := 1; i < len(f.Steps); i++ {
-		prev := states[i-1]
+		prev := r.states[i-1]
 		exp.Expand(prev, &b)
 		want := f.Steps[i].Step
 		j := slices.IndexFunc(b.Succs, func(s model.Succ) bool { return exp.Step(prev, s.Action).Equal(*want) })
 		if j < 0 {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
+			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q is not enabled", f.Steps[i].Label())}
 		}
 		next := slices.Clone(b.State(j))
 		if err := sameState(exp.Snapshot(next), f.Steps[i].State); err != nil {
-			return &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
+			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
 		}
-		states, props, fair = append(states, next), append(props, b.Succs[j].Props), append(fair, b.Succs[j].Fair)
+		r.states, r.props, r.fair = append(r.states, next), append(r.props, b.Succs[j].Props), append(r.fair, b.Succs[j].Fair)
+		r.index = append(r.index, j)
 	}
-	stable := slices.Index(preds, properties.Stable)
-	last := len(states) - 1
-	switch f.Kind {
-	case KindInvariant:
-		p := slices.Index(preds, f.Property)
-		if p < 0 {
-			return fmt.Errorf("verify: the model has no predicate %s", f.Property)
-		}
-		if props[last]&(1<<p) != 0 {
-			return &DivergenceError{Step: -1, Reason: f.Property + " holds in the last state"}
-		}
-	case KindStuck:
-		exp.Expand(states[last], &b)
-		if b.Props&(1<<stable) != 0 {
-			return &DivergenceError{Step: -1, Reason: "the last state is Stable"}
-		}
-		for _, s := range b.Succs {
-			if s.Fair != model.NoFairness {
-				return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not stuck: %q is enabled and fair", exp.Label(states[last], s.Action))}
-			}
-		}
-	case KindFairCycle:
-		return verifyCycle(sys, exp, f, states, props, fair, stable)
-	}
-	return nil
-}
-
-// sameArrangement: the same IDs at the same ring positions.
-func sameArrangement(a, b model.Snapshot) bool {
-	return slices.EqualFunc(a.Processes, b.Processes, func(x, y model.ProcessSnapshot) bool { return x.ID == y.ID })
+	return r, nil
 }
 
 func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int) error {
 	c, last := *f.CycleStart, len(states)-1
+	if c < 0 || c >= last {
+		// Read validates this; a File built in code may not be.
+		return malformed("cycle_start %d is outside the steps 0..%d", c, last-1)
+	}
 	if !bytes.Equal(states[c], states[last]) {
 		return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not the state of step %d, where the cycle starts", c)}
 	}
@@ -387,7 +464,7 @@ func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte,
 		bad = bad || props[i]&(1<<stable) == 0
 	}
 	if !bad {
-		return &DivergenceError{Step: -1, Reason: "every state of the cycle is Stable"}
+		return &DivergenceError{Step: -1, Reason: "every state of the cycle satisfies the goal of " + f.Property}
 	}
 	// Classes enabled in every state of the cycle must be taken in it.
 	var b model.Batch

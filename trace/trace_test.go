@@ -105,8 +105,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 		{"wrong format", edit(func(m map[string]any) { m["format"] = "mcheck-trace/3" }), `format is "mcheck-trace/3"`},
 		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), "unknown field"},
 		{"no steps", edit(func(m map[string]any) { m["steps"] = []any{} }), "no steps"},
-		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
-		{"kind mismatch", edit(func(m map[string]any) { m["kind"] = "stuck" }), "goes with kind"},
+		{"unknown kind", edit(func(m map[string]any) { m["kind"] = "sometimes" }), `kind "sometimes" is none of`},
 		{"cycle without kind", edit(func(m map[string]any) { m["cycle_start"] = 1 }), "cycle_start must be given exactly"},
 		{"bad detector", edit(func(m map[string]any) { m["config"].(map[string]any)["detector"] = "psychic" }), "config.detector"},
 		{"no algo", edit(func(m map[string]any) { m["config"].(map[string]any)["algo"] = "" }), "config.algo is missing"},
@@ -118,10 +117,14 @@ func TestReadRejectsMalformed(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	// Well-formed but about a model that cannot be built: malformed, not a panic.
+	// Well-formed but about a model that cannot be built, or a property the
+	// algorithm does not have (properties belong to algorithms, so only
+	// Replay knows them): malformed, not a panic.
 	for _, c := range []struct{ name, input, want string }{
+		{"unknown property", edit(func(m map[string]any) { m["property"] = "Liveliness" }), `unknown property "Liveliness"`},
+		{"kind mismatch", edit(func(m map[string]any) { m["kind"] = "stuck" }), "goes with kind"},
 		{"unknown algorithm", edit(func(m map[string]any) { m["config"].(map[string]any)["algo"] = "paxos" }), `unknown algorithm "paxos"`},
-		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "--ids has 3 IDs but --n is 5"},
+		{"ids of wrong length", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 5 }), "IDs has 3 IDs but N is 5"},
 		{"n out of range", edit(func(m map[string]any) { m["config"].(map[string]any)["n"] = 99 }), "out of range"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,8 +161,9 @@ func TestWriteTextMarksTheCycle(t *testing.T) {
 	trace.WriteText(&buf, f, false)
 	out := buf.String()
 	assert.Contains(t, out, "Termination counterexample (a lasso: a prefix, then a cycle repeated forever), 8 steps:\n")
-	assert.Contains(t, out, "   5  crash p4   ◀ cycle starts here\n      p4.alive: true → false\n")
-	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 5\n")
+	assert.Contains(t, out, "   5  crash p4\n      p4.alive: true → false\n")
+	assert.Contains(t, out, "   6  deliver p1→p2 ELECTION(4)   ◀ cycle starts here (steps 6-8 repeat forever)\n")
+	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 6\n")
 	buf.Reset()
 	trace.WriteText(&buf, f, true)
 	assert.Contains(t, buf.String(), "p4✝ | p1→p2 [ELECTION(4)] | crashes=1 restarts=0")
@@ -223,4 +227,36 @@ func TestFileJSONShape(t *testing.T) {
 	assert.Equal(t, 3, ch.From)
 	assert.Equal(t, "ELECTION", ch.Messages[0].Type)
 	assert.Equal(t, []int{3}, ch.Messages[0].Args)
+}
+
+// Path follows the steps as Verify does: the index of each among the steps
+// enabled before it, whether or not the end violates the property.
+func TestPath(t *testing.T) {
+	f := goldenFile(t, "circulating-election.Termination-fair-cycle.trace.json")
+	spec, err := specs.Builtin().Lookup(f.Config.Algo)
+	require.NoError(t, err)
+	cfg, err := f.Config.Model()
+	require.NoError(t, err)
+	sys, err := spec.Build.System(cfg, []string{f.Property})
+	require.NoError(t, err)
+	path, err := trace.Path(sys, f)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 0, 0, 0, 4, 0, 0, 0}, path)
+
+	f.Steps = f.Steps[:4] // no violation: Verify refuses it, Path follows it
+	var mal *trace.MalformedError
+	require.ErrorAs(t, trace.Verify(sys, f), &mal, "the cycle starts after the end: an error, not a panic")
+	f.Kind, f.CycleStart = trace.KindStuck, nil
+	var div *trace.DivergenceError
+	require.ErrorAs(t, trace.Verify(sys, f), &div)
+	assert.Equal(t, -1, div.Step)
+	path, err = trace.Path(sys, f)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 0, 0}, path)
+
+	m := model.Msg("ELECTION", model.Int(9))
+	f.Steps[3].Step.Msg = &m
+	_, err = trace.Path(sys, f)
+	require.ErrorAs(t, err, &div)
+	assert.Equal(t, 3, div.Step)
 }

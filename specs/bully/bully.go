@@ -132,16 +132,16 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 		{
 			Name:  "timeout-ok",
 			Armed: func(l *Local) bool { return l.Status == Electing },
-			Justified: func(c *model.Ctx[Msg], _ *Local) bool {
-				return higherAllCrashed(c) && !c.Pending(func(_ int, m Msg) bool { return m.Kind == OK })
+			Justified: func(c *model.GuardCtx[Msg], _ *Local) bool {
+				return higherAllCrashed(&c.Ctx) && !c.Pending(func(_ int, m Msg) bool { return m.Kind == OK })
 			},
 			Fire: becomeCoordinator,
 		},
 		{
 			Name:  "timeout-coord",
 			Armed: func(l *Local) bool { return l.Status == Waiting },
-			Justified: func(c *model.Ctx[Msg], _ *Local) bool {
-				return higherAllCrashed(c) && !c.Pending(func(from int, m Msg) bool {
+			Justified: func(c *model.GuardCtx[Msg], _ *Local) bool {
+				return higherAllCrashed(&c.Ctx) && !c.Pending(func(from int, m Msg) bool {
 					return m.Kind == Coordinator && c.IDOf(from) > c.ID()
 				})
 			},

@@ -271,7 +271,7 @@ func TestTimersJustified(t *testing.T) {
 			}
 			env := tt.setup.env(tt.self, before)
 			l := before
-			assert.Equal(t, tt.want, timer(t, tt.timer).Justified(env.Ctx(tt.self), &l))
+			assert.Equal(t, tt.want, timer(t, tt.timer).Justified(env.GuardCtx(tt.self), &l))
 			assert.Equal(t, before, l)
 			assert.Empty(t, env.Sent)
 			assert.Empty(t, env.Lost)

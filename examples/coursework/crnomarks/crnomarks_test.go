@@ -11,7 +11,6 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/changroberts"
 	"github.com/mcheck/mcheck/trace"
@@ -47,9 +46,9 @@ func TestTerminationFailsWithoutCrashes(t *testing.T) {
 	require.NoError(t, err)
 	t.Log(mchecktest.Failure(rep, false))
 
-	assert.Equal(t, check.Holds, mchecktest.Status(rep, properties.SingleLeader))
-	assert.Equal(t, check.Holds, mchecktest.Status(rep, properties.Agreement))
-	v := mchecktest.Verdict(rep, properties.Termination)
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "SingleLeader"))
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Agreement"))
+	v := mchecktest.Verdict(rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, "fair-cycle", v.Kind)
 	assert.False(t, v.Bounded, "a counterexample without the bound too")
@@ -125,7 +124,7 @@ func TestExtraMessages(t *testing.T) {
 // one state. This is how to measure something the three properties do not.
 func maxElectionsInFlight[L, M any](t *testing.T, alg model.Algorithm[L, M], cfg mchecktest.Config) int {
 	t.Helper()
-	sys, err := specs.Builder(alg)(model.Config{N: cfg.N, MaxQueue: cfg.MaxQueue}, nil)
+	sys, err := specs.Builder(alg).System(model.Config{N: cfg.N, MaxQueue: cfg.MaxQueue}, nil)
 	require.NoError(t, err)
 	exp := sys.NewExpander()
 	var b model.Batch

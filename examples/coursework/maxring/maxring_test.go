@@ -10,7 +10,6 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/changroberts"
 )
@@ -67,15 +66,15 @@ func TestComparedWithChangRoberts(t *testing.T) {
 func TestNotCrashTolerant(t *testing.T) {
 	rep, err := mchecktest.Run(maxring.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
 	require.NoError(t, err)
-	assert.Equal(t, check.Holds, mchecktest.Status(rep, properties.SingleLeader))
-	assert.Equal(t, check.Holds, mchecktest.Status(rep, properties.Agreement))
-	assert.Equal(t, check.Violated, mchecktest.Status(rep, properties.Termination))
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "SingleLeader"))
+	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Agreement"))
+	assert.Equal(t, check.Violated, mchecktest.Status(rep, "Termination"))
 	assert.Equal(t, int64(265), rep.Stats.States)
 }
 
 // Local has no Codec: the kernel takes the generic hashstructure/v2 path.
 func TestNoCodecTakesTheGenericPath(t *testing.T) {
-	sys, err := specs.Builder(maxring.Algorithm{})(model.Config{N: 3}, nil)
+	sys, err := specs.Builder(maxring.Algorithm{}).System(model.Config{N: 3}, nil)
 	require.NoError(t, err)
 	g, ok := sys.(interface{ Generic() bool })
 	require.True(t, ok)

@@ -105,7 +105,7 @@ func (a Algorithm) Timers() []model.Timer[Local, Msg] {
 	return []model.Timer[Local, Msg]{{
 		Name:      "resend",
 		Armed:     func(l *Local) bool { return l.To != 0 },
-		Justified: func(c *model.Ctx[Msg], l *Local) bool { return !c.Alive(l.To - 1) },
+		Justified: func(c *model.GuardCtx[Msg], l *Local) bool { return !c.Alive(l.To - 1) },
 		Fire:      func(c *model.Ctx[Msg], l *Local) { a.send(c, l, l.Last) },
 	}}
 }

@@ -6,8 +6,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
+	"example.com/coursework/bullynook"
 	"example.com/coursework/crnomarks"
 	"example.com/coursework/maxring"
 	"example.com/coursework/ringdetect"
@@ -15,19 +17,30 @@ import (
 	"github.com/mcheck/mcheck/specs"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:], registry(), os.Stdout, os.Stderr)) }
+func main() {
+	reg, err := registry()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mycheck: %v\n", err)
+		os.Exit(2)
+	}
+	os.Exit(cli.Main(os.Args[1:], reg, os.Stdout, os.Stderr))
+}
 
-func registry() *specs.Registry {
+func registry() (*specs.Registry, error) {
 	reg := specs.Builtin()
-	reg.Register(specs.Spec{Name: "cr-no-marks", Summary: "Chang-Roberts without participant marks (broken)",
-		Build: specs.Builder(crnomarks.Algorithm{})})
-	reg.Register(specs.Spec{Name: "ring-no-check", Summary: "ring algorithm, no detector check (broken)",
-		Build: specs.Builder(ringdetect.Algorithm{})})
-	reg.Register(specs.Spec{Name: "ring-detect", Summary: "ring algorithm with option 2: ELECTION(k) of a crashed k is dropped",
-		Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true})})
-	reg.Register(specs.Spec{Name: "ring-fixed", Summary: "ring algorithm with option 2, the same check on ELECTED, and resend",
-		Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true, CheckLeader: true, Resend: true})})
-	reg.Register(specs.Spec{Name: "maxring", Summary: "ring algorithm with the maxID rule for several initiators",
-		Build: specs.Builder(maxring.Algorithm{})})
-	return reg
+	err := reg.Register(
+		specs.Spec{Name: "cr-no-marks", Summary: "Chang-Roberts without participant marks (broken)",
+			Build: specs.Builder(crnomarks.Algorithm{})},
+		specs.Spec{Name: "ring-no-check", Summary: "ring algorithm, no detector check (broken)",
+			Build: specs.Builder(ringdetect.Algorithm{})},
+		specs.Spec{Name: "ring-detect", Summary: "ring algorithm with option 2: ELECTION(k) of a crashed k is dropped",
+			Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true})},
+		specs.Spec{Name: "ring-fixed", Summary: "ring algorithm with option 2, the same check on ELECTED, and resend",
+			Build: specs.Builder(ringdetect.Algorithm{CheckOriginator: true, CheckLeader: true, Resend: true})},
+		specs.Spec{Name: "maxring", Summary: "ring algorithm with the maxID rule for several initiators",
+			Build: specs.Builder(maxring.Algorithm{})},
+		specs.Spec{Name: "bully-no-ok", Summary: "Bully without the OK answer", InitialLeader: true,
+			Build: specs.Builder(bullynook.Algorithm{})},
+	)
+	return reg, err
 }

@@ -2,22 +2,37 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/specs"
 )
+
+func mustRegistry(t *testing.T) *specs.Registry {
+	reg, err := registry()
+	require.NoError(t, err)
+	return reg
+}
 
 func run(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := cli.Main(args, registry(), &out, &errb)
+	reg, err := registry()
+	if err != nil {
+		return -1, "", err.Error()
+	}
+	code := cli.Main(args, reg, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
 func TestRegistered(t *testing.T) {
-	assert.Equal(t, []string{"bully", "chang-roberts", "cr-no-marks", "hirschberg-sinclair", "lelann", "maxring",
-		"ring", "ring-detect", "ring-fixed", "ring-no-check"}, registry().Names())
+	assert.Equal(t, []string{"bully", "bully-no-ok", "chang-roberts", "cr-no-marks", "hirschberg-sinclair", "lelann", "maxring",
+		"ring", "ring-detect", "ring-fixed", "ring-no-check"}, mustRegistry(t).Names())
 }
 
 func TestCommandLine(t *testing.T) {
@@ -38,4 +53,41 @@ func TestCommandLine(t *testing.T) {
 	code, _, errs = run("--algo", "nosuch")
 	assert.Equal(t, cli.ExitIncomplete, code)
 	assert.Contains(t, errs, "cr-no-marks")
+}
+
+// The worked example "Bully without OK" in mcheck's docs/model.md and
+// README.md shows this program's output: every line shown after a
+// "$ go run ./cmd/mycheck ..." must be in the real output, in order ("..."
+// stands for lines left out).
+func TestWorkedExampleOutput(t *testing.T) {
+	for _, page := range []string{"../../../../docs/model.md", "../../../../README.md"} {
+		text, err := os.ReadFile(page)
+		require.NoError(t, err)
+		runs := 0
+		for _, block := range regexp.MustCompile("(?s)```\n(\\$ .*?)```").FindAllStringSubmatch(string(text), -1) {
+			for _, seg := range strings.Split("\n"+block[1], "\n$ ")[1:] {
+				cmd, shown, _ := strings.Cut(seg, "\n")
+				args, ok := strings.CutPrefix(cmd, "go run ./cmd/mycheck ")
+				if !ok {
+					continue
+				}
+				args, _, _ = strings.Cut(args, "#")
+				_, out, _ := run(strings.Fields(args)...)
+				real := strings.Split(out, "\n")
+				next := 0
+				for _, want := range strings.Split(strings.TrimRight(shown, "\n"), "\n") {
+					if want == "..." {
+						continue
+					}
+					for next < len(real) && real[next] != want {
+						next++
+					}
+					require.Less(t, next, len(real), "%s: %s: the line %q is not in the output (in order):\n%s", page, args, want, out)
+					next++
+				}
+				runs++
+			}
+		}
+		assert.Equal(t, 2, runs, "%s shows two runs of mycheck", page)
+	}
 }

@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
+	"github.com/mcheck/mcheck/webui"
+)
+
+const exploreUsage = "mcheck explore [--addr HOST:PORT] [model flags] | mcheck explore [--addr HOST:PORT] FILE"
+
+// exploreHelp is appended to --help.
+const exploreHelp = `
+Explore by hand in the browser (a local web server; Ctrl-C stops it):
+  ` + exploreUsage + `
+  --addr HOST:PORT      where to listen (default 127.0.0.1:7070; :0 picks a free port)
+  FILE                  a trace file, opened at its last step
+  The page's URL holds the configuration and the path, so a link shows the
+  same state; --max-states, --memory and --workers bound its Check button.
+`
+
+// modelFlags are the flags of a configuration: those an explorer URL may
+// hold, besides the page's own parameters.
+var modelFlags = []string{"algo", "n", "ids", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue"}
+
+// exploreOnly are the other flags explore takes.
+var exploreOnly = []string{"addr", "max-states", "memory", "workers", "quiet"}
+
+// exploreMain is `mcheck explore`.
+func exploreMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return serveExplorer(ctx, args, reg, stdout, stderr)
+}
+
+// serveExplorer serves until ctx ends.
+func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	var o options
+	fs := newFlagSet(&o)
+	addr := fs.String("addr", "127.0.0.1:7070", "")
+	// Flags may come after the trace file too.
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, exploreHelp)
+				return ExitHolds
+			}
+			return badInput(stderr, fmt.Errorf("explore: %s (usage: %s)", flagError(err), exploreUsage))
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
+	}
+	var modelGiven []string
+	var wrong error
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case slices.Contains(modelFlags, f.Name):
+			modelGiven = append(modelGiven, "--"+f.Name)
+		case !slices.Contains(exploreOnly, f.Name) && wrong == nil:
+			wrong = fmt.Errorf("explore: --%s does not apply to explore (usage: %s)", f.Name, exploreUsage)
+		}
+	})
+	if wrong == nil && o.autoQueue {
+		wrong = fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
+	}
+	if wrong != nil {
+		return badInput(stderr, wrong)
+	}
+	var start webui.Model
+	var file *trace.File
+	switch len(files) {
+	case 0:
+		m, err := modelOf(fs, &o, reg)
+		if err != nil {
+			return badInput(stderr, fmt.Errorf("explore: %w", err))
+		}
+		start = m
+	case 1:
+		if len(modelGiven) > 0 {
+			return badInput(stderr, fmt.Errorf("explore: a trace file brings its configuration: drop %s", strings.Join(modelGiven, ", ")))
+		}
+		path := files[0]
+		fh, err := os.Open(path)
+		if err != nil {
+			return badInput(stderr, fmt.Errorf("explore: %v", err))
+		}
+		file, err = trace.Read(fh)
+		fh.Close()
+		if err != nil {
+			return badInput(stderr, fmt.Errorf("explore: %s: %v", path, err))
+		}
+		if start, err = webui.ModelOf(file, reg); err != nil {
+			return badInput(stderr, fmt.Errorf("explore: %s: config: %v", path, err))
+		}
+	default:
+		return badInput(stderr, fmt.Errorf("explore: give at most one trace file (usage: %s)", exploreUsage))
+	}
+	if o.memory == 0 {
+		o.memory = defaultMemoryBudget()
+	}
+	parse, query := ExploreModels(reg)
+	srv, err := webui.New(webui.Options{
+		Parse: parse, Query: query, Start: start, Trace: file, TraceName: strings.Join(files, ""), LocalOnly: loopback(*addr),
+		Limits: webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers},
+	})
+	if err != nil {
+		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return badInput(stderr, fmt.Errorf("explore: --addr %s: %v (--addr 127.0.0.1:0 picks a free port)", *addr, err))
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 256 << 10}
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+	}()
+	if !loopback(*addr) {
+		fmt.Fprintf(stderr, "mcheck: explore: --addr %s is reachable from other machines: anyone who can reach it can use the page and start checks\n", *addr)
+	}
+	fmt.Fprintf(stdout, "mcheck explore: open http://%s/?%s (Ctrl-C stops)\n", ln.Addr(), srv.Home())
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "mcheck: explore: %v\n", err)
+		return ExitIncomplete
+	}
+	return ExitHolds
+}
+
+// modelOf is the configuration of parsed model flags.
+func modelOf(fs *flag.FlagSet, o *options, reg *specs.Registry) (webui.Model, error) {
+	if o.algo == "" {
+		return webui.Model{}, fmt.Errorf("no algorithm: give --algo, one of %s", strings.Join(reg.Names(), ", "))
+	}
+	spec, err := reg.Lookup(o.algo)
+	if err != nil {
+		return webui.Model{}, fmt.Errorf("--algo: %w", err)
+	}
+	if err := o.finish(fs, spec.InitialLeader); err != nil {
+		return webui.Model{}, err
+	}
+	return webui.Model{Spec: spec, Config: o.cfg}, nil
+}
+
+// loopback reports whether addr listens on this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ExploreModels reads and writes the configuration in an explorer URL as
+// the command line's model flags (algo=chang-roberts&n=4&crashes=1).
+func ExploreModels(reg *specs.Registry) (parse func(url.Values) (webui.Model, error), query func(webui.Model) url.Values) {
+	parse = func(q url.Values) (webui.Model, error) {
+		var args []string
+		for _, k := range slices.Sorted(maps.Keys(q)) {
+			if !slices.Contains(modelFlags, k) {
+				return webui.Model{}, fmt.Errorf("unknown parameter %q: a configuration has %s", k, strings.Join(modelFlags, ", "))
+			}
+			for _, v := range q[k] {
+				args = append(args, "--"+k+"="+v)
+			}
+		}
+		var o options
+		fs := newFlagSet(&o)
+		if err := fs.Parse(args); err != nil {
+			return webui.Model{}, errors.New(flagError(err))
+		}
+		return modelOf(fs, &o, reg)
+	}
+	query = func(m webui.Model) url.Values {
+		c := m.Config.WithDefaults()
+		q := url.Values{"algo": {m.Spec.Name}, "n": {strconv.Itoa(c.N)}}
+		if !slices.Equal(c.IDs, model.Config{N: c.N}.WithDefaults().IDs) {
+			q.Set("ids", joinInts(c.IDs, ","))
+		}
+		for _, x := range []struct {
+			name string
+			v    int
+		}{{"crashes", c.MaxCrashes}, {"restarts", c.MaxRestarts}} {
+			if x.v != 0 {
+				q.Set(x.name, strconv.Itoa(x.v))
+			}
+		}
+		if c.Detector != model.Perfect {
+			q.Set("detector", c.Detector.String())
+		}
+		if c.Initiators != nil {
+			q.Set("initiators", joinInts(c.Initiators, ","))
+		}
+		if len(c.Down) > 0 {
+			q.Set("down", joinInts(c.Down, ","))
+		}
+		if c.InitialLeader != m.Spec.InitialLeader {
+			q.Set("initial-leader", strconv.FormatBool(c.InitialLeader))
+		}
+		if c.MaxQueue != 2*c.N {
+			q.Set("max-queue", strconv.Itoa(c.MaxQueue))
+		}
+		return q
+	}
+	return parse, query
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcheck/mcheck/explore"
+)
+
+// plainEvery is how often progress is written as a plain line when stderr
+// is not a terminal (a CI log, a file): often enough to see a long run
+// move, rarely enough not to flood the log.
+const plainEvery = 5 * time.Second
+
+// progress shows a search's progress on stderr. On a terminal it keeps one
+// line up to date, cut to the terminal's width so that it never wraps;
+// elsewhere it writes a plain line every plainEvery, without escape codes.
+// It shows what is known (states, rate, depth, queue, memory, and how much
+// of --max-states and --memory is used), never a guessed time: a
+// breadth-first search cannot know how many states are left, and memory
+// does not grow at a steady rate.
+type progress struct {
+	w         io.Writer
+	terminal  bool
+	width     int // terminal columns
+	maxStates int64
+	budget    int64
+	shown     bool          // a terminal line is on screen
+	lastPlain time.Duration // search time of the last plain line
+}
+
+func newProgress(w io.Writer, maxStates, budget int64) *progress {
+	p := &progress{w: w, maxStates: maxStates, budget: budget, lastPlain: -plainEvery}
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		p.terminal, p.width = true, terminalWidth(f)
+	}
+	return p
+}
+
+// update shows pr.
+func (p *progress) update(pr explore.Progress) {
+	line := progressLine(pr, p.maxStates, p.budget)
+	if !p.terminal {
+		if pr.Elapsed-p.lastPlain < plainEvery {
+			return
+		}
+		p.lastPlain = pr.Elapsed
+		fmt.Fprintf(p.w, "mcheck: %s\n", line)
+		return
+	}
+	// One column is left free: a line that fills the last column wraps on
+	// some terminals.
+	fmt.Fprintf(p.w, "\r%s\033[K", cut(line, p.width-1))
+	p.shown = true
+}
+
+// done clears the terminal line before the report.
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// progressLine is one progress report.
+func progressLine(pr explore.Progress, maxStates, budget int64) string {
+	s := fmt.Sprintf("%s  %s states  %s/s  depth %d  queue %s  memory %s",
+		pr.Elapsed.Round(time.Second), commas(pr.States), commas(rate(pr.States, pr.Elapsed)), pr.Depth,
+		commas(int64(pr.Queue)), explore.FormatBytes(pr.MemBytes))
+	if maxStates > 0 {
+		s += fmt.Sprintf("  %s of --max-states", percent(pr.States, maxStates))
+	}
+	if budget > 0 {
+		s += fmt.Sprintf("  %s of --memory %s", percent(pr.MemBytes, budget), explore.FormatBytes(budget))
+	}
+	return s
+}
+
+func percent(n, of int64) string {
+	return strconv.FormatInt(min(100*n/of, 100), 10) + "%"
+}
+
+// cut shortens s to at most width characters.
+func cut(s string, width int) string {
+	if width < 1 || utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:width])
+}
+
+// terminalWidth is $COLUMNS, or the terminal's width, or 80.
+func terminalWidth(f *os.File) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	if n := windowWidth(f); n > 0 {
+		return n
+	}
+	return 80
+}

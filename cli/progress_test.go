@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/explore"
+)
+
+func at(secs int, states int64) explore.Progress {
+	return explore.Progress{States: states, Depth: secs, Queue: 10, Elapsed: time.Duration(secs) * time.Second, MemBytes: 3 << 20}
+}
+
+// With stderr a pipe (a CI log), progress is one plain line every few
+// seconds: no carriage returns, no escape codes, no guessed times.
+func TestProgressOnAPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	p := newProgress(w, 1_000_000, 64<<20)
+	require.False(t, p.terminal, "a pipe is not a terminal")
+	for s := 1; s <= 12; s++ {
+		p.update(at(s, int64(s)*10_000))
+	}
+	p.done()
+	require.NoError(t, w.Close())
+	out, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t,
+		"mcheck: 1s  10,000 states  10,000/s  depth 1  queue 10  memory 3.0 MiB  1% of --max-states  4% of --memory 64.0 MiB\n"+
+			"mcheck: 6s  60,000 states  10,000/s  depth 6  queue 10  memory 3.0 MiB  6% of --max-states  4% of --memory 64.0 MiB\n"+
+			"mcheck: 11s  110,000 states  10,000/s  depth 11  queue 10  memory 3.0 MiB  11% of --max-states  4% of --memory 64.0 MiB\n",
+		string(out))
+	assert.NotContains(t, string(out), "\r")
+	assert.NotContains(t, string(out), "\033")
+}
+
+// On a terminal, one line is rewritten in place, cut to the width, and
+// cleared before the report.
+func TestProgressOnATerminal(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, terminal: true, width: 30, maxStates: 0, budget: 0}
+	p.update(at(1, 1_234_567))
+	p.update(at(2, 2_000_000))
+	p.done()
+	assert.Equal(t, "\r1s  1,234,567 states  1,234,5\033[K\r2s  2,000,000 states  1,000,0\033[K\r\033[K", b.String())
+	for _, line := range strings.Split(b.String(), "\r") {
+		assert.LessOrEqual(t, len(strings.TrimSuffix(line, "\033[K")), 29)
+	}
+}
+
+// The caps' use is shown as a share, and stops at 100%.
+func TestProgressLine(t *testing.T) {
+	assert.Equal(t, "0s  0 states  0/s  depth 0  queue 0  memory 0 B", progressLine(explore.Progress{}, 0, 0))
+	assert.Equal(t, "2s  500 states  250/s  depth 2  queue 10  memory 3.0 MiB  100% of --max-states  100% of --memory 1.0 MiB",
+		progressLine(at(2, 500), 400, 1<<20))
+	assert.Equal(t, "héllo", cut("héllo wörld", 5))
+	assert.Equal(t, "abc", cut("abc", 0))
+}

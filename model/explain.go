@@ -1,0 +1,45 @@
+package model
+
+import "fmt"
+
+// Explain implements PropertySystem: it decodes the states of ev and asks
+// property i's Explain, or says generically what fails.
+func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
+	p := &k.props[i]
+	e := k.newExpander()
+	f := &Failure[L, M]{Steps: ev.Steps, Action: ev.Action, Stuck: ev.Stuck, Cycle: ev.Cycle}
+	var after, before world[L, M]
+	after.init(k.n)
+	if err := e.decode(ev.State, &after); err != nil {
+		return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
+	}
+	f.State = &View[L, M]{k: k, w: &after}
+	if ev.Before != nil {
+		before.init(k.n)
+		if err := e.decode(ev.Before, &before); err != nil {
+			return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
+		}
+		f.Before = &View[L, M]{k: k, w: &before}
+		f.Label = e.Label(ev.Before, ev.Action)
+	}
+	if p.Explain != nil {
+		return p.Explain(f)
+	}
+	return genericExplanation(p.Info(), f.Steps, f.Label, ev)
+}
+
+func genericExplanation(p PropertyInfo, steps int, label string, ev Evidence) string {
+	what := p.Name
+	if p.Doc != "" {
+		what += " (" + p.Doc + ")"
+	}
+	switch {
+	case ev.Cycle != nil:
+		return fmt.Sprintf("a fair cycle of %d steps repeats forever through a state where %s does not hold", ev.Cycle.Steps, what)
+	case ev.Stuck:
+		return fmt.Sprintf("stuck after %d steps: no fair step is enabled, and %s does not hold", steps, what)
+	case ev.Before != nil:
+		return fmt.Sprintf("step %d, %s, breaks %s", steps, label, what)
+	}
+	return fmt.Sprintf("after %d steps %s does not hold", steps, what)
+}

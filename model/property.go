@@ -1,0 +1,201 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// PropertyKind says how a property's predicate is checked.
+type PropertyKind uint8
+
+const (
+	// Invariant: Holds is true in every reachable state.
+	Invariant PropertyKind = iota
+	// StepProperty: Step is true of every step (state, action, next state).
+	StepProperty
+	// EventuallyAlways is <>[]Holds under the weak fairness of the
+	// semantics: no reachable state outside Holds is stuck (no fair step
+	// enabled), and no weakly fair cycle passes a state outside Holds.
+	EventuallyAlways
+)
+
+var propertyKindNames = [...]string{"invariant", "step", "eventually-always"}
+
+func (k PropertyKind) String() string {
+	if int(k) < len(propertyKindNames) {
+		return propertyKindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Property is a named claim about every run of an algorithm, read from a
+// typed view of the whole global state. The kernel evaluates the selected
+// properties on every generated state (or step); the explorer sees only
+// their truth values.
+type Property[L, M any] struct {
+	Name string
+	Kind PropertyKind
+	// Doc says in one line what the property claims, for --check list.
+	Doc string
+	// Holds is the predicate of an Invariant or of an EventuallyAlways.
+	Holds func(v *View[L, M]) bool
+	// Goal, optional, names the predicate of an EventuallyAlways
+	// ("Stable" for Termination), for views that show it state by state.
+	Goal string
+	// Step is the predicate of a StepProperty: a is the action that leads
+	// from before to after.
+	Step func(before *View[L, M], a Action, after *View[L, M]) bool
+	// Explain, optional, says in one line what goes wrong in a
+	// counterexample; a generic sentence is used without it.
+	Explain func(f *Failure[L, M]) string
+	// Groups are words that select the property along with others on
+	// the command line ("safety").
+	Groups []string
+	// Optional properties are checked only when asked for by name or
+	// group; the others are checked by default ("all") and every report
+	// lists them.
+	Optional bool
+	// ElectedOnly promises that the predicate reads only who is alive,
+	// the IDs and the elected values: what partial-order reduction keeps
+	// visible. Without the promise the reduction is switched off.
+	ElectedOnly bool
+}
+
+// PropertyInfo is a property without its predicates: what lists and
+// reports need.
+type PropertyInfo struct {
+	Name        string
+	Kind        PropertyKind
+	Doc         string
+	Groups      []string
+	Optional    bool
+	ElectedOnly bool
+	Goal        string
+}
+
+// Info describes p.
+func (p Property[L, M]) Info() PropertyInfo {
+	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, Goal: p.Goal}
+}
+
+// AnyProperty is a Property of any local state and message type (for
+// configurations that are not generic, like mchecktest.Config).
+type AnyProperty interface{ Info() PropertyInfo }
+
+// Propertied is implemented by algorithms that declare properties of their
+// own, next to their handlers.
+type Propertied[L, M any] interface {
+	Properties() []Property[L, M]
+}
+
+func (p *Property[L, M]) validate() error {
+	switch {
+	case p.Name == "":
+		return fmt.Errorf("a property has no name")
+	case p.Kind == StepProperty && p.Step == nil:
+		return fmt.Errorf("step property %s has no Step predicate", p.Name)
+	case p.Kind != StepProperty && p.Holds == nil:
+		return fmt.Errorf("%s %s has no Holds predicate", p.Kind, p.Name)
+	case p.Kind > EventuallyAlways:
+		return fmt.Errorf("property %s: unknown kind %d", p.Name, p.Kind)
+	}
+	return nil
+}
+
+// Failure is what a property's Explain sees of a counterexample.
+type Failure[L, M any] struct {
+	// Steps is the number of steps from the initial state to State (for
+	// a lasso, to the state where the cycle starts).
+	Steps int
+	// State is the state that violates an invariant, the state after the
+	// offending step, the stuck state, or the first state of the cycle.
+	State *View[L, M]
+	// Before, Action and Label are the offending step of a step property.
+	Before *View[L, M]
+	Action Action
+	Label  string
+	// Stuck: State has no fair step enabled (EventuallyAlways).
+	Stuck bool
+	// Cycle describes a fair cycle (EventuallyAlways); nil otherwise.
+	Cycle *Cycle
+}
+
+// Cycle is what the report knows about a fair cycle of a lasso.
+type Cycle struct {
+	Steps int
+	// Orphan is a message of a crashed process delivered in the cycle
+	// ("ELECTION(9)") and OrphanID that process's ID; "" if none.
+	Orphan   string
+	OrphanID int
+	// Unreliable is a step of the unreliable detector in the cycle (a false
+	// suspicion or an early timeout, "suspect p3"); "" if none.
+	Unreliable string
+}
+
+// Evidence is a counterexample with states as encodings, for systems that
+// explain their properties (PropertySystem).
+type Evidence struct {
+	Steps  int
+	State  []byte
+	Before []byte // with a step: the state before Action
+	Action Action
+	Stuck  bool
+	Cycle  *Cycle
+}
+
+// PropertySystem is implemented by systems whose predicates are properties
+// (the kernel): predicate i is property i.
+type PropertySystem interface {
+	Properties() []PropertyInfo
+	// Explain renders the counterexample of property i in one line.
+	Explain(i int, ev Evidence) string
+}
+
+// View is what a property sees of a global state: every process's liveness,
+// ID and local state, every channel's messages, and the fault counters. It
+// is valid only during the predicate call; do not modify what it returns.
+type View[L, M any] struct {
+	k *Kernel[L, M]
+	w *world[L, M]
+}
+
+// N is the number of processes, live or not.
+func (v *View[L, M]) N() int { return v.k.n }
+
+// ID is the ID of position p.
+func (v *View[L, M]) ID(p int) int { return v.lay().ids[p] }
+
+// lay is the arrangement of IDs of the state (several with Config.Perm).
+func (v *View[L, M]) lay() *layout { return &v.k.layouts[v.w.lay] }
+
+// Alive reports whether position p is live.
+func (v *View[L, M]) Alive(p int) bool { return v.w.alive&(1<<p) != 0 }
+
+// Local is the local state of position p (crashed processes hold Init()).
+func (v *View[L, M]) Local(p int) *L { return &v.w.local[p] }
+
+// Elected is the elected value of position p (0 means ⊥).
+func (v *View[L, M]) Elected(p int) int { return v.k.alg.Elected(&v.w.local[p]) }
+
+// Leader reports leader(p): p is live and has elected itself.
+func (v *View[L, M]) Leader(p int) bool { return v.Alive(p) && v.Elected(p) == v.ID(p) }
+
+// PosOf is the position of the process with ID id, or -1.
+func (v *View[L, M]) PosOf(id int) int { return v.lay().posOf(id) }
+
+// AliveID reports whether a process with ID id is live (with duplicate IDs,
+// --anonymous, some process that carries it).
+func (v *View[L, M]) AliveID(id int) bool { return v.lay().aliveID(v.w.alive, id) }
+
+// Chan is chan(from, to), head first.
+func (v *View[L, M]) Chan(from, to int) []M { return v.w.chans[from*v.k.n+to] }
+
+// Crashes and Restarts count the faults so far.
+func (v *View[L, M]) Crashes() int  { return v.w.crashes }
+func (v *View[L, M]) Restarts() int { return v.w.restarts }
+
+// Name is how reports call position p ("p9").
+func (v *View[L, M]) Name(p int) string { return v.lay().name(p) }
+
+// FormatMsg renders m as the algorithm does.
+func (v *View[L, M]) FormatMsg(m M) string { return v.k.alg.FormatMsg(m) }

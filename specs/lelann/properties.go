@@ -1,0 +1,41 @@
+package lelann
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// Properties are LeLann's own claims (optional: --check NAME).
+func (Algorithm) Properties() []model.Property[Local, Msg] {
+	return []model.Property[Local, Msg]{{
+		Name: "DecidedKnowsAllLive", Kind: model.Invariant, Optional: true,
+		Doc:   "a live decided process has seen the ID of every live process",
+		Holds: func(v *model.View[Local, Msg]) bool { return len(unseen(v)) == 0 },
+		Explain: func(f *model.Failure[Local, Msg]) string {
+			return fmt.Sprintf("after %d steps %s", f.Steps, strings.Join(unseen(f.State), "; "))
+		},
+	}}
+}
+
+// unseen lists the live decided processes that have not seen a live ID.
+func unseen(v *model.View[Local, Msg]) []string {
+	var out []string
+	for p := 0; p < v.N(); p++ {
+		l := v.Local(p)
+		if !v.Alive(p) || l.Status != Decided {
+			continue
+		}
+		var missing []string
+		for q := 0; q < v.N(); q++ {
+			if v.Alive(q) && l.Known&(1<<q) == 0 {
+				missing = append(missing, v.Name(q))
+			}
+		}
+		if missing != nil {
+			out = append(out, fmt.Sprintf("%s has decided (elected=%d) without seeing the ID of live %s", v.Name(p), l.Elected, strings.Join(missing, ", ")))
+		}
+	}
+	return out
+}

@@ -1,0 +1,419 @@
+package webui
+
+// The adapter: the one file of this package that reads the model, check,
+// trace and msc packages. The rest of the package speaks the JSON types of
+// api.go, so that when steps and traces become structured data only this
+// file changes. Steps and states are data here (model.StepInfo,
+// model.Value); labels and texts are rendered from them, never read back.
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// Model is a configuration to explore: an algorithm and its model
+// configuration, as the command line gives them.
+type Model struct {
+	Spec   specs.Spec
+	Config model.Config
+}
+
+// ModelOf is the model a trace file was found under.
+func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
+	spec, err := reg.Lookup(f.Config.Algo)
+	if err != nil {
+		return Model{}, err
+	}
+	cfg, err := f.Config.Model()
+	if err != nil {
+		return Model{}, err
+	}
+	return Model{Spec: spec, Config: cfg}, nil
+}
+
+// session is one model built for one request; not shared between
+// goroutines (the expander holds scratch memory).
+type session struct {
+	m     Model
+	sys   model.System
+	exp   model.Expander
+	cfg   model.Config         // with defaults filled in
+	props []model.PropertyInfo // predicate i is props[i]
+}
+
+func open(m Model) (*session, error) {
+	props := m.Spec.Build.Properties()
+	if len(props) > 64 {
+		props = props[:64] // the kernel evaluates at most 64 in one system
+	}
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = p.Name
+	}
+	sys, err := m.Spec.Build.System(m.Config, names)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{m: m, sys: sys, exp: sys.NewExpander(), cfg: m.Config.WithDefaults(), props: props}
+	if k, ok := sys.(interface{ Config() model.Config }); ok {
+		s.cfg = k.Config()
+	}
+	return s, nil
+}
+
+// walk is a path replayed from the initial state: the state after each
+// step (states[0] is the initial state) and the step that led there.
+type walk struct {
+	states  [][]byte
+	actions []model.Action // actions[i]: the step into states[i]; actions[0] unused
+	steps   []model.StepInfo
+	index   []int // index[i]: the place of steps[i] among the steps enabled before it
+	fair    []bool
+}
+
+// pathError is a step index that names no enabled step.
+type pathError struct{ step, index, enabled int }
+
+func (e *pathError) Error() string {
+	return fmt.Sprintf("step %d of the path is index %d, but only %d steps are enabled there (0..%d)", e.step, e.index, e.enabled, e.enabled-1)
+}
+
+func (s *session) initial() ([]byte, error) {
+	var b model.Batch
+	s.exp.Initial(&b)
+	if len(b.Succs) != 1 {
+		return nil, fmt.Errorf("the model has %d initial states, want 1", len(b.Succs))
+	}
+	return slices.Clone(b.State(0)), nil
+}
+
+// walk replays path, the index of the chosen step in each state.
+func (s *session) walk(path []int) (*walk, error) {
+	init, err := s.initial()
+	if err != nil {
+		return nil, err
+	}
+	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, steps: []model.StepInfo{{}}, index: []int{0}, fair: []bool{false}}
+	var b model.Batch
+	for i, idx := range path {
+		prev := w.states[i]
+		s.exp.Expand(prev, &b)
+		if idx < 0 || idx >= len(b.Succs) {
+			return nil, &pathError{step: i + 1, index: idx, enabled: len(b.Succs)}
+		}
+		w.push(s.exp, prev, &b, idx)
+	}
+	return w, nil
+}
+
+func (w *walk) push(exp model.Expander, prev []byte, b *model.Batch, idx int) {
+	succ := b.Succs[idx]
+	w.states = append(w.states, slices.Clone(b.State(idx)))
+	w.actions = append(w.actions, succ.Action)
+	w.steps = append(w.steps, exp.Step(prev, succ.Action))
+	w.index = append(w.index, idx)
+	w.fair = append(w.fair, succ.Fair != model.NoFairness)
+}
+
+// checkCycle: a lasso's last state must be the state its cycle starts at.
+func (w *walk) checkCycle(cycle int) error {
+	last := len(w.states) - 1
+	if cycle < 0 || cycle >= last {
+		return fmt.Errorf("cycle %d is outside the steps 0..%d of the path", cycle, last-1)
+	}
+	if !bytes.Equal(w.states[cycle], w.states[last]) {
+		return fmt.Errorf("the path does not return to the state of step %d at its end, so it has no cycle there", cycle)
+	}
+	return nil
+}
+
+// stepOf is a step for the page: its data, and its label rendered from it.
+func stepOf(index int, info model.StepInfo, fair bool) Step {
+	return Step{Index: index, Label: info.String(), Fair: fair, StepInfo: info}
+}
+
+// counterexample is what a URL says the path is: a counterexample of
+// property, of kind kind ("" for a path walked by hand).
+type counterexample struct{ property, kind string }
+
+// view renders the state after step at of w, the steps enabled there, and
+// the whole path as a chart, titled with the property cx names.
+func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
+	v := View{At: at, Cycle: cycle, Property: cx.property, Kind: cx.kind, History: []Step{}, Steps: []Step{}}
+	for i := 1; i < len(w.states); i++ {
+		v.History = append(v.History, stepOf(w.index[i], w.steps[i], w.fair[i]))
+	}
+	cur := s.exp.Snapshot(w.states[at])
+	var prev *model.Snapshot
+	if at > 0 {
+		p := s.exp.Snapshot(w.states[at-1])
+		prev = &p
+	}
+	v.Processes, v.Channels, v.Counters = stateOf(cur, prev)
+
+	var b model.Batch
+	s.exp.Expand(w.states[at], &b)
+	v.Quiescent = quiescent(&b)
+	for i, succ := range b.Succs {
+		fair := succ.Fair != model.NoFairness
+		st := stepOf(i, s.exp.Step(w.states[at], succ.Action), fair)
+		for j, p := range s.props {
+			if p.Kind == model.StepProperty && succ.Props&(1<<j) == 0 {
+				st.Violates = append(st.Violates, p.Name)
+			}
+		}
+		v.Steps = append(v.Steps, st)
+	}
+	v.Discarded = b.Discarded
+	for i, p := range s.props {
+		if p.Kind != model.StepProperty {
+			// For an eventually-always property the bit is its goal (Stable
+			// for Termination): whether this state is one it must reach.
+			name := p.Name
+			if p.Kind == model.EventuallyAlways {
+				name = cmp.Or(p.Goal, "the goal of "+p.Name)
+			}
+			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: b.Props&(1<<i) != 0})
+		}
+	}
+	v.Chart, v.ChartNote = s.chart(w, cycle, cx)
+	return v
+}
+
+// stateOf lays a snapshot out for the page, marking what changed since prev.
+func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []Value) {
+	var procs []Process
+	for i, p := range cur.Processes {
+		var old *model.ProcessSnapshot
+		if prev != nil && i < len(prev.Processes) {
+			old = &prev.Processes[i]
+		}
+		pr := Process{Name: p.Name(), ID: p.ID, Alive: p.Alive, AliveChanged: old != nil && old.Alive != p.Alive}
+		for _, f := range p.Fields {
+			changed := false
+			if old != nil {
+				was, ok := old.Field(f.Name)
+				changed = !ok || !was.Equal(f.Value)
+			}
+			pr.Fields = append(pr.Fields, valueOf(f.Name, f.Value, changed))
+		}
+		procs = append(procs, pr)
+	}
+	find := func(s *model.Snapshot, from, to int) (model.ChannelSnapshot, bool) {
+		if s == nil {
+			return model.ChannelSnapshot{}, false
+		}
+		j := slices.IndexFunc(s.Channels, func(c model.ChannelSnapshot) bool { return c.From == from && c.To == to })
+		if j < 0 {
+			return model.ChannelSnapshot{}, false
+		}
+		return s.Channels[j], true
+	}
+	chans := []Channel{}
+	for _, c := range cur.Channels {
+		old, _ := find(prev, c.From, c.To)
+		changed := prev != nil && !model.Seq(old.Messages...).Equal(model.Seq(c.Messages...))
+		chans = append(chans, channelOf(c.From, c.To, c.Messages, changed))
+	}
+	if prev != nil {
+		// A channel the last step emptied is shown empty and changed.
+		for _, c := range prev.Channels {
+			if _, ok := find(&cur, c.From, c.To); !ok {
+				chans = append(chans, channelOf(c.From, c.To, nil, true))
+			}
+		}
+	}
+	counter := func(name string, v, old int) Value {
+		return valueOf(name, model.Int(v), prev != nil && v != old)
+	}
+	var oc, or int
+	if prev != nil {
+		oc, or = prev.Crashes, prev.Restarts
+	}
+	counters := []Value{counter("crashes", cur.Crashes, oc), counter("restarts", cur.Restarts, or)}
+	return procs, chans, counters
+}
+
+func valueOf(name string, v model.Value, changed bool) Value {
+	return Value{Name: name, Value: v, Text: v.String(), Changed: changed}
+}
+
+func channelOf(from, to int, msgs []model.Value, changed bool) Channel {
+	c := Channel{From: from, To: to, FromName: model.ProcName(from), ToName: model.ProcName(to), Messages: []model.Value{}, Text: []string{}, Changed: changed}
+	for _, m := range msgs {
+		c.Messages = append(c.Messages, m)
+		c.Text = append(c.Text, m.String())
+	}
+	return c
+}
+
+// file is the path of w as a trace file; cx names its property, if any.
+func (s *session) file(w *walk, cycle *int, cx counterexample) *trace.File {
+	t := &explore.Trace{CycleStart: -1}
+	if cycle != nil {
+		t.CycleStart = *cycle
+	}
+	for i, st := range w.states {
+		t.Steps = append(t.Steps, explore.Step{Action: w.actions[i], State: st})
+	}
+	kind := cx.kind
+	if kind == "" && cycle != nil {
+		kind = trace.KindFairCycle // the chart names a walked lasso too
+	}
+	return trace.New(s.m.Spec.Name, s.cfg, cx.property, kind, "", t, s.exp)
+}
+
+// verify checks that w is what the URL says: a counterexample of cx's
+// property, as trace.Verify checks a trace file.
+func (s *session) verify(w *walk, cycle *int, cx counterexample) error {
+	f := s.file(w, cycle, cx)
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	if err := f.CheckProperty(s.props); err != nil {
+		return err
+	}
+	return trace.Verify(s.sys, f)
+}
+
+// maxChartSteps bounds the paths drawn: the chart's layout grows faster
+// than the path.
+const maxChartSteps = 600
+
+// chart draws the path with the code of --msc, titled with cx's property
+// when the path is its counterexample.
+func (s *session) chart(w *walk, cycle *int, cx counterexample) (svg, note string) {
+	if len(w.states)-1 > maxChartSteps {
+		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(w.states)-1, maxChartSteps)
+	}
+	var b strings.Builder
+	if err := msc.SVG(&b, s.file(w, cycle, cx)); err != nil {
+		return "", "no chart: " + err.Error()
+	}
+	return b.String(), ""
+}
+
+// quiescent: no fair step is enabled, and the channel bound discarded no
+// step (semantics.md, "Quiescent state").
+func quiescent(b *model.Batch) bool { return b.Discarded == 0 && !anyFair(b) }
+
+func anyFair(b *model.Batch) bool {
+	return slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness })
+}
+
+// random extends w from step at by steps chosen with a generator seeded
+// with seed, until no fair step is enabled or the path has limit steps.
+// From a state without a fair step it first takes one (unfair) step, so
+// that the button does something when a step is enabled. It returns the
+// new path and, unless it ended in a quiescent state, why not.
+func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, string) {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	path = slices.Clone(path[:at])
+	w.states, w.actions, w.steps, w.index, w.fair = w.states[:at+1], w.actions[:at+1], w.steps[:at+1], w.index[:at+1], w.fair[:at+1]
+	var b model.Batch
+	for {
+		cur := w.states[len(w.states)-1]
+		s.exp.Expand(cur, &b)
+		if !anyFair(&b) && (len(path) > at || len(b.Succs) == 0) {
+			if !quiescent(&b) {
+				return path, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
+			}
+			return path, ""
+		}
+		if len(path) >= limit {
+			return path, fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(path)-at)
+		}
+		idx := r.IntN(len(b.Succs))
+		w.push(s.exp, cur, &b, idx)
+		path = append(path, idx)
+	}
+}
+
+// pathOfFile finds the step indices of a trace file, matching its steps
+// as data the way trace.Verify does, and says whether its end violates its
+// property (nil) or why not.
+func (s *session) pathOfFile(f *trace.File) (path []int, notViolated error, err error) {
+	// trace.Read validates; a File built in code may not be (and Verify
+	// indexes by its cycle start).
+	if err := f.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if path, err = trace.Path(s.sys, f); err != nil {
+		return nil, nil, err
+	}
+	if err := trace.Verify(s.sys, f); err != nil {
+		var div *trace.DivergenceError
+		if !errors.As(err, &div) || div.Step >= 0 {
+			return nil, nil, err
+		}
+		return path, err, nil
+	}
+	return path, nil, nil
+}
+
+// runCheck is the check of the Check button: every property, until ctx
+// ends. The memory budget is shared by the checks that may run at once.
+func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress)) (*Result, error) {
+	rep, err := check.Run(check.Request{
+		Spec: m.Spec, Config: m.Config, Continue: true,
+		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget / maxRunning, Workers: lim.Workers, Reduce: true,
+		Context: ctx,
+		Progress: func(p explore.Progress) {
+			progress(Progress{States: p.States, Depth: p.Depth, Queue: p.Queue, Seconds: p.Elapsed.Seconds()})
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(m)
+	if err != nil {
+		return nil, err
+	}
+	return s.resultOf(rep)
+}
+
+// resultOf turns the check's report into JSON. Each counterexample's
+// path is found in its verified trace file, as for a file on disk.
+func (s *session) resultOf(rep *check.Report) (*Result, error) {
+	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, States: rep.Stats.States}
+	add := func(f *trace.File, bounded bool) error {
+		path, err := trace.Path(s.sys, f)
+		if err != nil {
+			return fmt.Errorf("internal error: the %s counterexample of %s: %w", f.Kind, f.Property, err)
+		}
+		res.Counterexamples = append(res.Counterexamples, Counterexample{
+			Property: f.Property, Kind: f.Kind, Summary: f.Summary, Bounded: bounded, Path: path, Cycle: f.CycleStart,
+		})
+		return nil
+	}
+	for _, v := range rep.Verdicts {
+		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary})
+		if v.File != nil {
+			if err := add(v.File, v.Bounded); err != nil {
+				return nil, err
+			}
+		}
+		for _, a := range v.Also {
+			if err := add(a.File, a.Bounded); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// configOf is the configuration as the page shows it.
+func (s *session) configOf() trace.Config { return trace.ConfigOf(s.m.Spec.Name, s.cfg) }
