@@ -272,8 +272,9 @@ Replay a trace file, mcheck's or ITF (exit 0: a genuine counterexample,
 When GITHUB_ACTIONS is set, each violated property is also printed as an
 ::error annotation.
 
-Exit status: 0 every checked property holds on a complete search,
-1 a property is violated, 2 bad input or an incomplete search.
+Exit status: 0 every checked property holds on a complete search (with
+--max-queue auto: on the largest bound that finished), 1 a property is
+violated, 2 bad input or an incomplete search.
 `
 
 func newFlagSet(o *options) *flag.FlagSet {
