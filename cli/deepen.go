@@ -108,13 +108,13 @@ func deepeningVerdict(d *check.Deepening) string {
 	var s string
 	switch {
 	case d.Violation:
-		return fmt.Sprintf("a property is violated with at most %d messages per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", k)
+		return fmt.Sprintf("a property is violated with at most %s per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", messages(k))
 	case k == 0:
 		return "not even the search at bound 1 finished, so no property can be said to hold"
 	case d.Exhaustive:
-		return fmt.Sprintf("bound %d discarded nothing: no run ever has more than %d messages in a channel, so the verdicts are for the unbounded model", k, k)
+		return fmt.Sprintf("bound %d discarded nothing: no run ever has more than %s in a channel, so the verdicts are for the unbounded model", k, messages(k))
 	default:
-		s = fmt.Sprintf("the verdicts are for every run with at most %d messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out", k)
+		s = fmt.Sprintf("the verdicts are for every run with at most %s per channel; a run that needs more was not explored, so a violation that needs one is not ruled out", messages(k))
 	}
 	if b := d.Stopped(); b != nil && b.NotStarted {
 		prev := d.Bounds[len(d.Bounds)-2]
@@ -186,4 +186,11 @@ func seconds(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%.0f s", s)
 	}
+}
+
+func messages(k int) string {
+	if k == 1 {
+		return "1 message"
+	}
+	return strconv.Itoa(k) + " messages"
 }

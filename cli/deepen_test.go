@@ -15,7 +15,7 @@ func TestMaxQueueAutoViolationAtBoundOne(t *testing.T) {
 	assert.Contains(t, out, "mcheck chang-roberts, N=3, ids 1,2,3, crash-any (up to 2 crashes), perfect detector, max-queue 1\n")
 	assert.Regexp(t, `max-queue 1 +231 states +66 discarded +[0-9.]+ s  VIOLATION\n`, out)
 	assert.NotContains(t, out, "max-queue 2 ")
-	assert.Contains(t, out, "verdict: a property is violated with at most 1 messages per channel")
+	assert.Contains(t, out, "verdict: a property is violated with at most 1 message per channel")
 	assert.Contains(t, out, "Termination counterexample (a lasso: a prefix, then a cycle repeated forever), 5 steps:")
 }
 
