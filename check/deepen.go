@@ -46,6 +46,10 @@ type BoundRun struct {
 	Elapsed     time.Duration
 	MemBytes    int64
 	Stopped     string // why the search did not finish ("" if it did)
+	// Undecided says why a property stayed unknown although the search
+	// finished (the state graph outgrew the memory budget, so fair cycles
+	// were not checked); such a bound counts as not finished.
+	Undecided string
 	// BoundedOnly: a property is violated, but only by runs the bound cut
 	// a fair step of.
 	BoundedOnly bool
@@ -56,9 +60,12 @@ type BoundRun struct {
 	Left       time.Duration
 }
 
+// Finished: the search at this bound finished and decided every property.
+func (b *BoundRun) Finished() bool { return b.Complete && b.Undecided == "" }
+
 // Stopped returns the bound that did not finish, if any.
 func (d *Deepening) Stopped() *BoundRun {
-	if n := len(d.Bounds); n > 0 && !d.Bounds[n-1].Complete && !d.Violation {
+	if n := len(d.Bounds); n > 0 && !d.Bounds[n-1].Finished() && !d.Violation {
 		return &d.Bounds[n-1]
 	}
 	return nil
@@ -122,14 +129,14 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 		st := rep.Stats
 		d.Bounds = append(d.Bounds, BoundRun{MaxQueue: k, Complete: st.Complete, States: st.States, Transitions: st.Transitions,
 			Discarded: st.Discarded, Elapsed: st.Elapsed, MemBytes: st.MemBytes, Stopped: st.Stopped,
-			BoundedOnly: rep.Violated() && !realViolation(rep)})
+			BoundedOnly: rep.Violated() && !realViolation(rep), Undecided: undecided(rep)})
 		if realViolation(rep) {
 			// Reported even from a search that did not finish: its trace
 			// is a run of the model.
 			best, d.Verdicts, d.Violation = rep, k, true
 			break
 		}
-		if !st.Complete {
+		if !d.Bounds[k-1].Finished() {
 			if best == nil {
 				best = rep // not even bound 1 finished
 			}
@@ -165,4 +172,18 @@ func realViolation(rep *Report) bool {
 		}
 	}
 	return false
+}
+
+// undecided says why a property is unknown after a search that finished,
+// or "".
+func undecided(rep *Report) string {
+	if !rep.Stats.Complete {
+		return ""
+	}
+	for _, v := range rep.Verdicts {
+		if v.Status == Unknown {
+			return v.Name + ": " + v.Summary
+		}
+	}
+	return ""
 }

@@ -89,6 +89,8 @@ func writeDeepening(w io.Writer, r *check.Report) {
 			status = fmt.Sprintf("not started: %s left, less than bound %d took", seconds(b.Left), b.MaxQueue-1)
 		case !b.Complete:
 			status = "stopped: " + b.Stopped
+		case b.Undecided != "":
+			status = "finished, but not every property decided: " + b.Undecided
 		case b.BoundedOnly:
 			status = "complete; violated only where the bound cut a fair step"
 		}
@@ -120,6 +122,8 @@ func deepeningVerdict(d *check.Deepening) string {
 		prev := d.Bounds[len(d.Bounds)-2]
 		s += fmt.Sprintf("; bound %d was not started with %s left: it has all %s states of bound %d and more, which took %s",
 			b.MaxQueue, seconds(b.Left), approx(prev.States), prev.MaxQueue, seconds(prev.Elapsed))
+	} else if b != nil && b.Complete {
+		s += fmt.Sprintf("; at bound %d not every property was decided (%s)", b.MaxQueue, b.Undecided)
 	} else if b != nil {
 		s += fmt.Sprintf("; bound %d stopped at %s with %s states (%s)", b.MaxQueue, seconds(d.Elapsed), approx(b.States), b.Stopped)
 	} else if d.AtMaxBound {
@@ -160,6 +164,7 @@ type jsonBound struct {
 	Stopped     string  `json:"stopped,omitempty"`
 	BoundedOnly bool    `json:"violated_for_the_bound_only,omitempty"`
 	NotStarted  bool    `json:"not_started,omitempty"`
+	Undecided   string  `json:"undecided,omitempty"`
 }
 
 func deepeningJSON(r *check.Report) *jsonDeepening {
@@ -171,7 +176,7 @@ func deepeningJSON(r *check.Report) *jsonDeepening {
 		Violation: d.Violation, Verdict: deepeningVerdict(d)}
 	for _, b := range d.Bounds {
 		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, Complete: b.Complete, States: b.States,
-			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly, NotStarted: b.NotStarted})
+			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly, NotStarted: b.NotStarted, Undecided: b.Undecided})
 	}
 	return out
 }
