@@ -20,7 +20,11 @@ var kindText = map[string]string{
 // step's action and the fields it changed ("p3.elected: ⊥ → 9"), or with
 // full the whole state after every step. A lasso's cycle is marked.
 func WriteText(w io.Writer, f *File, full bool) {
-	fmt.Fprintf(w, "%s %s, %d steps:\n", f.Property, kindText[f.Kind], len(f.Steps)-1)
+	steps := "steps"
+	if len(f.Steps) == 2 {
+		steps = "step"
+	}
+	fmt.Fprintf(w, "%s %s, %d %s:\n", f.Property, kindText[f.Kind], len(f.Steps)-1, steps)
 	// The cycle starts with the step after the state the last step returns
 	// to: steps first..last repeat forever.
 	first, last := -1, len(f.Steps)-1
