@@ -143,7 +143,9 @@ func Run(req Request) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
 	rerun := false
-	if res.Reduced && len(res.Violations) > 0 {
+	if res.Reduced && len(res.Violations) > 0 && (req.Context == nil || req.Context.Err() == nil) {
+		// (An interrupted check keeps the reduced search's counterexample:
+		// a rerun would stop at once and lose it.)
 		// The reduced graph keeps every violation reachable, but not every
 		// shortest path to one.
 		eo.Reduce, rerun = false, true

@@ -4,14 +4,12 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -72,8 +70,8 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		debug.SetGCPercent(25)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, release := stopOnSignal(stderr)
+	defer release()
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
