@@ -41,7 +41,10 @@ type Request struct {
 	Reduce bool
 	// Workers expand states in parallel (0: one per CPU); results do not
 	// depend on it.
-	Workers  int
+	Workers int
+	// Exact compares states by their whole encodings, not fingerprints
+	// alone (explore.Options.Exact).
+	Exact    bool
 	Context  context.Context
 	Progress func(explore.Progress)
 }
@@ -127,6 +130,7 @@ func Run(req Request) (*Report, error) {
 	eo := explore.Options{
 		Goal: -1, Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, Workers: req.Workers, Bitstate: req.Bitstate,
+		Exact: req.Exact,
 	}
 	if sel.SingleLeader {
 		eo.Invariants = append(eo.Invariants, properties.IdxSingleLeader)

@@ -75,7 +75,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: o.check, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por,
+		Reduce: o.por, Exact: o.exact,
 	}
 	showProgress := o.progress || (!o.quiet && isTerminal(stderr))
 	if showProgress {

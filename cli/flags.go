@@ -30,6 +30,7 @@ type options struct {
 	workers       int
 	bitstate      int64
 	por           bool
+	exact         bool
 	traceOut      string
 	msc           string
 }
@@ -180,7 +181,9 @@ Checking:
   --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB) instead of
                         the state table; far less memory, but states may be
                         missed, so nothing is said to hold (expected coverage
-                        is reported); no liveness
+                        is reported); no liveness, and no partial-order
+                        reduction (--por is ignored: its cycle proviso needs
+                        the state table)
   --por=false           no partial-order reduction: count the full state space.
                         By default a safety-only check (--check without
                         Termination) follows only a stubborn set of the steps
@@ -188,6 +191,10 @@ Checking:
                         neighbours (ring, chang-roberts, lelann,
                         hirschberg-sinclair), once no crash or restart can
                         happen any more; verdicts are the same, counts smaller
+  --exact               store whole states, not only their 64-bit fingerprints,
+                        so that no fingerprint collision can hide a state
+                        (the report gives the collision odds otherwise);
+                        costs the states' bytes in memory
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -239,6 +246,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.workers, "workers", 0, "")
 	fs.Var(byteSize{&o.bitstate}, "bitstate", "")
 	fs.BoolVar(&o.por, "por", true, "")
+	fs.BoolVar(&o.exact, "exact", false, "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
 	return fs
@@ -282,6 +290,9 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	}
 	if o.maxStates < 0 {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
+	}
+	if o.exact && o.bitstate > 0 {
+		return errors.New("--exact stores whole states and --bitstate none: give only one of them")
 	}
 	if err := checkMSCPath(o.msc); err != nil {
 		return err

@@ -60,7 +60,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		if j < 0 {
 			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a))
 		}
-		if got, ok := s.tab.lookup(b.Succs[j].FP); s.bits == nil && (!ok || s.tab.indexed && got != i) {
+		if got, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); s.bits == nil && (!ok || s.tab.indexed && got != i) {
 			return Trace{}, fmt.Errorf("internal error: replay reached another state than the search")
 		}
 		steps = append(steps, Step{
