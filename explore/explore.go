@@ -195,7 +195,7 @@ type search struct {
 	stuckSeen bool
 	invMask   uint64
 	stop      bool
-	initials  int64 // initial states generated
+	initials  int64     // initial states generated
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
