@@ -39,6 +39,19 @@ func TestFastAndGenericHashingExploreTheSameStates(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
 			spec, err := specs.Builtin().Lookup(c.algo)
 			require.NoError(t, err)
+			// Each built-in algorithm has a Codec, so the two runs below take
+			// different paths: without one both would be generic.
+			for _, generic := range []bool{false, true} {
+				var opts []model.Option
+				if generic {
+					opts = append(opts, model.WithGenericHashing())
+				}
+				sys, err := spec.Build(c.cfg, properties.Predicates(), opts...)
+				require.NoError(t, err)
+				k, ok := sys.(interface{ Generic() bool })
+				require.True(t, ok, "%T does not say which hashing it uses", sys)
+				require.Equal(t, generic, k.Generic(), "generic hashing")
+			}
 			run := func(generic bool) *check.Report {
 				rep, err := check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: properties.All, Continue: true, Generic: generic})
 				require.NoError(t, err)

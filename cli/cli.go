@@ -12,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,9 +60,10 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if o.memory == 0 {
 		o.memory = defaultMemoryBudget()
 	}
-	// Give the Go heap room above the search's own bookkeeping, and make the
-	// collector work harder rather than let the process be killed.
-	debug.SetMemoryLimit(o.memory + o.memory/2)
+	// The budget is for the whole process: the runtime's collector keeps
+	// the heap within it, and the search stops before its own data would
+	// leave the runtime too little (explore's budget).
+	debug.SetMemoryLimit(explore.MemoryLimit(o.memory))
 	if os.Getenv("GOGC") == "" {
 		// The search's memory is a few large arrays without pointers, so
 		// collecting often costs almost nothing, and the default (let the
@@ -161,18 +163,42 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// defaultMemoryBudget is half of the machine's memory (8 GiB if unknown).
+// defaultMemoryBudget leaves room for the rest of the machine: half of its
+// memory (or of the container's limit), and no more than three quarters of
+// what is available now; 8 GiB if unknown.
 func defaultMemoryBudget() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err == nil {
+	return memoryBudgetFrom(readFile("/proc/meminfo"), readFile("/sys/fs/cgroup/memory.max"))
+}
+
+func readFile(name string) string {
+	data, _ := os.ReadFile(name)
+	return string(data)
+}
+
+// memoryBudgetFrom is defaultMemoryBudget from the text of /proc/meminfo and
+// of the cgroup's memory.max.
+func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
+	var total, avail int64
+	for _, line := range strings.Split(meminfo, "\n") {
 		var kb int64
-		for _, line := range strings.Split(string(data), "\n") {
-			if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
-				return kb * 1024 / 2
-			}
+		if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
+			total = kb * 1024
+		}
+		if _, err := fmt.Sscanf(line, "MemAvailable: %d kB", &kb); err == nil {
+			avail = kb * 1024
 		}
 	}
-	return 8 << 30
+	if limit, err := strconv.ParseInt(strings.TrimSpace(cgroupMax), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
+		total = limit
+	}
+	if total == 0 {
+		return 8 << 30
+	}
+	budget := total / 2
+	if avail > 0 {
+		budget = min(budget, avail*3/4)
+	}
+	return max(budget, 256<<20)
 }
 
 // deadline guesses when the search will stop at the latest: at --max-states

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -169,30 +168,6 @@ func (s *search) bfs(start time.Time) {
 	}
 }
 
-// withinBudget enforces the memory budget: the liveness graph is given up
-// first, then the search stops.
-func (s *search) withinBudget() bool {
-	b := s.opt.MemoryBudget
-	if b <= 0 || s.memBytes() <= b {
-		return true
-	}
-	if s.graph != nil {
-		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), s.links.n)
-		s.graph = nil
-		s.tab.dropIndex()
-		runtime.GC()
-		if s.stuckSeen && !s.opt.Continue {
-			s.halt("stopped at the first violation")
-			return false
-		}
-	}
-	if s.memBytes() > b {
-		s.halt(fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
-		return false
-	}
-	return true
-}
-
 func (s *search) runBatch(lo, hi int) {
 	nch := (hi - lo + chunkStates - 1) / chunkStates
 	for len(s.chunks) < nch {
@@ -210,6 +185,7 @@ func (s *search) runBatch(lo, hi int) {
 	// Between phases: totals in chunk order, room in the table, the graph's
 	// per-state bookkeeping, the first stuck state.
 	succs := 0
+	defer func() { s.maxSuccs = max(s.maxSuccs, succs) }()
 	g := s.graph
 	for c := range chunks {
 		ch := &chunks[c]
@@ -303,8 +279,8 @@ func (s *search) runBatch(lo, hi int) {
 		s.tab.dropIndex()
 	}
 	if g != nil {
-		g.dst = grow(g.dst, len(g.dst)+succs)
-		g.class = grow(g.class, len(g.class)+succs)
+		g.dst = growTo(g.dst, len(g.dst)+succs)
+		g.class = growTo(g.class, len(g.class)+succs)
 		base := len(g.dst) - succs
 		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
 	}
@@ -333,14 +309,6 @@ func (s *search) ioFailed(chunks []chunk) bool {
 		}
 	}
 	return false
-}
-
-// grow extends xs to length n, keeping its contents.
-func grow[T any](xs []T, n int) []T {
-	if n <= cap(xs) {
-		return xs[:n]
-	}
-	return append(xs[:cap(xs)], make([]T, n-cap(xs))...)[:n]
 }
 
 func (s *search) expandChunk(w *worker, ch *chunk) {

@@ -196,6 +196,7 @@ type search struct {
 	invMask   uint64
 	stop      bool
 	initials  int64     // initial states generated
+	maxSuccs  int       // the most successors of a batch so far
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
