@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
@@ -131,8 +132,20 @@ var (
 	needsValue   = regexp.MustCompile(`^flag needs an argument: -+(\S+)$`)
 )
 
-// flagError rephrases the flag package's errors in mcheck's words.
-func flagError(err error) string {
+// flagError rephrases the flag package's errors in mcheck's words, on one
+// line even when a flag's name holds a newline.
+func flagError(err error) string { return oneLine(flagErrorText(err)) }
+
+// oneLine escapes control characters (a newline in an argument).
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
+func flagErrorText(err error) string {
 	msg := err.Error()
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
 		if strings.HasPrefix(m[3], "parse error") || strings.Contains(m[3], "invalid syntax") {
@@ -150,7 +163,7 @@ func flagError(err error) string {
 }
 
 func badInput(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "mcheck: %v\n", err)
+	fmt.Fprintf(stderr, "mcheck: %s\n", oneLine(err.Error()))
 	return ExitIncomplete
 }
 
