@@ -172,10 +172,12 @@ Checking:
   --continue            do not stop at the first violation: finish the search,
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
-  --memory SIZE         stop when the search's memory passes SIZE (default
-                        half of this machine's memory), e.g. 8GiB; parent links
-                        and large BFS levels go to files in $TMPDIR, which
-                        this budget does not count
+  --memory SIZE         memory budget of the whole process, e.g. 8GiB (default
+                        half of this machine's or container's memory, at most
+                        3/4 of what is available): the search gives up the
+                        liveness graph, then stops (incomplete) before its
+                        peak resident memory would pass SIZE; parent links
+                        and large BFS levels go to files in $TMPDIR
   --workers N           goroutines expanding states (default: one per CPU);
                         counts, verdicts and traces are the same for any N
   --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB) instead of
@@ -215,7 +217,9 @@ Replay a trace file (exit 0: a genuine counterexample, 1: not one, 2: malformed)
   mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE
 
 Exit status: 0 every checked property holds on a complete search,
-1 a property is violated, 2 bad input or an incomplete search.
+1 a property is violated, 2 bad input or an incomplete search. Ctrl-C,
+SIGTERM and SIGHUP stop the search with its partial report; a second
+signal exits at once.
 `
 
 func newFlagSet(o *options) *flag.FlagSet {
