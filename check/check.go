@@ -148,10 +148,9 @@ func Run(req Request) (*Report, error) {
 	}
 	rerun := false
 	if res.Reduced && len(res.Violations) > 0 && (req.Context == nil || req.Context.Err() == nil) {
-		// (An interrupted check keeps the reduced search's counterexample:
-		// a rerun would stop at once and lose it.)
 		// The reduced graph keeps every violation reachable, but not every
-		// shortest path to one.
+		// shortest path to one. (An interrupted check keeps the reduced
+		// search's counterexample: a rerun would stop at once and lose it.)
 		eo.Reduce, rerun = false, true
 		first := res.Elapsed
 		if res, err = explore.Run(sys, eo); err != nil {
