@@ -85,7 +85,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		req.Progress = func(p explore.Progress) {
 			fmt.Fprintf(stderr, "\r\033[K%s states  %s/s  depth %d  queue %s  memory %s%s",
 				commas(p.States), commas(rate(p.States, p.Elapsed)), p.Depth, commas(int64(p.Queue)), explore.FormatBytes(p.MemBytes),
-				deadline(p, o.maxStates, o.memory))
+				deadline(p, o.maxStates, explore.SearchLimit(o.memory)))
 		}
 	}
 	rep, err := check.Run(req)

@@ -26,6 +26,10 @@ const (
 	tarjanBytes = 28
 )
 
+// SearchLimit is how far the search's own memory (Progress.MemBytes) may
+// grow under a budget, before the forecast of its next batch.
+func SearchLimit(budget int64) int64 { return int64(float64(budget) * searchShare) }
+
 // MemoryLimit is the limit to give the Go runtime (debug.SetMemoryLimit)
 // for a search with this budget: a little below it, for the program's code
 // and the memory the runtime does not count.
@@ -94,7 +98,7 @@ func (s *search) withinBudget() bool {
 	if budget <= 0 {
 		return true
 	}
-	limit := int64(float64(budget) * searchShare)
+	limit := SearchLimit(budget)
 	if s.memBytes()+s.nextBytes() <= limit {
 		return true
 	}
