@@ -44,16 +44,7 @@ func TestExactMatchesFingerprints(t *testing.T) {
 						want = rep
 						continue
 					}
-					require.Equal(t, want.Stats.States, rep.Stats.States, "states")
-					require.Equal(t, want.Stats.Transitions, rep.Stats.Transitions, "transitions")
-					require.Equal(t, want.Stats.Depth, rep.Stats.Depth, "depth")
-					require.Equal(t, want.Stats.ReducedStates, rep.Stats.ReducedStates, "reduced states")
-					for i := range want.Verdicts {
-						require.Equal(t, want.Verdicts[i].Status, rep.Verdicts[i].Status, want.Verdicts[i].Name)
-						if want.Verdicts[i].Trace != nil {
-							require.Equal(t, labels(want.Verdicts[i].Trace.Steps), labels(rep.Verdicts[i].Trace.Steps))
-						}
-					}
+					requireSameSearch(t, want, rep)
 				}
 			}
 		})

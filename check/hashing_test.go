@@ -58,19 +58,26 @@ func TestFastAndGenericHashingExploreTheSameStates(t *testing.T) {
 				require.True(t, rep.Stats.Complete)
 				return rep
 			}
-			fast, slow := run(false), run(true)
-			require.Equal(t, fast.Stats.States, slow.Stats.States, "states")
-			require.Equal(t, fast.Stats.Transitions, slow.Stats.Transitions, "transitions")
-			require.Equal(t, fast.Stats.Depth, slow.Stats.Depth, "depth")
-			require.Equal(t, fast.Stats.Discarded, slow.Stats.Discarded, "discarded")
-			for i := range fast.Verdicts {
-				require.Equal(t, fast.Verdicts[i].Status, slow.Verdicts[i].Status, fast.Verdicts[i].Name)
-				if fast.Verdicts[i].Trace != nil {
-					// Same shortest counterexample: same actions step by step.
-					require.Equal(t, labels(fast.Verdicts[i].Trace.Steps), labels(slow.Verdicts[i].Trace.Steps))
-				}
-			}
+			requireSameSearch(t, run(false), run(true))
 		})
+	}
+}
+
+// requireSameSearch fails unless two reports have the same counts, the
+// same verdicts and the same counterexamples.
+func requireSameSearch(t *testing.T, want, got *check.Report) {
+	t.Helper()
+	require.Equal(t, want.Stats.States, got.Stats.States, "states")
+	require.Equal(t, want.Stats.Transitions, got.Stats.Transitions, "transitions")
+	require.Equal(t, want.Stats.Depth, got.Stats.Depth, "depth")
+	require.Equal(t, want.Stats.Discarded, got.Stats.Discarded, "discarded")
+	require.Equal(t, want.Stats.ReducedStates, got.Stats.ReducedStates, "reduced states")
+	for i := range want.Verdicts {
+		require.Equal(t, want.Verdicts[i].Status, got.Verdicts[i].Status, want.Verdicts[i].Name)
+		if want.Verdicts[i].Trace != nil {
+			// Same shortest counterexample: same actions step by step.
+			require.Equal(t, labels(want.Verdicts[i].Trace.Steps), labels(got.Verdicts[i].Trace.Steps))
+		}
 	}
 }
 
