@@ -47,7 +47,10 @@ type Request struct {
 	Complexity bool
 	// Workers expand states in parallel (0: one per CPU); results do not
 	// depend on it.
-	Workers  int
+	Workers int
+	// Exact compares states by their whole encodings, not fingerprints
+	// alone (explore.Options.Exact).
+	Exact    bool
 	Context  context.Context
 	Progress func(explore.Progress)
 }
@@ -158,6 +161,7 @@ func Run(req Request) (*Report, error) {
 	eo := explore.Options{
 		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, Workers: req.Workers, Bitstate: req.Bitstate,
+		Exact: req.Exact,
 	}
 	var goals []int
 	reduceOff := ""
@@ -187,9 +191,10 @@ func Run(req Request) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
 	rerun := false
-	if res.Reduced && len(res.Violations) > 0 {
+	if res.Reduced && len(res.Violations) > 0 && (req.Context == nil || req.Context.Err() == nil) {
 		// The reduced graph keeps every violation reachable, but not every
-		// shortest path to one.
+		// shortest path to one. (An interrupted check keeps the reduced
+		// search's counterexample: a rerun would stop at once and lose it.)
 		eo.Reduce, rerun = false, true
 		first := res.Elapsed
 		if res, err = explore.Run(sys, eo); err != nil {

@@ -177,13 +177,13 @@ func TestDeepenDoesNotStartAHopelessBound(t *testing.T) {
 // finished: the verdicts are those of the bound before, all decided.
 func TestDeepenStopsWhereAPropertyStaysUnknown(t *testing.T) {
 	spec, _ := specs.Builtin().Lookup("bully")
-	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, MemoryBudget: 3 << 20, Workers: 1}, 0)
+	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, MemoryBudget: 10 << 20, Workers: 1}, 0)
 	require.NoError(t, err)
 	d := rep.Deepening
 	assert.Equal(t, []bound{{1, true, 932, 529}, {2, true, 3973, 1159}, {3, true, 9721, 1750}, {4, true, 15961, 1984}}, bounds(d))
 	assert.Equal(t, 3, d.Verdicts)
 	require.NotNil(t, d.Stopped())
-	assert.Contains(t, d.Stopped().Undecided, "Termination: no stuck state, but fair cycles were not checked: the state graph outgrew the memory budget of 3.0 MiB")
+	assert.Contains(t, d.Stopped().Undecided, "Termination: no stuck state, but fair cycles were not checked: the state graph outgrew the memory budget of 10.0 MiB")
 	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
 	assert.Equal(t, 3, rep.Config.MaxQueue)
 }

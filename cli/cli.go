@@ -4,18 +4,19 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -81,9 +82,10 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if o.memory == 0 {
 		o.memory = defaultMemoryBudget()
 	}
-	// Give the Go heap room above the search's own bookkeeping, and make the
-	// collector work harder rather than let the process be killed.
-	debug.SetMemoryLimit(o.memory + o.memory/2)
+	// The budget is for the whole process: the runtime's collector keeps
+	// the heap within it, and the search stops before its own data would
+	// leave the runtime too little (explore's budget).
+	debug.SetMemoryLimit(explore.MemoryLimit(o.memory))
 	if os.Getenv("GOGC") == "" {
 		// The search's memory is a few large arrays without pointers, so
 		// collecting often costs almost nothing, and the default (let the
@@ -92,16 +94,16 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		debug.SetGCPercent(25)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, release := stopOnSignal(stderr)
+	defer release()
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por, Complexity: o.complexity,
+		Reduce: o.por, Complexity: o.complexity, Exact: o.exact,
 	}
 	var prog *progress
 	if o.progress || (!o.quiet && isTerminal(stderr)) {
-		prog = newProgress(stderr, o.maxStates, o.memory)
+		prog = newProgress(stderr, o.maxStates, explore.SearchLimit(o.memory))
 		req.Progress = prog.update
 	}
 	rep, err := runCheck(req, &o)
@@ -174,8 +176,20 @@ var (
 	needsValue   = regexp.MustCompile(`^flag needs an argument: -+(\S+)$`)
 )
 
-// flagError rephrases the flag package's errors in mcheck's words.
-func flagError(err error) string {
+// flagError rephrases the flag package's errors in mcheck's words, on one
+// line even when a flag's name holds a newline.
+func flagError(err error) string { return oneLine(flagErrorText(err)) }
+
+// oneLine escapes control characters (a newline in an argument).
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
+func flagErrorText(err error) string {
 	msg := err.Error()
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
 		if strings.HasPrefix(m[3], "parse error") || strings.Contains(m[3], "invalid syntax") {
@@ -193,7 +207,7 @@ func flagError(err error) string {
 }
 
 func badInput(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "mcheck: %v\n", err)
+	fmt.Fprintf(stderr, "mcheck: %s\n", oneLine(err.Error()))
 	return ExitIncomplete
 }
 
@@ -207,16 +221,40 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// defaultMemoryBudget is half of the machine's memory (8 GiB if unknown).
+// defaultMemoryBudget leaves room for the rest of the machine: half of its
+// memory (or of the container's limit), and no more than three quarters of
+// what is available now; 8 GiB if unknown.
 func defaultMemoryBudget() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err == nil {
+	return memoryBudgetFrom(readFile("/proc/meminfo"), readFile("/sys/fs/cgroup/memory.max"))
+}
+
+func readFile(name string) string {
+	data, _ := os.ReadFile(name)
+	return string(data)
+}
+
+// memoryBudgetFrom is defaultMemoryBudget from the text of /proc/meminfo and
+// of the cgroup's memory.max.
+func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
+	var total, avail int64
+	for _, line := range strings.Split(meminfo, "\n") {
 		var kb int64
-		for _, line := range strings.Split(string(data), "\n") {
-			if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
-				return kb * 1024 / 2
-			}
+		if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
+			total = kb * 1024
+		}
+		if _, err := fmt.Sscanf(line, "MemAvailable: %d kB", &kb); err == nil {
+			avail = kb * 1024
 		}
 	}
-	return 8 << 30
+	if limit, err := strconv.ParseInt(strings.TrimSpace(cgroupMax), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
+		total = limit
+	}
+	if total == 0 {
+		return 8 << 30
+	}
+	budget := total / 2
+	if avail > 0 {
+		budget = min(budget, avail*3/4)
+	}
+	return max(budget, 256<<20)
 }

@@ -31,6 +31,7 @@ type options struct {
 	workers       int
 	bitstate      int64
 	por           bool
+	exact         bool
 	traceOut      string
 	junit         string
 	msc           string
@@ -216,16 +217,20 @@ Checking:
   --max-states N        stop after N states (the search is then incomplete)
   --time-limit D        stop after D (e.g. 60s, 5m), incomplete; with
                         --max-queue auto, the time for all bounds together
-  --memory SIZE         stop when the search's memory passes SIZE (default
-                        half of this machine's memory), e.g. 8GiB; parent links
-                        and large BFS levels go to files in $TMPDIR, which
-                        this budget does not count
+  --memory SIZE         memory budget of the whole process, e.g. 8GiB (default
+                        half of this machine's or container's memory, at most
+                        3/4 of what is available): the search gives up the
+                        liveness graph, then stops (incomplete) before its
+                        peak resident memory would pass SIZE; parent links
+                        and large BFS levels go to files in $TMPDIR
   --workers N           goroutines expanding states (default: one per CPU);
                         counts, verdicts and traces are the same for any N
   --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB) instead of
                         the state table; far less memory, but states may be
                         missed, so nothing is said to hold (expected coverage
-                        is reported); no liveness
+                        is reported); no liveness, and no partial-order
+                        reduction (--por is ignored: its cycle proviso needs
+                        the state table)
   --por=false           no partial-order reduction: count the full state space.
                         By default a check of invariants over the elected
                         values (--check safety) follows only a stubborn set
@@ -242,6 +247,10 @@ Checking:
   --witness NAME        print (and draw with --msc) the run attaining a
                         measure: min, max, min:TYPE, max:TYPE, min:lost,
                         max:lost, sync, or none (default max)
+  --exact               store whole states, not only their 64-bit fingerprints,
+                        so that no fingerprint collision can hide a state
+                        (the report gives the collision odds otherwise);
+                        costs the states' bytes in memory
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
 
@@ -274,7 +283,8 @@ When GITHUB_ACTIONS is set, each violated property is also printed as an
 
 Exit status: 0 every checked property holds on a complete search (with
 --max-queue auto: on the largest bound that finished), 1 a property is
-violated, 2 bad input or an incomplete search.
+violated, 2 bad input or an incomplete search. Ctrl-C, SIGTERM and SIGHUP
+stop the search with its partial report; a second signal exits at once.
 `
 
 func newFlagSet(o *options) *flag.FlagSet {
@@ -307,6 +317,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.workers, "workers", 0, "")
 	fs.Var(byteSize{&o.bitstate}, "bitstate", "")
 	fs.BoolVar(&o.por, "por", true, "")
+	fs.BoolVar(&o.exact, "exact", false, "")
 	fs.StringVar(&o.traceOut, "trace-out", "", "")
 	fs.StringVar(&o.junit, "junit", "", "")
 	fs.StringVar(&o.msc, "msc", "", "")
@@ -357,6 +368,9 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	}
 	if err := o.checkDeepen(); err != nil {
 		return err
+	}
+	if o.exact && o.bitstate > 0 {
+		return errors.New("--exact stores whole states and --bitstate none: give only one of them")
 	}
 	if err := checkMSCPath(o.msc); err != nil {
 		return err

@@ -89,6 +89,13 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; expected coverage at least %.4f%% (not exhaustive)\n",
 			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, 100*b.Coverage)
 	}
+	switch {
+	case st.Exact:
+		fmt.Fprintln(w, "storage      whole states (--exact): no fingerprint collision can hide a state")
+	case r.Bitstate == nil:
+		fmt.Fprintf(w, "storage      64-bit fingerprints: the chance that two of these states share one, so that one went unexplored, is about %s (--exact rules it out)\n",
+			odds(st.CollisionProbability))
+	}
 	fmt.Fprintf(w, "time         %.2f s, %s states/s, %s of bookkeeping\n\n",
 		st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
 
@@ -128,6 +135,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if holds(r) && !st.Exact {
+		fmt.Fprintf(w, "  note: \"holds\" rests on 64-bit fingerprints; the odds that a collision hid a state are about %s\n", odds(st.CollisionProbability))
+	}
 	if note := boundNote(r); note != "" {
 		fmt.Fprintf(w, "  note: %s\n", note)
 	}
@@ -141,28 +151,62 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 }
 
+// holds reports whether some property holds.
+func holds(r *check.Report) bool {
+	for _, v := range r.Verdicts {
+		if v.Status == check.Holds {
+			return true
+		}
+	}
+	return false
+}
+
+// odds renders a small probability: "3.1e-12", "0.0089".
+func odds(p float64) string {
+	if p == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
+}
+
+// storage names how states were told apart, for --json.
+func storage(r *check.Report) string {
+	switch {
+	case r.Stats.Exact:
+		return "exact"
+	case r.Bitstate != nil:
+		return "bitstate"
+	}
+	return "fingerprints"
+}
+
 // JSON output: the keys of the core issue, plus context. The configuration
 // keys (algo, n, ids, crashes, ...) are those of a trace file's config.
 type jsonReport struct {
 	trace.Config
-	States          int64          `json:"states"`
-	Transitions     int64          `json:"transitions"`
-	Depth           int            `json:"depth"`
-	Discarded       int64          `json:"discarded"`
-	Bounded         bool           `json:"bounded"`
-	Complete        bool           `json:"complete"`
-	Reduced         bool           `json:"partial_order_reduction"`
-	ReducedStates   int64          `json:"reduced_states,omitempty"`
-	ProvisoFull     int64          `json:"proviso_full_expansions,omitempty"`
-	RerunFull       bool           `json:"rerun_in_full,omitempty"`
-	ReductionOff    string         `json:"partial_order_reduction_off,omitempty"`
-	Stopped         string         `json:"stopped,omitempty"`
-	Seconds         float64        `json:"seconds"`
-	StatesPerSecond int64          `json:"states_per_second"`
-	MemoryBytes     int64          `json:"memory_bytes"`
-	Bitstate        *jsonBitstate  `json:"bitstate,omitempty"`
-	Properties      []jsonProperty `json:"properties"`
-	Deepening       *jsonDeepening `json:"deepening,omitempty"`
+	States          int64   `json:"states"`
+	Transitions     int64   `json:"transitions"`
+	Depth           int     `json:"depth"`
+	Discarded       int64   `json:"discarded"`
+	Bounded         bool    `json:"bounded"`
+	Complete        bool    `json:"complete"`
+	Reduced         bool    `json:"partial_order_reduction"`
+	ReducedStates   int64   `json:"reduced_states,omitempty"`
+	ProvisoFull     int64   `json:"proviso_full_expansions,omitempty"`
+	RerunFull       bool    `json:"rerun_in_full,omitempty"`
+	ReductionOff    string  `json:"partial_order_reduction_off,omitempty"`
+	Stopped         string  `json:"stopped,omitempty"`
+	Seconds         float64 `json:"seconds"`
+	StatesPerSecond int64   `json:"states_per_second"`
+	MemoryBytes     int64   `json:"memory_bytes"`
+	// StateStorage is "fingerprints", "exact" or "bitstate";
+	// CollisionProbability the chance that a fingerprint collision hid a
+	// state (0 when exact; absent for bitstate, which has its own).
+	StateStorage         string         `json:"state_storage"`
+	CollisionProbability *float64       `json:"collision_probability,omitempty"`
+	Bitstate             *jsonBitstate  `json:"bitstate,omitempty"`
+	Properties           []jsonProperty `json:"properties"`
+	Deepening            *jsonDeepening `json:"deepening,omitempty"`
 	jsonMeasures
 }
 
@@ -247,6 +291,11 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull, ReductionOff: r.ReductionOff,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
 		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
+	}
+	out.StateStorage = storage(r)
+	if r.Bitstate == nil {
+		p := st.CollisionProbability
+		out.CollisionProbability = &p
 	}
 	if b := r.Bitstate; b != nil {
 		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}

@@ -1,10 +1,9 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,6 +84,9 @@ type chunk struct {
 	out         []byte // its new states, back to back, for the frontier
 	err         error  // reading or writing the frontier failed
 	firstEdge   int    // graph edge index of the chunk's first successor
+	encBytes    int    // room its winners' encodings take (exact search)
+	encAt       uint64 // where they go in the encoding store
+	collided    bool   // two distinct new states share a fingerprint (exact search)
 	bad         [64]int64
 	badStep     [64]stepAt // the chunk's first step violating each step predicate
 }
@@ -131,14 +133,19 @@ func (s *search) parallel(n int, f func(w *worker, i int)) {
 
 func (s *search) bfs(start time.Time) {
 	s.exp.Initial(&s.batch)
+	s.initials = int64(len(s.batch.Succs))
 	for j := range s.batch.Succs {
 		succ := &s.batch.Succs[j]
 		isNew := false
 		if s.bits != nil {
 			isNew = s.bits.add(succ.FP)
-		} else if _, old := s.tab.lookup(succ.FP); !old {
+		} else if _, old := s.tab.lookup(succ.FP, s.batch.State(j)); !old {
 			s.tab.reserve(1)
 			s.tab.insert(succ.FP, uint32(s.links.n))
+			if e := s.tab.enc; e != nil {
+				e.grow(s.links.n + 1)
+				e.put(e.alloc(encLen(len(s.batch.State(j)))), uint32(s.links.n), s.batch.State(j))
+			}
 			isNew = true
 		}
 		if isNew {
@@ -179,30 +186,6 @@ func (s *search) bfs(start time.Time) {
 	}
 }
 
-// withinBudget enforces the memory budget: the liveness graph is given up
-// first, then the search stops.
-func (s *search) withinBudget() bool {
-	b := s.opt.MemoryBudget
-	if b <= 0 || s.memBytes() <= b {
-		return true
-	}
-	if s.graph != nil {
-		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(b), s.links.n)
-		s.graph = nil
-		s.tab.dropIndex()
-		runtime.GC()
-		if slices.Contains(s.stuckSeen, true) && !s.opt.Continue {
-			s.halt(StopFirstViolation, "stopped at the first violation")
-			return false
-		}
-	}
-	if s.memBytes() > b {
-		s.halt(StopMemory, fmt.Sprintf("memory budget of %s reached", FormatBytes(b)))
-		return false
-	}
-	return true
-}
-
 func (s *search) runBatch(lo, hi int) {
 	nch := (hi - lo + chunkStates - 1) / chunkStates
 	for len(s.chunks) < nch {
@@ -220,6 +203,7 @@ func (s *search) runBatch(lo, hi int) {
 	// Between phases: totals in chunk order, room in the table, the graph's
 	// per-state bookkeeping, the first stuck state.
 	succs := 0
+	defer func() { s.maxSuccs = max(s.maxSuccs, succs) }()
 	g := s.graph
 	for c := range chunks {
 		ch := &chunks[c]
@@ -280,6 +264,14 @@ func (s *search) runBatch(lo, hi int) {
 		s.claimGen = s.tab.gen
 		s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
 		s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
+		for c := range chunks {
+			if chunks[c].collided {
+				// Rare beyond measure (about batch²/2^65 per batch), and then
+				// no verdict rests on it: the search stops, incomplete.
+				s.halt(StopCollision, "two distinct new states of one batch share a 64-bit fingerprint; the exact search cannot go on")
+				return
+			}
+		}
 	}
 
 	next, nbytes := uint32(s.links.n), s.next.size
@@ -302,6 +294,12 @@ func (s *search) runBatch(lo, hi int) {
 	if s.bits == nil {
 		s.tab.reserve(int(next) - s.links.n)
 	}
+	if e := s.tab.enc; e != nil {
+		e.grow(int(next))
+		for c := range chunks {
+			chunks[c].encAt = e.alloc(chunks[c].encBytes)
+		}
+	}
 	s.links.grow(int(next))
 	s.next.reserve(int(next-s.next.base), nbytes)
 	s.parallel(nch, func(_ *worker, c int) { s.writeChunk(&chunks[c]) })
@@ -316,10 +314,10 @@ func (s *search) runBatch(lo, hi int) {
 		s.tab.dropIndex()
 	}
 	if g != nil {
-		g.dst = grow(g.dst, len(g.dst)+succs)
-		g.class = grow(g.class, len(g.class)+succs)
+		g.dst = growTo(g.dst, len(g.dst)+succs)
+		g.class = growTo(g.class, len(g.class)+succs)
 		if g.measured {
-			g.sent = grow(g.sent, len(g.sent)+succs)
+			g.sent = growTo(g.sent, len(g.sent)+succs)
 		}
 		base := len(g.dst) - succs
 		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
@@ -349,14 +347,6 @@ func (s *search) ioFailed(chunks []chunk) bool {
 		}
 	}
 	return false
-}
-
-// grow extends xs to length n, keeping its contents.
-func grow[T any](xs []T, n int) []T {
-	if n <= cap(xs) {
-		return xs[:n]
-	}
-	return append(xs[:cap(xs)], make([]T, n-cap(xs))...)[:n]
 }
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
@@ -441,7 +431,7 @@ func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
 			if set&(1<<b.Group[j]) == 0 {
 				continue
 			}
-			if idx, ok := s.tab.lookup(b.Succs[j].FP); ok && idx < s.next.base {
+			if idx, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); ok && idx < s.next.base {
 				back = true
 				break
 			}
@@ -463,7 +453,7 @@ func (s *search) claimChunk(c int, ch *chunk) {
 		r := &ch.recs[j]
 		// The table holds the states of earlier batches; it does not change
 		// while claims are made.
-		idx, tslot, old := s.tab.lookupSlot(r.fp)
+		idx, tslot, old := s.tab.lookupSlot(r.fp, ch.buf[r.off:r.end])
 		if old {
 			r.outcome, r.idx = recOld, idx
 			continue
@@ -475,21 +465,37 @@ func (s *search) claimChunk(c int, ch *chunk) {
 }
 
 func (s *search) countChunk(c int, ch *chunk) {
-	ch.winners, ch.winBytes = 0, 0
+	ch.winners, ch.winBytes, ch.encBytes, ch.collided = 0, 0, 0, false
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		if r.outcome != recOld && s.claims.won(r.slot, claimPos(c, j)) {
+		if r.outcome == recOld {
+			continue
+		}
+		if s.claims.won(r.slot, claimPos(c, j)) {
 			r.outcome = recWon
 			ch.winners++
 			ch.winBytes += int(r.end - r.off)
+			ch.encBytes += encLen(int(r.end - r.off))
+		} else if s.tab.enc != nil && !s.sameAsWinner(ch, r) {
+			ch.collided = true
 		}
 	}
+}
+
+// sameAsWinner reports, in an exact search, whether a successor that lost
+// its claim is the same state as the one that won it: the claims go by
+// fingerprint only.
+func (s *search) sameAsWinner(ch *chunk, r *succRec) bool {
+	pos := s.claims.winner(r.slot)
+	w := &s.chunks[pos>>25]
+	wr := &w.recs[pos&(1<<25-1)]
+	return bytes.Equal(ch.buf[r.off:r.end], w.buf[wr.off:wr.end])
 }
 
 // keepFirst drops all but the first n winners of the chunk (the cap of
 // --max-states falls inside it).
 func (ch *chunk) keepFirst(n int) {
-	ch.winners, ch.winBytes = 0, 0
+	ch.winners, ch.winBytes, ch.encBytes = 0, 0, 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome != recWon {
@@ -501,6 +507,7 @@ func (ch *chunk) keepFirst(n int) {
 		}
 		ch.winners++
 		ch.winBytes += int(r.end - r.off)
+		ch.encBytes += encLen(int(r.end - r.off))
 	}
 }
 
@@ -510,6 +517,7 @@ func (s *search) writeChunk(ch *chunk) {
 	}
 	idx := ch.firstIdx
 	ch.out = ch.out[:0]
+	encAt := ch.encAt
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome != recWon {
@@ -523,6 +531,9 @@ func (s *search) writeChunk(ch *chunk) {
 				s.tab.insert(r.fp, idx)
 			}
 			s.claims.setAt(r.slot, idx)
+			if s.tab.enc != nil {
+				encAt = s.tab.enc.put(encAt, idx, ch.buf[r.off:r.end])
+			}
 		}
 		s.links.set(idx, r.src, r.action)
 		ch.out = append(ch.out, ch.buf[r.off:r.end]...)

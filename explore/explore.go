@@ -65,6 +65,7 @@ const (
 	StopMemory                    // Options.MemoryBudget was reached
 	StopTableFull                 // the state table cannot grow further
 	StopIO                        // the frontier or parent links failed on disk
+	StopCollision                 // Exact: two new states of one batch share a fingerprint
 )
 
 // Options configure a search.
@@ -113,6 +114,11 @@ type Options struct {
 	// search completes (semantics.md section 5). Not with Reduce or
 	// Bitstate: the measures are over the full graph.
 	Measure bool
+	// Exact stores every state's canonical encoding besides its
+	// fingerprint and compares encodings on a fingerprint match, so that no
+	// fingerprint collision can make the search take a new state for
+	// visited. Costs the encodings' bytes per state. Not with Bitstate.
+	Exact bool
 	// TempDir is where parent links go once they outgrow memory ("": the
 	// system's temporary directory).
 	TempDir string
@@ -155,6 +161,28 @@ type Stats struct {
 	// LivenessSkipped says why the fair-cycle check did not run, when it
 	// was asked for and did not.
 	LivenessSkipped string
+	// Exact: states were compared by their whole encodings (Options.Exact).
+	Exact bool
+	// CollisionProbability estimates, for a fingerprint search, the chance
+	// that two distinct states shared a 64-bit fingerprint, so that one was
+	// taken for the other and states may have been missed (0 for an exact
+	// or a bitstate search; see collisionProbability).
+	CollisionProbability float64
+}
+
+// collisionProbability is the chance that some two of n distinct states,
+// reached by generated successors and initial states, share a fingerprint
+// of 64 uniformly distributed bits: the larger of TLC's "calculated
+// (optimistic)" estimate n*(generated-n)/2^64 (each revisit compared with
+// n stored fingerprints) and the birthday bound n*(n-1)/2/2^64 (each pair
+// of distinct states), which TLC's estimate undercuts when few states are
+// revisited.
+func collisionProbability(n, generated int64) float64 {
+	const space = 1 << 64
+	fn := float64(n)
+	tlc := fn * float64(max(generated-n, 0)) / space
+	birthday := fn * (fn - 1) / 2 / space
+	return min(max(tlc, birthday), 1)
 }
 
 // Violation is a property violation with its shortest trace.
@@ -229,6 +257,8 @@ type search struct {
 	goals     []int // Options.Goal's predicates, ascending
 	stop      bool
 	roots     int       // the initial states are indices 0..roots-1
+	initials  int64     // initial states generated
+	maxSuccs  int       // the most successors of a batch so far
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
@@ -265,6 +295,13 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	}
 	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
 		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
+	}
+	if opt.Exact && opt.Bitstate > 0 {
+		return nil, fmt.Errorf("an exact search stores whole states, a bitstate search none: not both")
+	}
+	if opt.Exact {
+		s.tab = newTable(1<<16, true)
+		s.tab.enc = &encStore{}
 	}
 	if opt.Reduce && opt.Bitstate > 0 {
 		// The cycle proviso needs the depth of revisited states.
@@ -345,10 +382,13 @@ func (s *search) lasso(k int) (*Violation, error) {
 	for _, e := range cycle {
 		prev := tr.Final().State
 		exp.Expand(prev, &b)
-		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool {
-			idx, ok := s.tab.lookup(x.FP)
-			return ok && idx == g.dst[e] && x.Fair == g.class[e]
-		})
+		j := -1
+		for k := range b.Succs {
+			if idx, ok := s.tab.lookup(b.Succs[k].FP, b.State(k)); ok && idx == g.dst[e] && b.Succs[k].Fair == g.class[e] {
+				j = k
+				break
+			}
+		}
 		if j < 0 {
 			return nil, fmt.Errorf("internal error: replay of the cycle: edge %d is not enabled", e)
 		}
@@ -407,6 +447,10 @@ func (s *search) result() (*Result, error) {
 	s.stats.States = int64(s.links.n)
 	s.stats.Reduced = s.stats.ReducedStates > 0
 	s.stats.MemBytes = s.memBytes()
+	s.stats.Exact = s.tab.enc != nil
+	if s.bits == nil && !s.stats.Exact {
+		s.stats.CollisionProbability = collisionProbability(s.stats.States, s.stats.Transitions+s.initials)
+	}
 	r := &Result{Stats: s.stats}
 	if s.bits != nil {
 		r.Bitstate = s.bits.stats(s.stats.Depth)

@@ -190,11 +190,19 @@ func TestExactCountsOfACounter(t *testing.T) {
 		// A single state with two self-loops (a parallel edge counts twice).
 		{counter{k: 1, add: 1, mul: 1, noAdd: -1}, 1, 2, 0},
 	} {
+		for _, exact := range []bool{false, true} {
+			res := run(t, newCounter(t, tc.c), explore.Options{Exact: exact})
+			// TLC's estimate, generated successors including the initial state.
+			odds := float64(tc.states) * float64(tc.transitions+1-tc.states) / (1 << 64)
+			if exact {
+				odds = 0
+			}
+			assert.Equal(t, explore.Stats{
+				States: tc.states, Transitions: tc.transitions, Depth: tc.depth, Complete: true,
+				Elapsed: res.Elapsed, MemBytes: res.MemBytes, Exact: exact, CollisionProbability: odds,
+			}, res.Stats, "%+v", tc.c)
+		}
 		res := run(t, newCounter(t, tc.c), explore.Options{})
-		assert.Equal(t, explore.Stats{
-			States: tc.states, Transitions: tc.transitions, Depth: tc.depth, Complete: true,
-			Elapsed: res.Elapsed, MemBytes: res.MemBytes,
-		}, res.Stats, "%+v", tc.c)
 		assert.Empty(t, res.Violations)
 		assert.Positive(t, res.MemBytes)
 	}

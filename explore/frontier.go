@@ -48,7 +48,7 @@ func (l *level) states(lo, hi int, buf *[]byte) ([]byte, uint64, error) {
 	if !l.onDisk {
 		return l.data[from:to], from, nil
 	}
-	*buf = grow((*buf)[:0], int(to-from))
+	*buf = growTo((*buf)[:0], int(to-from))
 	if _, err := l.file.ReadAt(*buf, int64(from)); err != nil {
 		return nil, 0, fmt.Errorf("reading the frontier: %w", err)
 	}
@@ -63,12 +63,12 @@ func (l *level) reset(base uint32) {
 // size, moving the level to its file when it gets large; call it when no
 // worker runs.
 func (l *level) reserve(count int, size int64) {
-	l.ends = grow(l.ends, count)
+	l.ends = growTo(l.ends, count)
 	if !l.onDisk && size > spillFrontierAfter && l.err == nil {
 		l.spill()
 	}
 	if !l.onDisk {
-		l.data = grow(l.data, int(size))
+		l.data = growTo(l.data, int(size))
 	}
 	l.size = size
 }

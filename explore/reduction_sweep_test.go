@@ -25,8 +25,8 @@ func TestReductionSweep(t *testing.T) {
 				for _, mq := range []int{1, 2, 0} {
 					for _, inits := range [][]int{nil, {1, n}, {2}} {
 						for _, il := range []bool{false, true} {
-							if det == model.Unreliable && n > 4 {
-								continue
+							if det == model.Unreliable && (n > 4 || n == 4 && algo == "ring" && mq == 0 && inits == nil) {
+								continue // over 2 million states: too slow here
 							}
 							cfgs = append(cfgs, diffConfig{algo, model.Config{N: n, Detector: det, MaxQueue: mq, Initiators: inits, InitialLeader: il}})
 						}
@@ -34,27 +34,33 @@ func TestReductionSweep(t *testing.T) {
 				}
 			}
 		}
-		cfgs = append(cfgs, diffConfig{algo, model.Config{N: 4, MaxCrashes: 1, MaxQueue: 2}}, diffConfig{algo, model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, MaxQueue: 2}})
-	}
-	for _, c := range cfgs {
-		spec, _ := reg.Lookup(c.algo)
-		inner, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
-		if err != nil {
-			continue
+		crashN := 4
+		if algo == "hirschberg-sinclair" {
+			crashN = 3 // over 2 million states at 4
 		}
+		cfgs = append(cfgs, diffConfig{algo, model.Config{N: crashN, MaxCrashes: 1, MaxQueue: 2}}, diffConfig{algo, model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, MaxQueue: 2}})
+	}
+	ran := 0
+	for _, c := range cfgs {
+		name := fmt.Sprintf("%s %+v", c.algo, c.cfg)
+		spec, err := reg.Lookup(c.algo)
+		require.NoError(t, err)
+		inner, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
+		require.NoError(t, err, name)
 		full := &observed{System: inner}
 		opts := explore.Options{Continue: true, Workers: 1, MaxStates: 2_000_000}
 		fr, err := explore.Run(full.reset(), opts)
 		require.NoError(t, err)
-		if !fr.Complete {
-			continue
-		}
+		require.True(t, fr.Complete, "%s: %s (leave it out of the sweep)", name, fr.Stopped)
 		red := &observed{System: inner}
 		opts.Reduce = true
 		_, err = explore.Run(red.reset(), opts)
 		require.NoError(t, err)
-		name := fmt.Sprintf("%s %+v", c.algo, c.cfg)
 		require.Equal(t, full.views, red.views, "reachable liveness and elected values: %s", name)
 		require.Equal(t, full.terminal, red.terminal, "reachable terminal states: %s", name)
+		ran++
 	}
+	// Every configuration of the sweep was compared.
+	require.Equal(t, len(cfgs), ran)
+	require.Equal(t, 4*(2*(2*3*3*2)+3*3*2+2)-2, ran)
 }

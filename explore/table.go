@@ -30,6 +30,10 @@ type table struct {
 	indexed bool
 	spare   [][]uint64 // emptied segments, for reuse while growing
 	spareV  [][]uint32
+	// enc, in an exact search, holds every stored state's encoding: a
+	// fingerprint matches only a state with the same encoding, and equal
+	// fingerprints of distinct states both stay in the table.
+	enc *encStore
 }
 
 const (
@@ -109,29 +113,33 @@ func (t *table) next(i uint64) uint64 {
 	return i
 }
 
-// find returns the slot of fp, or the empty slot where it would go.
-func (t *table) find(fp uint64) (i uint64, ok bool) {
+// find returns the slot of the state with fingerprint fp and encoding enc
+// (enc counts only in an exact table), or the empty slot where it would go.
+func (t *table) find(fp uint64, enc []byte) (i uint64, ok bool) {
 	for i = t.home(fp); ; i = t.next(i) {
 		switch atomic.LoadUint64(&t.keys[i>>segShift][i&segMask]) {
 		case fp:
-			return i, true
+			if t.enc == nil || t.enc.equal(atomic.LoadUint32(&t.vals[i>>segShift][i&segMask])-1, enc) {
+				return i, true
+			}
 		case 0:
 			return i, false
 		}
 	}
 }
 
-// lookup returns whether fp is stored and, in an indexed table, its index.
-func (t *table) lookup(fp uint64) (idx uint32, ok bool) {
-	idx, _, ok = t.lookupSlot(fp)
+// lookup returns whether the state (fingerprint fp, encoding enc) is
+// stored and, in an indexed table, its index.
+func (t *table) lookup(fp uint64, enc []byte) (idx uint32, ok bool) {
+	idx, _, ok = t.lookupSlot(fp, enc)
 	return idx, ok
 }
 
-// lookupSlot is lookup that also returns where fp is, or the empty slot
-// where it would go: a later insert can start there, as long as the table
-// has not grown in between (gen).
-func (t *table) lookupSlot(fp uint64) (idx uint32, slot uint64, ok bool) {
-	i, ok := t.find(fix(fp))
+// lookupSlot is lookup that also returns where the state is, or the empty
+// slot where it would go: a later insert can start there, as long as the
+// table has not grown in between (gen).
+func (t *table) lookupSlot(fp uint64, enc []byte) (idx uint32, slot uint64, ok bool) {
+	i, ok := t.find(fix(fp), enc)
 	if ok && t.indexed {
 		idx = atomic.LoadUint32(&t.vals[i>>segShift][i&segMask]) - 1
 	}
@@ -208,15 +216,24 @@ func (t *table) grow(size uint64) {
 	t.spare, t.spareV = nil, nil
 }
 
-// dropIndex forgets the indices (the graph that needed them is gone).
-func (t *table) dropIndex() { t.indexed, t.vals, t.spareV = false, nil, nil }
+// dropIndex forgets the indices (the graph that needed them is gone),
+// unless the exact comparison needs them.
+func (t *table) dropIndex() {
+	if t.enc == nil {
+		t.indexed, t.vals, t.spareV = false, nil, nil
+	}
+}
 
 func (t *table) bytes() int64 {
 	per := int64(8)
 	if t.indexed {
 		per += 4
 	}
-	return int64(t.size+uint64(len(t.spare))*segSlots) * per
+	b := int64(t.size+uint64(len(t.spare))*segSlots) * per
+	if t.enc != nil {
+		b += t.enc.bytes()
+	}
+	return b
 }
 
 // claims decides, within one batch, which successor first reaches each new
@@ -289,6 +306,10 @@ func (c *claims) claim(fp uint64, pos uint32) uint64 {
 func (c *claims) won(slot uint64, pos uint32) bool {
 	return atomic.LoadUint32(&c.vals[slot]) == pending|pos
 }
+
+// winner is the position of the earliest claim of a slot; call it after
+// every claim of the batch has been made.
+func (c *claims) winner(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) &^ pending }
 
 // setAt gives the state of a slot its index.
 func (c *claims) setAt(slot uint64, idx uint32) { atomic.StoreUint32(&c.vals[slot], idx+1) }

@@ -27,7 +27,7 @@ func BenchmarkTableLookup(b *testing.B) {
 	}
 	found, n := 0, 0
 	for b.Loop() {
-		if _, ok := tab.lookup(probe[n&(len(probe)-1)]); ok {
+		if _, ok := tab.lookup(probe[n&(len(probe)-1)], nil); ok {
 			found++
 		}
 		n++

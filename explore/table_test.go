@@ -19,7 +19,7 @@ func TestTableGrowsWithoutLosingStates(t *testing.T) {
 			if i%100_000 == 0 {
 				fp = 0 // stored as 1
 			}
-			if _, ok := tab.lookup(fp); ok {
+			if _, ok := tab.lookup(fp, nil); ok {
 				continue
 			}
 			tab.reserve(1)
@@ -31,16 +31,60 @@ func TestTableGrowsWithoutLosingStates(t *testing.T) {
 		}
 		require.Greater(t, tab.size, uint64(10*segSlots), "the table grew")
 		for i, fp := range fps {
-			idx, ok := tab.lookup(fp)
+			idx, ok := tab.lookup(fp, nil)
 			require.True(t, ok, "fingerprint %d lost", i)
 			if indexed {
 				require.Equal(t, uint32(i), idx)
 			}
 		}
 		for range 1000 {
-			_, ok := tab.lookup(rng.Uint64())
+			_, ok := tab.lookup(rng.Uint64(), nil)
 			require.False(t, ok)
 		}
 		require.Empty(t, tab.spare, "growing leaves no spare segments")
 	}
+}
+
+// An exact table keeps two distinct states whose fingerprints are equal,
+// and finds each by its encoding.
+func TestExactTableKeepsStatesThatShareAFingerprint(t *testing.T) {
+	tab := newTable(0, true)
+	tab.enc = &encStore{}
+	put := func(fp uint64, idx uint32, enc string) {
+		tab.reserve(1)
+		tab.insert(fp, idx)
+		tab.enc.grow(int(idx) + 1)
+		tab.enc.put(tab.enc.alloc(encLen(len(enc))), idx, []byte(enc))
+	}
+	put(42, 0, "first state")
+	_, ok := tab.lookup(42, []byte("second state"))
+	require.False(t, ok, "a fingerprint collision must not count as a visit")
+	put(42, 1, "second state")
+	for idx, enc := range []string{"first state", "second state"} {
+		got, ok := tab.lookup(42, []byte(enc))
+		require.True(t, ok, enc)
+		require.Equal(t, uint32(idx), got, enc)
+	}
+	_, ok = tab.lookup(42, []byte("third state"))
+	require.False(t, ok)
+	// A fingerprint table takes the second state for the first.
+	plain := newTable(0, true)
+	plain.reserve(1)
+	plain.insert(42, 0)
+	_, ok = plain.lookup(42, []byte("second state"))
+	require.True(t, ok)
+}
+
+// The collision estimate: TLC's n*(generated-n)/2^64, or the birthday
+// bound n*(n-1)/2/2^64 when few states are revisited.
+func TestCollisionProbability(t *testing.T) {
+	require.Equal(t, 0.0, collisionProbability(1, 1))
+	// TLC's example: 561 states generated, 52 distinct: 1.4E-15.
+	require.InDelta(t, 1.435e-15, collisionProbability(52, 561), 0.001e-15)
+	require.InDelta(t, 1000.0*999/2/(1<<64), collisionProbability(1000, 1000), 1e-25)
+	// 573 million states, twice as many successors: no longer negligible.
+	p := collisionProbability(573e6, 2*573e6)
+	require.InDelta(t, 573e6*573e6/float64(1<<64), p, 1e-6)
+	require.Greater(t, p, 0.01)
+	require.Equal(t, 1.0, collisionProbability(1e12, 1e13))
 }

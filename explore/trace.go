@@ -51,13 +51,16 @@ func (s *search) trace(idx uint32) (Trace, error) {
 	exp.Initial(&b)
 	// Initial states are told apart by their action (an arrangement of
 	// IDs) and, where the table knows, by their index.
-	j0 := slices.IndexFunc(b.Succs, func(x model.Succ) bool {
-		if x.Action != via[0] {
-			return false
+	j0 := -1
+	for j := range b.Succs {
+		if x := &b.Succs[j]; x.Action == via[0] {
+			got, ok := s.tab.lookup(x.FP, b.State(j))
+			if s.bits != nil || ok && (!s.tab.indexed || got == path[0]) {
+				j0 = j
+				break
+			}
 		}
-		got, ok := s.tab.lookup(x.FP)
-		return s.bits != nil || ok && (!s.tab.indexed || got == path[0])
-	})
+	}
 	if j0 < 0 {
 		return Trace{}, fmt.Errorf("internal error: no initial state %d among %d", path[0], len(b.Succs))
 	}
@@ -70,7 +73,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		if j < 0 {
 			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a))
 		}
-		if got, ok := s.tab.lookup(b.Succs[j].FP); s.bits == nil && (!ok || s.tab.indexed && got != i) {
+		if got, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); s.bits == nil && (!ok || s.tab.indexed && got != i) {
 			return Trace{}, fmt.Errorf("internal error: replay reached another state than the search")
 		}
 		steps = append(steps, Step{

@@ -154,14 +154,18 @@ func maxElectionsInFlight[L, M any](t *testing.T, alg model.Algorithm[L, M], cfg
 	return most
 }
 
-// TestShowFailure is how the failing check looks in go test: run it with
+// TestShowFailure checks what a student sees when the check fails: the
+// violated property with its one-line explanation, then the report with the
+// counterexample. To see it as a failing test, run
 //
 //	MCHECK_SHOW_FAILURE=1 go test ./crnomarks -run ShowFailure
-//
-// It fails on purpose, so it is skipped otherwise.
 func TestShowFailure(t *testing.T) {
-	if os.Getenv("MCHECK_SHOW_FAILURE") == "" {
-		t.Skip("set MCHECK_SHOW_FAILURE=1 to see the counterexample as a failing test")
+	rep, err := mchecktest.Run(crnomarks.Algorithm{}, noFaults)
+	require.NoError(t, err)
+	msg := mchecktest.Failure(rep, false)
+	require.True(t, strings.HasPrefix(msg, "Termination VIOLATED: a fair cycle of 8 steps repeats forever without reaching Stable"), msg)
+	require.Contains(t, msg, "counterexample")
+	if os.Getenv("MCHECK_SHOW_FAILURE") != "" {
+		t.Error(msg)
 	}
-	mchecktest.Check(t, crnomarks.Algorithm{}, noFaults)
 }

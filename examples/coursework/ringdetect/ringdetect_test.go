@@ -2,6 +2,7 @@ package ringdetect_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -191,14 +192,18 @@ func TestCheckOriginatorHandler(t *testing.T) {
 	assert.Equal(t, 3, env.Sent[0].Msg.J)
 }
 
-// TestShowFailure is how a failing check looks in go test: run it with
+// TestShowFailure checks what a student sees when the check fails: the
+// violated property with its one-line explanation, then the report with the
+// counterexample. To see it as a failing test, run
 //
 //	MCHECK_SHOW_FAILURE=1 go test ./ringdetect -run ShowFailure
-//
-// It fails on purpose, so it is skipped otherwise.
 func TestShowFailure(t *testing.T) {
-	if os.Getenv("MCHECK_SHOW_FAILURE") == "" {
-		t.Skip("set MCHECK_SHOW_FAILURE=1 to see the counterexample as a failing test")
+	rep, err := mchecktest.Run(ringdetect.Algorithm{CheckOriginator: true}, crashAny)
+	require.NoError(t, err)
+	msg := mchecktest.Failure(rep, false)
+	require.True(t, strings.HasPrefix(msg, "Termination VIOLATED: ELECTED(3) of crashed p3 circulates forever"), msg)
+	require.Contains(t, msg, "counterexample")
+	if os.Getenv("MCHECK_SHOW_FAILURE") != "" {
+		t.Error(msg)
 	}
-	mchecktest.Check(t, ringdetect.Algorithm{CheckOriginator: true}, crashAny)
 }

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// buildMcheck builds the mcheck command into a temporary directory.
+func buildMcheck(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcheck")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/mcheck/mcheck/cmd/mcheck").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// longSearch is a search that runs for minutes.
+var longSearch = []string{"--algo", "bully", "--n", "5", "--crash-any", "--progress"}
+
+// startUntilProgress starts the command and returns once it has printed
+// its first progress line (so its signal handling is installed).
+func startUntilProgress(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
+	t.Helper()
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	r := bufio.NewReader(stderr)
+	for {
+		b, err := r.ReadByte()
+		require.NoError(t, err, "the search ended before its first progress line")
+		if b == '\r' {
+			break
+		}
+	}
+	go func() { _, _ = r.WriteTo(new(bytes.Buffer)) }()
+	return &stdout
+}
+
+// SIGTERM and SIGHUP stop a running check like Ctrl-C: the partial report,
+// exit status 2, within about a second.
+func TestStopSignalsGiveThePartialReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the mcheck command")
+	}
+	bin := buildMcheck(t)
+	for _, sig := range []struct {
+		sig  syscall.Signal
+		name string
+	}{{syscall.SIGTERM, "SIGTERM"}, {syscall.SIGHUP, "SIGHUP"}, {syscall.SIGINT, "SIGINT (Ctrl-C)"}} {
+		t.Run(sig.name, func(t *testing.T) {
+			cmd := exec.Command(bin, longSearch...)
+			stdout := startUntilProgress(t, cmd)
+			sent := time.Now()
+			require.NoError(t, cmd.Process.Signal(sig.sig))
+			err := cmd.Wait()
+			took := time.Since(sent)
+			var exit *exec.ExitError
+			require.True(t, errors.As(err, &exit), "exit: %v", err)
+			require.Equal(t, ExitIncomplete, exit.ExitCode(), "stdout:\n%s", stdout)
+			out := stdout.String()
+			require.Contains(t, out, "search       INCOMPLETE: interrupted: "+sig.name+"\n")
+			require.Contains(t, out, "SingleLeader  unknown  the search did not finish: interrupted: "+sig.name+"\n")
+			require.Contains(t, out, "no property can be said to hold")
+			require.NotContains(t, out, " holds")
+			// A second on an idle machine; CI machines are shared.
+			require.Less(t, took, 5*time.Second, "the report came %v after the signal", took)
+			t.Logf("report %v after %s", took, sig.name)
+		})
+	}
+}
+
+// A second signal does not wait for the report.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	var stderr syncBuffer
+	exited := make(chan int, 1)
+	ctx, release := stopOnSignalExit(&stderr, func(code int) { exited <- code })
+	defer release()
+	self, err := os.FindProcess(os.Getpid())
+	require.NoError(t, err)
+	require.NoError(t, self.Signal(syscall.SIGHUP))
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first signal did not stop the search")
+	}
+	require.Equal(t, "SIGHUP", context.Cause(ctx).Error())
+	require.Empty(t, exited, "the first signal must not exit")
+	require.NoError(t, self.Signal(syscall.SIGTERM))
+	select {
+	case code := <-exited:
+		require.Equal(t, ExitIncomplete, code)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second signal did not exit")
+	}
+	require.True(t, strings.HasPrefix(stderr.String(), "mcheck: SIGTERM again: exiting at once"), stderr.String())
+}

@@ -1,0 +1,122 @@
+package explore
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"unsafe"
+)
+
+// The memory budget (Options.MemoryBudget) bounds the whole process, not
+// only the search's own arrays. What the search keeps is counted exactly
+// (memBytes: table, links, frontier, graph, claims, batch buffers). On top
+// of it come the arrays the next batch may allocate before the old ones are
+// collected (a table growth, a larger graph or frontier index: nextBytes),
+// the Tarjan arrays of the fair-cycle check after a complete search, and
+// the Go runtime's own slack: garbage not yet collected, fragmentation,
+// stacks. The search stops (after giving up the liveness graph) before
+// what it keeps plus what the next batch may allocate passes
+// searchShare of the budget; the rest is the runtime's, and the caller
+// tells the runtime the budget (SetMemoryLimit) so that its collector
+// keeps garbage within it.
+const (
+	searchShare = 0.80
+	// tarjanBytes is what the fair-cycle check allocates per state: index,
+	// low, comp, order (4 bytes each), a call frame (8) and a stack entry (4).
+	tarjanBytes = 28
+)
+
+// SearchLimit is how far the search's own memory (Progress.MemBytes) may
+// grow under a budget, before the forecast of its next batch.
+func SearchLimit(budget int64) int64 { return int64(float64(budget) * searchShare) }
+
+// MemoryLimit is the limit to give the Go runtime (debug.SetMemoryLimit)
+// for a search with this budget: a little below it, for the program's code
+// and the memory the runtime does not count.
+func MemoryLimit(budget int64) int64 { return budget - min(budget/32, 64<<20) }
+
+// growTo returns xs with length n and its contents. A new array gets a
+// quarter more room than asked for, so that appending batch after batch
+// copies rarely; growCap says how much, for the budget's forecast.
+func growTo[T any](xs []T, n int) []T {
+	if n <= cap(xs) {
+		return xs[:n]
+	}
+	ys := make([]T, n, growCap(cap(xs), n))
+	copy(ys, xs)
+	return ys
+}
+
+func growCap(old, n int) int {
+	if n <= old {
+		return old
+	}
+	return max(n, old+old/4)
+}
+
+// growBytes is what growTo allocates to bring a slice of cap old, holding
+// have elements, to have+more elements of size elem (0 if it fits).
+func growBytes(old, have, more int, elem int64) int64 {
+	if have+more <= old {
+		return 0
+	}
+	return int64(growCap(old, have+more)) * elem
+}
+
+// nextBytes forecasts what the next batch may allocate beyond what the
+// search keeps now, while the arrays it replaces are still in memory: it
+// assumes the batch has twice as many successors as the largest so far,
+// every one a new state.
+func (s *search) nextBytes() int64 {
+	succs := 2 * max(s.maxSuccs, chunkStates*batchChunks)
+	var b int64
+	if s.bits == nil {
+		t := s.tab
+		if need := t.used + succs; need*100 > int(t.size)*maxLoad {
+			per := int64(8)
+			if t.indexed {
+				per += 4
+			}
+			b += int64(slotsFor(max(need, need*3/2))-t.size) * per
+		}
+	}
+	b += growBytes(cap(s.next.ends), len(s.next.ends), succs, 8)
+	if g := s.graph; g != nil {
+		b += growBytes(cap(g.dst), len(g.dst), succs, 4) + growBytes(cap(g.class), len(g.class), succs, 4)
+		// The fair-cycle check after the search, with the graph still kept.
+		b += int64(s.links.n+succs) * tarjanBytes
+	}
+	// The batch's successor records and encodings.
+	b += int64(succs) * int64(unsafe.Sizeof(succRec{})+16)
+	return b
+}
+
+// withinBudget enforces the memory budget before a batch: the liveness
+// graph is given up first, then the search stops.
+func (s *search) withinBudget() bool {
+	budget := s.opt.MemoryBudget
+	if budget <= 0 {
+		return true
+	}
+	limit := SearchLimit(budget)
+	if s.memBytes()+s.nextBytes() <= limit {
+		return true
+	}
+	if s.graph != nil {
+		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(budget), s.links.n)
+		s.graph = nil
+		s.tab.dropIndex()
+		runtime.GC()
+		debug.FreeOSMemory()
+		if slices.Contains(s.stuckSeen, true) && !s.opt.Continue {
+			s.halt(StopFirstViolation, "stopped at the first violation")
+			return false
+		}
+	}
+	if s.memBytes()+s.nextBytes() > limit {
+		s.halt(StopMemory, fmt.Sprintf("memory budget of %s reached", FormatBytes(budget)))
+		return false
+	}
+	return true
+}
