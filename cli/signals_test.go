@@ -42,7 +42,7 @@ func startUntilProgress(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
 	for {
 		b, err := r.ReadByte()
 		require.NoError(t, err, "the search ended before its first progress line")
-		if b == '\r' {
+		if b == '\n' { // the first plain progress line (stderr is a pipe)
 			break
 		}
 	}
