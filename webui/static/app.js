@@ -188,8 +188,10 @@ function render(v) {
     const a = el("a", { href: "?" + queryWith(v.path, i, v.cycle, v) }, s.label);
     a.addEventListener("click", (e) => { e.preventDefault(); move(i); });
     const li = el("li", { class: cls.trim(), "data-step": String(i) }, a);
-    if (v.cycle !== null && i === v.cycle) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle starts here"));
-    if (v.cycle !== null && i === v.path.length) li.append(el("span", { class: "cycle-mark" }, " ↩ back to step " + v.cycle));
+    // As in the text trace: the marks name the cycle's first step, the one
+    // after the state (v.cycle) that the last step returns to.
+    if (v.cycle !== null && i === v.cycle + 1) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle starts here (steps " + (v.cycle + 1) + "-" + v.path.length + " repeat)"));
+    if (v.cycle !== null && i === v.path.length) li.append(el("span", { class: "cycle-mark" }, " ↩ back to step " + (v.cycle + 1)));
     hist.append(li);
   });
 
@@ -285,7 +287,7 @@ function showResult(j) {
   r.counterexamples.forEach((cx, i) => {
     const b = el("button", { class: "load", "data-cx": String(i) }, "load");
     b.addEventListener("click", () => go(cx.query));
-    const what = cx.property + " (" + cx.kind + ", " + cx.path.length + " steps" + (cx.cycle !== null ? ", cycle from step " + cx.cycle : "") + (cx.bounded ? ", may be due to the channel bound" : "") + ")";
+    const what = cx.property + " (" + cx.kind + ", " + cx.path.length + " steps" + (cx.cycle !== null ? ", steps " + (cx.cycle + 1) + "-" + cx.path.length + " repeat" : "") + (cx.bounded ? ", may be due to the channel bound" : "") + ")";
     cxs.append(el("li", { class: "counterexample", "data-query": cx.query }, b, " " + what + ": " + cx.summary));
   });
 }
