@@ -156,7 +156,7 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 
 // realViolation reports whether rep has a counterexample that the channel
 // bound did not create: an invariant violation (a run of the unbounded
-// model too) or a Termination one that the bound cut no fair step of.
+// model too) or a liveness one (stuck state, lasso) that the bound cut no fair step of.
 func realViolation(rep *Report) bool {
 	for _, v := range rep.Verdicts {
 		if v.Status != Violated {

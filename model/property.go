@@ -40,7 +40,7 @@ type Property[L, M any] struct {
 	// Holds is the predicate of an Invariant or of an EventuallyAlways.
 	Holds func(v *View[L, M]) bool
 	// Goal, optional, names the predicate of an EventuallyAlways
-	// ("Stable" for Termination), for views that show it state by state.
+	// (the standard liveness property's is "Stable"), for views that show it state by state.
 	Goal string
 	// Step is the predicate of a StepProperty: a is the action that leads
 	// from before to after.

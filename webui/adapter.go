@@ -181,7 +181,7 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 	for i, p := range s.props {
 		if p.Kind != model.StepProperty {
 			// For an eventually-always property the bit is its goal (Stable
-			// for Termination): whether this state is one it must reach.
+			// of the standard liveness property): whether this state is one it must reach.
 			name := p.Name
 			if p.Kind == model.EventuallyAlways {
 				name = cmp.Or(p.Goal, "the goal of "+p.Name)

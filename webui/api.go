@@ -89,7 +89,7 @@ type Channel struct {
 type Property struct {
 	Name string `json:"name"`
 	// Kind is "invariant", or "eventually-always": then Name is its goal
-	// (Stable, for Termination) and Holds says whether it holds here.
+	// (Stable, for the standard liveness property) and Holds says whether it holds here.
 	Kind  string `json:"kind"`
 	Holds bool   `json:"holds"`
 }
