@@ -2,6 +2,7 @@ package crnomarks_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
