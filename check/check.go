@@ -157,6 +157,10 @@ func Run(req Request) (*Report, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: the system does not describe its properties", req.Spec.Name)
 	}
+	exp, err := model.ExpanderOf(sys)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+	}
 	checked := ps.Properties()
 	eo := explore.Options{
 		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
@@ -202,7 +206,7 @@ func Run(req Request) (*Report, error) {
 		}
 		res.Elapsed += first
 	}
-	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: sys.NewExpander(), RerunFull: rerun, sys: ps}
+	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: exp, RerunFull: rerun, sys: ps}
 	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {
 		rep.ReductionOff = reduceOff
 	}
@@ -300,7 +304,7 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 func (r *Report) evidence(t *explore.Trace, step bool) model.Evidence {
 	ev := model.Evidence{Steps: len(t.Steps) - 1, State: t.Final().State}
 	if step {
-		ev.Before, ev.Action = t.Steps[len(t.Steps)-2].State, t.Final().Action
+		ev.Before, ev.Action = t.Steps[len(t.Steps)-2].State, model.Action(t.Final().Action)
 	}
 	return ev
 }

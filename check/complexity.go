@@ -8,6 +8,7 @@ import (
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Complexity is what a check with Request.Complexity measured
@@ -92,7 +93,8 @@ func (r *Report) measureComplexity(sys model.System, res *explore.Result) {
 		t := &explore.Trace{CycleStart: -1, Steps: []explore.Step{{State: c.Sync.Initial}}}
 		for _, s := range c.Sync.Steps {
 			prev := t.Final().State
-			t.Steps = append(t.Steps, explore.Step{Action: s.Action, Label: r.Expander.Label(prev, s.Action), State: s.State, Sent: s.Sent})
+			a := ts.Action(s.Action)
+			t.Steps = append(t.Steps, explore.Step{Action: a, Label: r.Expander.Label(prev, a), State: s.State, Sent: s.Sent})
 		}
 		c.SyncTrace = t
 	}

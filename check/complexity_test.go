@@ -37,7 +37,8 @@ func TestPermIsEveryArrangement(t *testing.T) {
 	sys, err := sp.Build.System(perm.Config, nil)
 	require.NoError(t, err)
 	// The arrangements, as the initial states show them.
-	exp := sys.NewExpander()
+	exp, err := model.ExpanderOf(sys)
+	require.NoError(t, err)
 	var b model.Batch
 	exp.Initial(&b)
 	seen := map[string]bool{}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // naiveBFS is the simplest possible search: a Go map from the full state
@@ -257,12 +258,12 @@ func (o *observed) reset() *observed {
 	return o
 }
 
-func (o *observed) NewExpander() model.Expander {
+func (o *observed) NewExpander() ts.Expander {
 	return &observedExp{Expander: o.System.NewExpander(), o: o}
 }
 
 type observedExp struct {
-	model.Expander
+	ts.Expander
 	o *observed
 }
 

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // The search goes level by level (BFS), and each level in batches of
@@ -35,11 +35,11 @@ const (
 )
 
 type worker struct {
-	exp   model.Expander
-	batch model.Batch
-	read  []byte        // a spilled frontier's chunk
-	red   model.Reducer // with Options.Reduce, if the system has one
-	pick  []int32       // the successors to follow, by index into batch
+	exp   ts.Expander
+	batch ts.Batch
+	read  []byte     // a spilled frontier's chunk
+	red   ts.Reducer // with Options.Reduce, if the system has one
+	pick  []int32    // the successors to follow, by index into batch
 }
 
 // Per-successor outcome of claiming.
@@ -54,8 +54,8 @@ type succRec struct {
 	slot     uint64 // in the claims table, valid within the batch
 	tslot    uint64 // in the main table: where the lookup ended
 	props    uint64
-	sent     model.Sends
-	action   model.Action
+	sent     ts.Sends
+	action   ts.Action
 	fair     int32
 	src      uint32 // index of the expanded state
 	off, end uint32 // encoding in chunk.buf
@@ -94,10 +94,10 @@ type chunk struct {
 // stepAt is a step: the state it leaves and its action.
 type stepAt struct {
 	src    uint32
-	action model.Action
+	action ts.Action
 }
 
-func (ch *chunk) recordSteps(bad uint64, src uint32, a model.Action) {
+func (ch *chunk) recordSteps(bad uint64, src uint32, a ts.Action) {
 	for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 		if bad&1 != 0 && ch.badStep[p].src == noParent {
 			ch.badStep[p] = stepAt{src, a}

@@ -1,5 +1,5 @@
 // Package explore is the search engine: breadth-first enumeration of every
-// reachable state of a model.System, invariant checks on each state and step,
+// reachable state of a ts.System, invariant checks on each state and step,
 // and the stuck states and fair cycles of eventually-always properties. It
 // knows nothing of leader election: properties reach it as predicate indices.
 package explore
@@ -13,7 +13,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Kind is the kind of a violation.
@@ -100,7 +100,7 @@ type Options struct {
 	// state, but states may be missed, so the search is not exhaustive;
 	// Result.Bitstate estimates the coverage. No liveness graph is kept.
 	Bitstate int64
-	// Reduce turns on partial-order reduction (model.Reducer) for invariant
+	// Reduce turns on partial-order reduction (ts.Reducer) for invariant
 	// checking: the search follows only a stubborn subset of the steps of
 	// each state, which keeps every invariant violation reachable but
 	// explores fewer states, so counts are those of the reduced graph. A
@@ -224,10 +224,10 @@ func (r *Result) Violated(k Kind, p int) *Violation {
 const noParent = ^uint32(0)
 
 type search struct {
-	sys   model.System
-	exp   model.Expander
+	sys   ts.System
+	exp   ts.Expander
 	opt   Options
-	batch model.Batch
+	batch ts.Batch
 	tab   *table
 	// claims decides the first reach of each new state within a batch;
 	// claimGen is the table's generation when the claims were made.
@@ -266,7 +266,7 @@ type search struct {
 }
 
 // Run explores sys breadth first.
-func Run(sys model.System, opt Options) (*Result, error) {
+func Run(sys ts.System, opt Options) (*Result, error) {
 	if opt.Context == nil {
 		opt.Context = context.Background()
 	}
@@ -288,7 +288,7 @@ func Run(sys model.System, opt Options) (*Result, error) {
 	}
 	for range n {
 		w := worker{exp: sys.NewExpander()}
-		if r, ok := w.exp.(model.Reducer); ok && opt.Reduce && r.Reduces() {
+		if r, ok := w.exp.(ts.Reducer); ok && opt.Reduce && r.Reduces() {
 			w.red = r
 		}
 		s.workers = append(s.workers, w)
@@ -378,7 +378,7 @@ func (s *search) lasso(k int) (*Violation, error) {
 	}
 	tr.CycleStart = len(tr.Steps) - 1
 	exp := s.sys.NewExpander()
-	var b model.Batch
+	var b ts.Batch
 	for _, e := range cycle {
 		prev := tr.Final().State
 		exp.Expand(prev, &b)
@@ -406,8 +406,8 @@ func (s *search) lasso(k int) (*Violation, error) {
 }
 
 // reduces reports whether sys can offer stubborn sets at all.
-func reduces(sys model.System) bool {
-	r, ok := sys.NewExpander().(model.Reducer)
+func reduces(sys ts.System) bool {
+	r, ok := sys.NewExpander().(ts.Reducer)
 	return ok && r.Reduces()
 }
 
@@ -418,9 +418,9 @@ func (s *search) halt(r StopReason, why string) {
 	}
 }
 
-func anyFair(b *model.Batch) bool {
+func anyFair(b *ts.Batch) bool {
 	for i := range b.Succs {
-		if b.Succs[i].Fair != model.NoFairness {
+		if b.Succs[i].Fair != ts.NoFairness {
 			return true
 		}
 	}

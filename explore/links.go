@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // links keeps, per state, its parent's index and the action from the parent
@@ -54,11 +54,11 @@ func (l *links) grow(n int) {
 	l.n = max(l.n, n)
 }
 
-func (l *links) set(i uint32, parent uint32, a model.Action) {
+func (l *links) set(i uint32, parent uint32, a ts.Action) {
 	l.blocks[i>>linkShift][i&(linkBlock-1)] = uint64(parent)<<32 | uint64(a)
 }
 
-func (l *links) get(i uint32) (parent uint32, a model.Action, err error) {
+func (l *links) get(i uint32) (parent uint32, a ts.Action, err error) {
 	b := int(i >> linkShift)
 	var v uint64
 	if b >= l.onDisk {
@@ -69,7 +69,7 @@ func (l *links) get(i uint32) (parent uint32, a model.Action, err error) {
 		}
 		v = binary.LittleEndian.Uint64(l.scratch[:])
 	}
-	return uint32(v >> 32), model.Action(uint32(v)), nil
+	return uint32(v >> 32), ts.Action(uint32(v)), nil
 }
 
 // flush writes the full blocks below entry n to the file, when the store

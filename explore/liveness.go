@@ -5,7 +5,7 @@ import (
 	"sort"
 	"unsafe"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // graph is the explored state graph, kept compactly for the liveness check:
@@ -22,7 +22,7 @@ type graph struct {
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
 	measured bool
-	sent     []model.Sends
+	sent     []ts.Sends
 	quiet    bitset
 	closed   bool
 }
@@ -53,7 +53,7 @@ func (g *graph) isGood(s uint32) bool { return g.good[g.which].has(s) }
 
 func (g *graph) bytes() int64 {
 	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
-		int64(cap(g.sent))*int64(unsafe.Sizeof(model.Sends{}))
+		int64(cap(g.sent))*int64(unsafe.Sizeof(ts.Sends{}))
 }
 
 func (g *graph) goodBytes() int64 {

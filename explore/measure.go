@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Measures are message counts over all complete runs of the explored graph
@@ -64,7 +64,7 @@ func (s *search) measureGraph() (*Measures, error) {
 	g := s.graph
 	g.close()
 	types := []string{"MSG"}
-	if m, ok := s.sys.(model.Messenger); ok {
+	if m, ok := s.sys.(ts.Messenger); ok {
 		types = m.MsgTypes()
 	}
 	m := &Measures{Types: types, ByType: make([]Figure, len(types))}
@@ -343,7 +343,7 @@ func (s *search) replay(root uint32, edges []uint32) (Trace, error) {
 func (s *search) extend(tr *Trace, from uint32, edges []uint32) error {
 	g := s.graph
 	exp := s.sys.NewExpander()
-	var b model.Batch
+	var b ts.Batch
 	for _, e := range edges {
 		if g.srcOf(e) != from {
 			return fmt.Errorf("internal error: edge %d does not leave state %d", e, from)

@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Step is one step of a trace: the action taken (empty Label for the initial
 // state) and the state after it.
 type Step struct {
-	Action model.Action
+	Action ts.Action
 	Label  string
 	State  []byte
-	Props  uint64      // predicates that hold in State
-	Sent   model.Sends // the messages the step sent and lost
+	Props  uint64   // predicates that hold in State
+	Sent   ts.Sends // the messages the step sent and lost
 }
 
 // Trace is a run from the initial state. CycleStart is the index of the step
@@ -32,7 +32,7 @@ func (t *Trace) Final() *Step { return &t.Steps[len(t.Steps)-1] }
 // at each step that the successor is the state the search stored.
 func (s *search) trace(idx uint32) (Trace, error) {
 	var path []uint32
-	var via []model.Action
+	var via []ts.Action
 	for i := idx; i != noParent; {
 		parent, a, err := s.links.get(i)
 		if err != nil {
@@ -47,7 +47,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 	slices.Reverse(path)
 	slices.Reverse(via)
 	exp := s.sys.NewExpander()
-	var b model.Batch
+	var b ts.Batch
 	exp.Initial(&b)
 	// Initial states are told apart by their action (an arrangement of
 	// IDs) and, where the table knows, by their index.
@@ -69,7 +69,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		a := via[k+1]
 		prev := steps[len(steps)-1].State
 		exp.Expand(prev, &b)
-		j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == a })
+		j := slices.IndexFunc(b.Succs, func(x ts.Succ) bool { return x.Action == a })
 		if j < 0 {
 			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a))
 		}
@@ -92,10 +92,10 @@ func (s *search) stepTrace(at stepAt, p int) (Trace, error) {
 		return Trace{}, err
 	}
 	exp := s.sys.NewExpander()
-	var b model.Batch
+	var b ts.Batch
 	prev := tr.Final().State
 	exp.Expand(prev, &b)
-	j := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == at.action })
+	j := slices.IndexFunc(b.Succs, func(x ts.Succ) bool { return x.Action == at.action })
 	if j < 0 {
 		return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(at.action))
 	}

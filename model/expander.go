@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mcheck/mcheck/ts"
 )
 
 // world is a decoded global state. Expanders keep two and reuse their memory
@@ -318,13 +320,12 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 		}
 		return
 	}
-	off := len(out.buf)
-	out.buf = e.encode(out.buf, &e.nxt)
+	buf := e.encode(out.Tail(), &e.nxt)
 	props := e.props(&e.nxt)
 	if e.k.stepMask != 0 {
 		props |= e.steps(a)
 	}
-	out.commit(off, a, fair, props, e.sent)
+	out.Commit(buf, ts.Action(a), fair, props, e.sent)
 }
 
 // props evaluates the state predicates in w; step bits are 0.
@@ -475,16 +476,16 @@ func (e *expander[L, M]) View(state []byte) Procs {
 }
 
 // Label implements Expander: the step rendered from its data.
-func (e *expander[L, M]) Label(state []byte, a Action) string {
-	if a.Kind() > KindRestart {
+func (e *expander[L, M]) Label(state []byte, ta ts.Action) string {
+	if a := Action(ta); a.Kind() > KindRestart {
 		return fmt.Sprintf("action %#x", uint32(a))
 	}
-	return e.Step(state, a).String()
+	return e.Step(state, ta).String()
 }
 
 // Step implements Expander: the step a takes from state, as data.
-func (e *expander[L, M]) Step(state []byte, a Action) StepInfo {
-	k := e.k
+func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
+	k, a := e.k, Action(ta)
 	p := a.P()
 	w := e.load(state)
 	lay := &k.layouts[w.lay]

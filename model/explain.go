@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcheck/mcheck/ts"
+)
 
 // Explain implements PropertySystem: it decodes the states of ev and asks
 // property i's Explain, or says generically what fails.
@@ -20,7 +24,7 @@ func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
 			return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
 		}
 		f.Before = &View[L, M]{k: k, w: &before}
-		f.Label = e.Label(ev.Before, ev.Action)
+		f.Label = e.Label(ev.Before, ts.Action(ev.Action))
 	}
 	if p.Explain != nil {
 		return p.Explain(f)

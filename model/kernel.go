@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Kernel composes N processes of one algorithm into the global transition
@@ -168,8 +170,9 @@ func (k *Kernel[L, M]) name(p int) string { return k.layouts[0].name(p) }
 // states (N! with Config.Perm, else 1).
 func (k *Kernel[L, M]) Arrangements() int { return len(k.layouts) }
 
-// NewExpander implements System.
-func (k *Kernel[L, M]) NewExpander() Expander { return k.newExpander() }
+// NewExpander implements ts.System; the expander is also an Expander
+// (ExpanderOf).
+func (k *Kernel[L, M]) NewExpander() ts.Expander { return k.newExpander() }
 
 func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e := &expander[L, M]{k: k}

@@ -27,7 +27,8 @@ func ringSystem(t *testing.T, cfg model.Config, opts ...model.Option) *model.Ker
 // descriptions of the states along it.
 func walk(t *testing.T, sys model.System, labels ...string) []string {
 	t.Helper()
-	x := sys.NewExpander()
+	x, err := model.ExpanderOf(sys)
+	require.NoError(t, err)
 	var b model.Batch
 	x.Initial(&b)
 	require.Len(t, b.Succs, 1)

@@ -44,7 +44,8 @@ func TestKernelInvariantsOnRandomWalks(t *testing.T) {
 			rt, ok := sys.(interface{ RoundTrip([]byte) ([]byte, error) })
 			require.True(t, ok, "%T has no RoundTrip", sys)
 
-			x := sys.NewExpander()
+			x, err := model.ExpanderOf(sys)
+			require.NoError(t, err)
 			var b model.Batch
 			x.Initial(&b)
 			state := slices.Clone(b.State(0))
@@ -99,7 +100,8 @@ func randomConfig(rng *rand.Rand) model.Config {
 // initialProcesses is the local state of each process (by name) at the
 // start of an election: what a crashed process must hold.
 func initialProcesses(t *testing.T, sys model.System) map[string][]model.Field {
-	x := sys.NewExpander()
+	x, err := model.ExpanderOf(sys)
+	require.NoError(t, err)
 	var b model.Batch
 	x.Initial(&b)
 	require.Len(t, b.Succs, 1)

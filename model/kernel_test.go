@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/ts"
 )
 
 // The kernel's actions, one by one, on small hand-built states of a tiny test
@@ -299,7 +301,7 @@ func (f *fixture) expand(t *testing.T, s ws) ([]step, int) {
 	f.e.Expand(state, &b)
 	var steps []step
 	for i, x := range b.Succs {
-		steps = append(steps, step{A: x.Action, Fair: x.Fair, To: f.dec(t, b.State(i))})
+		steps = append(steps, step{A: Action(x.Action), Fair: x.Fair, To: f.dec(t, b.State(i))})
 		steps[i].Label = f.e.Label(state, x.Action)
 	}
 	require.Equal(t, before, state, "Expand must not change the state it expands")
@@ -652,7 +654,7 @@ func TestDownProcessesStartCrashedAndDoNotCountAsCrashes(t *testing.T) {
 	var b Batch
 	f.e.Initial(&b)
 	require.Len(t, b.Succs, 1)
-	assert.Equal(t, Action(0), b.Succs[0].Action)
+	assert.Equal(t, ts.Action(0), b.Succs[0].Action)
 	assert.Equal(t, NoFairness, b.Succs[0].Fair)
 	init := f.dec(t, b.State(0))
 	requireState(t, 4, ws{Alive: 0b0101, Local: make([]tLocal, 4)}, init)
@@ -935,7 +937,7 @@ func TestLabels(t *testing.T) {
 		{mkAction(KindRestart, 2, 0, 0), "restart p9"},
 		{Action(0x09000000), "action 0x9000000"},
 	} {
-		assert.Equal(t, tc.want, f.e.Label(state, tc.a))
+		assert.Equal(t, tc.want, f.e.Label(state, ts.Action(tc.a)))
 	}
 }
 

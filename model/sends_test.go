@@ -39,7 +39,8 @@ func initial(x model.Expander) []byte {
 func TestSendsPerStep(t *testing.T) {
 	k := ringSystem(t, model.Config{N: 3, MaxCrashes: 1})
 	assert.Equal(t, []string{"ELECTION", "ELECTED"}, k.MsgTypes())
-	x := k.NewExpander()
+	x, err := model.ExpanderOf(k)
+	require.NoError(t, err)
 	s := initial(x)
 	s, sent := step(t, x, s, "initiate p1")
 	assert.Equal(t, model.Sends{ByType: [model.MaxMsgTypes]uint16{1}}, sent)
@@ -55,7 +56,8 @@ func TestSendsPerStep(t *testing.T) {
 	kb, err := model.New[bully.Local, bully.Msg](bully.Algorithm{}, model.Config{N: 3, Down: []int{3}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"ELECTION", "OK", "COORDINATOR"}, kb.MsgTypes())
-	xb := kb.NewExpander()
+	xb, err := model.ExpanderOf(kb)
+	require.NoError(t, err)
 	_, sent = step(t, xb, initial(xb), "detect p1")
 	assert.Equal(t, model.Sends{ByType: [model.MaxMsgTypes]uint16{2}, Lost: 1}, sent)
 }

@@ -36,14 +36,6 @@ type SyncStep struct {
 	Sent   Sends
 }
 
-// Add adds what another step sent.
-func (s *Sends) Add(o Sends) {
-	for i := range s.ByType {
-		s.ByType[i] += o.ByType[i]
-	}
-	s.Lost += o.Lost
-}
-
 // Synchronous plays the synchronous schedule: perfect-detector guards, no
 // crash, restart or spurious step. Round 0: every initiator whose guard
 // holds initiates, in position order. Round r >= 1: every message in flight

@@ -35,7 +35,8 @@ func TestAnonymousIDNamesEveryCarrier(t *testing.T) {
 	cfg := model.Config{N: 4, IDs: []int{2, 1, 2, 1}, Anonymous: true, Initiators: []int{2}, Down: []int{1}}
 	sys, err := cr.Build.System(cfg, nil)
 	require.NoError(t, err)
-	exp := sys.NewExpander()
+	exp, err := model.ExpanderOf(sys)
+	require.NoError(t, err)
 	var b model.Batch
 	exp.Initial(&b)
 	require.Len(t, b.Succs, 1)

@@ -318,7 +318,7 @@ func labels(tr *explore.Trace) []string {
 // step's data, not its label).
 func anyStep(tr *explore.Trace, k model.Kind) bool {
 	for _, s := range tr.Steps[1:] {
-		if s.Action.Kind() == k {
+		if model.Action(s.Action).Kind() == k {
 			return true
 		}
 	}
@@ -406,7 +406,7 @@ func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
 				last := view(t, rep, tr.Final().State)
 				assert.Len(t, liveLeaders(&last), 2)
 				for _, st := range tr.Steps[1:] {
-					k := st.Action.Kind()
+					k := model.Action(st.Action).Kind()
 					assert.True(t, k == model.KindInitiate || k == model.KindDeliver, "no fault in %q", st.Label)
 				}
 			})

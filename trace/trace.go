@@ -337,9 +337,13 @@ func quoted(xs []string) string {
 // last state is stuck outside the property's goal, or the cycle returns to
 // its start, is weakly fair and passes a state outside the goal.
 func Verify(sys model.System, f *File) error {
+	exp, err := model.ExpanderOf(sys)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
 	if f.Kind == KindWitness || f.Kind == KindLasso {
 		// A measure's witness run claims no violation: it must replay.
-		_, err := follow(sys.NewExpander(), f)
+		_, err := follow(exp, f)
 		return err
 	}
 	preds := sys.Predicates()
@@ -347,7 +351,6 @@ func Verify(sys model.System, f *File) error {
 	if p < 0 {
 		return fmt.Errorf("verify: the model does not check %s", f.Property)
 	}
-	exp := sys.NewExpander()
 	r, err := follow(exp, f)
 	if err != nil {
 		return err
@@ -389,7 +392,11 @@ func sameArrangement(a, b model.Snapshot) bool {
 // at the property, and gives the index of each step among the successors
 // Expand lists in the state before it.
 func Path(sys model.System, f *File) ([]int, error) {
-	r, err := follow(sys.NewExpander(), f)
+	exp, err := model.ExpanderOf(sys)
+	if err != nil {
+		return nil, fmt.Errorf("path: %w", err)
+	}
+	r, err := follow(exp, f)
 	if err != nil {
 		return nil, err
 	}

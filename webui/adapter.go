@@ -22,6 +22,7 @@ import (
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Model is a configuration to explore: an algorithm and its model
@@ -67,7 +68,11 @@ func open(m Model) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{m: m, sys: sys, exp: sys.NewExpander(), cfg: m.Config.WithDefaults(), props: props}
+	exp, err := model.ExpanderOf(sys)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{m: m, sys: sys, exp: exp, cfg: m.Config.WithDefaults(), props: props}
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		s.cfg = k.Config()
 	}
@@ -78,7 +83,7 @@ func open(m Model) (*session, error) {
 // step (states[0] is the initial state) and the step that led there.
 type walk struct {
 	states  [][]byte
-	actions []model.Action // actions[i]: the step into states[i]; actions[0] unused
+	actions []ts.Action // actions[i]: the step into states[i]; actions[0] unused
 	steps   []model.StepInfo
 	index   []int // index[i]: the place of steps[i] among the steps enabled before it
 	fair    []bool
@@ -106,7 +111,7 @@ func (s *session) walk(path []int) (*walk, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walk{states: [][]byte{init}, actions: []model.Action{0}, steps: []model.StepInfo{{}}, index: []int{0}, fair: []bool{false}}
+	w := &walk{states: [][]byte{init}, actions: []ts.Action{0}, steps: []model.StepInfo{{}}, index: []int{0}, fair: []bool{false}}
 	var b model.Batch
 	for i, idx := range path {
 		prev := w.states[i]

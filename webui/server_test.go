@@ -22,6 +22,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
+	"github.com/mcheck/mcheck/ts"
 	"github.com/mcheck/mcheck/webui"
 )
 
@@ -493,9 +494,9 @@ func TestStopCheck(t *testing.T) {
 // boom is a system whose steps panic, as a student's handler may.
 type boom struct{}
 
-func (boom) NewExpander() model.Expander { return boomExp{} }
-func (boom) Predicates() []string        { return []string{"SingleLeader", "Agreement", "Stable"} }
-func (boom) FairClass(int32) string      { return "" }
+func (boom) NewExpander() ts.Expander { return boomExp{} }
+func (boom) Predicates() []string     { return []string{"SingleLeader", "Agreement", "Stable"} }
+func (boom) FairClass(int32) string   { return "" }
 func (boom) Properties() []model.PropertyInfo {
 	return boomFactory{}.Properties()
 }
@@ -516,9 +517,9 @@ func (boomExp) Initial(out *model.Batch) {
 	out.Reset()
 	out.Add(0, model.NoFairness, 0, []byte{0})
 }
-func (boomExp) Expand([]byte, *model.Batch)       { panic("index out of range in a handler") }
-func (boomExp) Label([]byte, model.Action) string { return "step" }
-func (boomExp) Step([]byte, model.Action) model.StepInfo {
+func (boomExp) Expand([]byte, *model.Batch)    { panic("index out of range in a handler") }
+func (boomExp) Label([]byte, ts.Action) string { return "step" }
+func (boomExp) Step([]byte, ts.Action) model.StepInfo {
 	return model.StepInfo{Kind: model.KindInitiate, Action: "step", Process: 1}
 }
 func (boomExp) Snapshot([]byte) model.Snapshot { return model.Snapshot{} }

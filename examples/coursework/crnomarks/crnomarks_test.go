@@ -127,7 +127,8 @@ func maxElectionsInFlight[L, M any](t *testing.T, alg model.Algorithm[L, M], cfg
 	t.Helper()
 	sys, err := specs.Builder(alg).System(model.Config{N: cfg.N, MaxQueue: cfg.MaxQueue}, nil)
 	require.NoError(t, err)
-	exp := sys.NewExpander()
+	exp, err := model.ExpanderOf(sys)
+	require.NoError(t, err)
 	var b model.Batch
 	exp.Initial(&b)
 	first := string(b.State(0))

@@ -1,0 +1,156 @@
+// Package ts is the transition-system interface the explorer searches:
+// states as bytes, steps as actions with fairness classes and predicate bits.
+//
+// States travel as bytes (a canonical encoding, or a handle into a pool of
+// values); the explorer never looks inside them, and an Action means only
+// what the System that produced it says.
+package ts
+
+import "github.com/zeebo/xxh3"
+
+// Action identifies one step of a state (who did what). Its meaning belongs to
+// the System that produced it; the explorer stores and compares it only.
+type Action uint32
+
+// NoFairness marks a step that belongs to no weak-fairness class.
+const NoFairness int32 = -1
+
+// Succ is one enabled step out of an expanded state.
+type Succ struct {
+	Action Action
+	Fair   int32  // weak-fairness class the step satisfies, or NoFairness
+	FP     uint64 // 64-bit fingerprint of the successor
+	Props  uint64 // bit i set: predicate i holds in the successor
+	Sent   Sends  // the messages the step sent and lost
+	off    uint32 // encoding of the successor in Batch.buf
+	end    uint32
+}
+
+// MaxMsgTypes is the most message types a system may name (Messenger).
+const MaxMsgTypes = 7
+
+// Sends counts the messages one step sends, per message type (the
+// system's MsgTypes), and those it loses (for the kernel: sent to a crashed
+// receiver, or emptied out of a channel by a crash). It is a property of
+// the step, not of the state.
+type Sends struct {
+	ByType [MaxMsgTypes]uint16
+	Lost   uint16
+}
+
+// Total is the number of messages sent.
+func (s *Sends) Total() int {
+	t := 0
+	for _, n := range s.ByType {
+		t += int(n)
+	}
+	return t
+}
+
+// Add adds what another step sent.
+func (s *Sends) Add(o Sends) {
+	for i := range s.ByType {
+		s.ByType[i] += o.ByType[i]
+	}
+	s.Lost += o.Lost
+}
+
+// Messenger is implemented by systems whose steps count their sends: it
+// names the message types that index Sends.ByType.
+type Messenger interface{ MsgTypes() []string }
+
+// Batch receives the successors of one state. It is reused from state to
+// state so that expansion does not allocate.
+type Batch struct {
+	Succs     []Succ
+	Discarded int // successors dropped by the channel bound
+	// DiscardedFair counts those of them whose step is weakly fair: without
+	// the bound that fair action would be enabled here.
+	DiscardedFair int
+	Props         uint64 // predicates that hold in the expanded state itself
+	// After Reducer.ExpandReduced: Group[i] is the group (process) of
+	// successor i, and Stubborn lists stubborn sets as sets of groups (bit
+	// g for group g), fewest steps first; none when no reduction applies.
+	Group    []uint8
+	Stubborn []uint64
+	buf      []byte
+}
+
+// Reset empties the batch, keeping its memory.
+func (b *Batch) Reset() {
+	b.Succs = b.Succs[:0]
+	b.buf = b.buf[:0]
+	b.Discarded, b.DiscardedFair = 0, 0
+	b.Group, b.Stubborn = b.Group[:0], b.Stubborn[:0]
+	b.Props = 0
+}
+
+// Add appends a successor: the step's action and fairness class (or
+// NoFairness), the predicates that hold in it, and its canonical encoding
+// (copied). The fingerprint is computed here.
+func (b *Batch) Add(a Action, fair int32, props uint64, state []byte) {
+	b.Commit(append(b.buf, state...), a, fair, props, Sends{})
+}
+
+// Tail returns the batch's encoding buffer, so that an expander can append
+// a successor's encoding to it in place (no copy) and hand the result to
+// Commit.
+func (b *Batch) Tail() []byte { return b.buf }
+
+// Commit records as a successor the bytes buf holds past Tail(): buf must be
+// Tail() with the successor's encoding appended. The fingerprint is computed
+// here.
+func (b *Batch) Commit(buf []byte, a Action, fair int32, props uint64, sent Sends) {
+	off := len(b.buf)
+	b.buf = buf
+	b.Succs = append(b.Succs, Succ{
+		Action: a, Fair: fair, FP: xxh3.Hash(b.buf[off:]), Props: props, Sent: sent,
+		off: uint32(off), end: uint32(len(b.buf)),
+	})
+}
+
+// State returns the encoding of successor i; valid until the next Reset.
+func (b *Batch) State(i int) []byte {
+	s := &b.Succs[i]
+	return b.buf[s.off:s.end]
+}
+
+// Expander generates successors. It holds scratch memory, so each goroutine
+// uses its own (System.NewExpander).
+type Expander interface {
+	// Initial fills out with the initial state(s); Fair is NoFairness.
+	Initial(out *Batch)
+	// Expand fills out with every enabled step of state, in a fixed order.
+	Expand(state []byte, out *Batch)
+	// Label is the readable name of action taken in state
+	// ("deliver p2→p3 ELECTION(9)").
+	Label(state []byte, a Action) string
+}
+
+// Reducer is implemented by expanders that support partial-order reduction
+// for invariant checking. ExpandReduced fills out as Expand does, plus
+// out.Group and out.Stubborn: candidate reduced sets of steps. Each set
+// satisfies the stubborn-set conditions for reachability (Valmari): every
+// step in it commutes with every sequence of steps outside it, a disabled
+// step in it can only be enabled by steps in it, and it contains a "key"
+// step that no step outside can disable and that changes no process's
+// elected value or liveness. So every state that violates an invariant
+// stays reachable when the searcher follows only the steps of one of the
+// sets, provided it also expands in full some state of every cycle (the
+// explorer picks a set none of whose steps leads back to its own BFS level
+// or above, and expands in full when there is none).
+type Reducer interface {
+	ExpandReduced(state []byte, out *Batch)
+	// Reduces reports whether ExpandReduced can ever offer a stubborn set
+	// for this system; if not, a searcher need not ask.
+	Reduces() bool
+}
+
+// System is a finite transition system with named state predicates.
+type System interface {
+	NewExpander() Expander
+	// Predicates names the bits of Succ.Props, in order.
+	Predicates() []string
+	// FairClass names a weak-fairness class.
+	FairClass(c int32) string
+}
