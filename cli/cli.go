@@ -130,7 +130,16 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	// written after all is said once and does not hide it.
 	code := exitStatus(rep)
 	if o.traceOut != "" {
-		if err := writeTraceFiles(o.traceOut, rep, stderr); err != nil {
+		files := rep.Files()
+		if rep.Complexity != nil {
+			// The measure's witness run too (checked by --witness before).
+			if name := witnessOf(o.witness, rep); name != "" {
+				if f, err := rep.WitnessFile(name); err == nil {
+					files = append(files, f)
+				}
+			}
+		}
+		if err := writeTraceFiles(o.traceOut, files, stderr); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}

@@ -103,3 +103,28 @@ func TestComplexityIncompleteSearch(t *testing.T) {
 	assert.Contains(t, out, "  not measured: the search did not finish: --max-states 100 reached\n")
 	assert.NotContains(t, out, "witness run")
 }
+
+// --trace-out keeps the measure's witness run next to the counterexamples,
+// and replay accepts it as a run (it claims no violation) but not once a
+// step is gone.
+func TestComplexityWitnessTraceFile(t *testing.T) {
+	dir := t.TempDir() + "/traces/"
+	code, _, stderr := run("--algo", "chang-roberts", "--n", "5", "--ids", "5,4,3,2,1", "--complexity", "--trace-out", dir)
+	require.Equal(t, 0, code, stderr)
+	path := dir + "messages.max-witness.trace.json"
+	code, out, stderr := run("replay", path)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "a genuine run: the witness of messages.max (24 steps; every step replays)")
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var f map[string]any
+	require.NoError(t, json.Unmarshal(data, &f))
+	steps := f["steps"].([]any)
+	f["steps"] = append(steps[:3:3], steps[4:]...)
+	data, err = json.Marshal(f)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	code, out, _ = run("replay", path)
+	assert.Equal(t, 1, code, out)
+}

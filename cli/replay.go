@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -77,7 +76,11 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	case err != nil:
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
-	fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
+	if f.Kind == trace.KindWitness || f.Kind == trace.KindLasso {
+		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", path, f.Kind, f.Property, len(f.Steps)-1)
+	} else {
+		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
+	}
 	if *chart != "" {
 		if err := writeMSCFile(*chart, f); err != nil {
 			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", err, ExitHolds)
@@ -120,8 +123,7 @@ func isITF(path string) bool { return strings.HasSuffix(strings.ToLower(path), "
 
 // writeTraceFiles writes the report's counterexamples: to path itself, or
 // when path is a directory (or ends in /) one file per counterexample.
-func writeTraceFiles(path string, rep *check.Report, stderr io.Writer) error {
-	files := rep.Files()
+func writeTraceFiles(path string, files []*trace.File, stderr io.Writer) error {
 	info, statErr := os.Stat(path)
 	dir := strings.HasSuffix(path, "/") || (statErr == nil && info.IsDir())
 	if !dir {
@@ -132,7 +134,7 @@ func writeTraceFiles(path string, rep *check.Report, stderr io.Writer) error {
 			return err
 		}
 		if len(files) > 1 {
-			fmt.Fprintf(stderr, "mcheck: --trace-out: %d counterexamples, wrote the first to %s; give a directory to keep them all\n", len(files), path)
+			fmt.Fprintf(stderr, "mcheck: --trace-out: %d traces, wrote the first to %s; give a directory to keep them all\n", len(files), path)
 		}
 		return nil
 	}

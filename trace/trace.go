@@ -250,13 +250,13 @@ func (f *File) Validate() error {
 	switch {
 	case f.Property == "":
 		return malformed("property is missing")
-	case !slices.Contains([]string{KindInvariant, KindStep, KindStuck, KindFairCycle}, f.Kind):
-		return malformed("kind %q is none of %q, %q, %q, %q", f.Kind, KindInvariant, KindStep, KindStuck, KindFairCycle)
+	case !slices.Contains([]string{KindInvariant, KindStep, KindStuck, KindFairCycle, KindWitness, KindLasso}, f.Kind):
+		return malformed("kind %q is none of %q, %q, %q, %q, %q, %q", f.Kind, KindInvariant, KindStep, KindStuck, KindFairCycle, KindWitness, KindLasso)
 	case f.Kind == KindStep && len(f.Steps) < 2:
 		return malformed("a %q counterexample needs a step after the initial state", KindStep)
 	}
-	if (f.Kind == KindFairCycle) != (f.CycleStart != nil) {
-		return malformed("cycle_start must be given exactly for kind %q", KindFairCycle)
+	if (f.Kind == KindFairCycle || f.Kind == KindLasso) != (f.CycleStart != nil) {
+		return malformed("cycle_start must be given exactly for kinds %q and %q", KindFairCycle, KindLasso)
 	}
 	if cs := f.CycleStart; cs != nil && (*cs < 0 || *cs >= len(f.Steps)-1) {
 		return malformed("cycle_start %d is outside the steps 0..%d", *cs, len(f.Steps)-2)
@@ -298,11 +298,15 @@ func Replay(f *File, reg *specs.Registry) error {
 	if err != nil {
 		return malformed("config.algo: %v", err)
 	}
-	if err := f.CheckProperty(spec.Build.Properties()); err != nil {
+	// A measure's witness run claims no property: it only has to replay.
+	check := []string{f.Property}
+	if f.Kind == KindWitness || f.Kind == KindLasso {
+		check = nil
+	} else if err := f.CheckProperty(spec.Build.Properties()); err != nil {
 		return err
 	}
 	cfg, _ := f.Config.Model()
-	sys, err := spec.Build.System(cfg, []string{f.Property})
+	sys, err := spec.Build.System(cfg, check)
 	if err != nil {
 		return malformed("config: %v", err)
 	}
