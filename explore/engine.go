@@ -376,7 +376,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		}
 		ch.transitions += int64(n)
 		ch.discarded += int64(b.Discarded)
-		if goals&^b.Props != 0 && !anyFair(b) {
+		if goals&^b.Props != 0 && !b.AnyFair() {
 			for k, p := range s.goals {
 				if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {
 					ch.stuck[k], ch.stuckCut[k] = int64(i), b.DiscardedFair > 0
@@ -387,7 +387,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 			ch.fanout = append(ch.fanout, uint32(n))
 			ch.good = append(ch.good, b.Props&goals)
 			ch.cut = append(ch.cut, b.DiscardedFair > 0)
-			ch.quiet = append(ch.quiet, b.Discarded == 0 && !anyFair(b))
+			ch.quiet = append(ch.quiet, b.Quiescent())
 		}
 		for k := range n {
 			j := k

@@ -418,15 +418,6 @@ func (s *search) halt(r StopReason, why string) {
 	}
 }
 
-func anyFair(b *ts.Batch) bool {
-	for i := range b.Succs {
-		if b.Succs[i].Fair != ts.NoFairness {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *search) memBytes() int64 {
 	var g int64
 	if s.graph != nil {

@@ -97,6 +97,22 @@ func (b *Batch) Add(a Action, fair int32, props uint64, state []byte) {
 // Commit.
 func (b *Batch) Tail() []byte { return b.buf }
 
+// AnyFair reports whether some successor's step is weakly fair: without
+// one, the expanded state is stuck under weak fairness.
+func (b *Batch) AnyFair() bool {
+	for i := range b.Succs {
+		if b.Succs[i].Fair != NoFairness {
+			return true
+		}
+	}
+	return false
+}
+
+// Quiescent reports whether the expanded state ends a complete run: no
+// fair step is enabled and the channel bound discarded no step, fair or not
+// (a state the bound stopped is not a natural end).
+func (b *Batch) Quiescent() bool { return b.Discarded == 0 && !b.AnyFair() }
+
 // Commit records as a successor the bytes buf holds past Tail(): buf must be
 // Tail() with the successor's encoding appended. The fingerprint is computed
 // here.

@@ -171,7 +171,7 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 
 	var b model.Batch
 	s.exp.Expand(w.states[at], &b)
-	v.Quiescent = quiescent(&b)
+	v.Quiescent = b.Quiescent()
 	for i, succ := range b.Succs {
 		fair := succ.Fair != model.NoFairness
 		st := stepOf(i, s.exp.Step(w.states[at], succ.Action), fair)
@@ -313,12 +313,6 @@ func (s *session) chart(w *walk, cycle *int, cx counterexample) (svg, note strin
 
 // quiescent: no fair step is enabled, and the channel bound discarded no
 // step (semantics.md, "Quiescent state").
-func quiescent(b *model.Batch) bool { return b.Discarded == 0 && !anyFair(b) }
-
-func anyFair(b *model.Batch) bool {
-	return slices.ContainsFunc(b.Succs, func(x model.Succ) bool { return x.Fair != model.NoFairness })
-}
-
 // random extends w from step at by steps chosen with a generator seeded
 // with seed, until no fair step is enabled or the path has limit steps.
 // From a state without a fair step it first takes one (unfair) step, so
@@ -332,8 +326,8 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 	for {
 		cur := w.states[len(w.states)-1]
 		s.exp.Expand(cur, &b)
-		if !anyFair(&b) && (len(path) > at || len(b.Succs) == 0) {
-			if !quiescent(&b) {
+		if !b.AnyFair() && (len(path) > at || len(b.Succs) == 0) {
+			if !b.Quiescent() {
 				return path, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
 			}
 			return path, ""
