@@ -91,3 +91,33 @@ func BenchmarkWorkers(b *testing.B) {
 		}
 	}
 }
+
+// The two configurations of the side-by-side comparison with ../shared/spin
+// (bench/spin/run-shared.sh): full safety searches without reduction, at one
+// worker (the cost per CPU second) and at two.
+func BenchmarkSpinConfigs(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		algo string
+		cfg  model.Config
+	}{
+		{"bully-n4-boot", "bully", model.Config{N: 4}},
+		{"chang-roberts-n4-crash-any", "chang-roberts", model.Config{N: 4, MaxCrashes: 3}},
+	} {
+		spec, _ := specs.Builtin().Lookup(c.algo)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", c.name, workers), func(b *testing.B) {
+				var rep *check.Report
+				for b.Loop() {
+					var err error
+					rep, err = check.Run(check.Request{Spec: spec, Config: c.cfg, Properties: []string{"SingleLeader", "Agreement"}, Continue: true, Workers: workers})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(rep.Stats.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rep.Stats.Transitions), "ns/transition")
+			})
+		}
+	}
+}

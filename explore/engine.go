@@ -35,11 +35,17 @@ const (
 )
 
 type worker struct {
-	exp   ts.Expander
-	batch ts.Batch
-	read  []byte     // a spilled frontier's chunk
-	red   ts.Reducer // with Options.Reduce, if the system has one
-	pick  []int32    // the successors to follow, by index into batch
+	exp ts.Expander
+	// lazy, when set, expands without encodings: successors are looked up
+	// by fingerprint as they come and only new ones are encoded (ts.LazyExpander).
+	lazy ts.LazyExpander
+	// Scratch of expandLazy, per successor of the state.
+	probes []probe
+	mine   []bool
+	batch  ts.Batch
+	read   []byte     // a spilled frontier's chunk
+	red    ts.Reducer // with Options.Reduce, if the system has one
+	pick   []int32    // the successors to follow, by index into batch
 }
 
 // Per-successor outcome of claiming.
@@ -61,9 +67,12 @@ type succRec struct {
 	off, end uint32 // encoding in chunk.buf
 	idx      uint32
 	outcome  uint8
+	probed   bool // looked up in the table already (lazy expansion): tslot, or idx if old
+	borrowed bool // its encoding is another successor's (lazy expansion; see encodingOf)
 }
 
 type chunk struct {
+	id          int // its place in the batch
 	lo, hi      int // frontier positions
 	recs        []succRec
 	buf         []byte
@@ -193,7 +202,10 @@ func (s *search) runBatch(lo, hi int) {
 	}
 	chunks := s.chunks[:nch]
 	for c := range chunks {
-		chunks[c].lo, chunks[c].hi = lo+c*chunkStates, min(lo+(c+1)*chunkStates, hi)
+		chunks[c].id, chunks[c].lo, chunks[c].hi = c, lo+c*chunkStates, min(lo+(c+1)*chunkStates, hi)
+	}
+	if s.lazy {
+		s.encoded.reset(max(s.maxSuccs, 1<<14))
 	}
 	s.parallel(nch, func(w *worker, c int) { s.expandChunk(w, &chunks[c]) })
 	if s.ioFailed(chunks) {
@@ -285,7 +297,7 @@ func (s *search) runBatch(lo, hi int) {
 		ch.firstIdx, ch.firstByte = next, nbytes
 		if next+uint32(ch.winners) > limit {
 			// --max-states is a cap: keep the first winners in order only.
-			ch.keepFirst(int(limit - next))
+			s.keepFirst(ch, int(limit-next))
 			capped = true
 		}
 		next += uint32(ch.winners)
@@ -353,9 +365,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut, ch.quiet = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0], ch.quiet[:0]
 	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
 	ch.stuck, ch.stuckCut = ch.stuck[:0], ch.stuckCut[:0]
-	var goals uint64
-	for _, p := range s.goals {
-		goals |= 1 << p
+	for range s.goals {
 		ch.stuck, ch.stuckCut = append(ch.stuck, -1), append(ch.stuckCut, false)
 	}
 	for p := range ch.badStep {
@@ -369,26 +379,17 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	for i := ch.lo; i < ch.hi; i++ {
 		src := s.cur.base + uint32(i)
 		b := &w.batch
-		pick := s.expandState(w, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
+		state := data[s.cur.start(i)-from : s.cur.ends[i]-from]
+		if w.lazy != nil {
+			s.expandLazy(w, ch, src, state)
+			continue
+		}
+		pick := s.expandState(w, ch, state)
 		n := len(b.Succs)
 		if pick != nil {
 			n = len(pick)
 		}
-		ch.transitions += int64(n)
-		ch.discarded += int64(b.Discarded)
-		if goals&^b.Props != 0 && !b.AnyFair() {
-			for k, p := range s.goals {
-				if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {
-					ch.stuck[k], ch.stuckCut[k] = int64(i), b.DiscardedFair > 0
-				}
-			}
-		}
-		if s.graph != nil {
-			ch.fanout = append(ch.fanout, uint32(n))
-			ch.good = append(ch.good, b.Props&goals)
-			ch.cut = append(ch.cut, b.DiscardedFair > 0)
-			ch.quiet = append(ch.quiet, b.Quiescent())
-		}
+		s.noteExpanded(ch, b, i-ch.lo, n)
 		for k := range n {
 			j := k
 			if pick != nil {
@@ -405,6 +406,27 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 				off: uint32(off), end: uint32(len(ch.buf)),
 			})
 		}
+	}
+}
+
+// noteExpanded records what the search keeps of expanded state i (its
+// position in the chunk) with n steps followed: counts, the first stuck
+// state, the graph's per-state bookkeeping.
+func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
+	ch.transitions += int64(n)
+	ch.discarded += int64(b.Discarded)
+	if s.goalMask&^b.Props != 0 && !b.AnyFair() {
+		for k, p := range s.goals {
+			if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {
+				ch.stuck[k], ch.stuckCut[k] = int64(ch.lo+i), b.DiscardedFair > 0
+			}
+		}
+	}
+	if s.graph != nil {
+		ch.fanout = append(ch.fanout, uint32(n))
+		ch.good = append(ch.good, b.Props&s.goalMask)
+		ch.cut = append(ch.cut, b.DiscardedFair > 0)
+		ch.quiet = append(ch.quiet, b.Quiescent())
 	}
 }
 
@@ -451,14 +473,20 @@ func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
 func (s *search) claimChunk(c int, ch *chunk) {
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		// The table holds the states of earlier batches; it does not change
-		// while claims are made.
-		idx, tslot, old := s.tab.lookupSlot(r.fp, ch.buf[r.off:r.end])
-		if old {
-			r.outcome, r.idx = recOld, idx
-			continue
+		if r.probed {
+			if r.outcome == recOld {
+				continue
+			}
+		} else {
+			// The table holds the states of earlier batches; it does not
+			// change while claims are made.
+			idx, tslot, old := s.tab.lookupSlot(r.fp, ch.buf[r.off:r.end])
+			if old {
+				r.outcome, r.idx = recOld, idx
+				continue
+			}
+			r.tslot = tslot
 		}
-		r.tslot = tslot
 		r.slot = s.claims.claim(r.fp, claimPos(c, j))
 		r.outcome = recLost // until counted
 	}
@@ -474,8 +502,9 @@ func (s *search) countChunk(c int, ch *chunk) {
 		if s.claims.won(r.slot, claimPos(c, j)) {
 			r.outcome = recWon
 			ch.winners++
-			ch.winBytes += int(r.end - r.off)
-			ch.encBytes += encLen(int(r.end - r.off))
+			enc, _ := s.encodingOf(ch, r)
+			ch.winBytes += len(enc)
+			ch.encBytes += encLen(len(enc))
 		} else if s.tab.enc != nil && !s.sameAsWinner(ch, r) {
 			ch.collided = true
 		}
@@ -494,7 +523,7 @@ func (s *search) sameAsWinner(ch *chunk, r *succRec) bool {
 
 // keepFirst drops all but the first n winners of the chunk (the cap of
 // --max-states falls inside it).
-func (ch *chunk) keepFirst(n int) {
+func (s *search) keepFirst(ch *chunk, n int) {
 	ch.winners, ch.winBytes, ch.encBytes = 0, 0, 0
 	for j := range ch.recs {
 		r := &ch.recs[j]
@@ -506,8 +535,9 @@ func (ch *chunk) keepFirst(n int) {
 			continue
 		}
 		ch.winners++
-		ch.winBytes += int(r.end - r.off)
-		ch.encBytes += encLen(int(r.end - r.off))
+		enc, _ := s.encodingOf(ch, r)
+		ch.winBytes += len(enc)
+		ch.encBytes += encLen(len(enc))
 	}
 }
 
@@ -524,6 +554,7 @@ func (s *search) writeChunk(ch *chunk) {
 			continue
 		}
 		r.idx = idx
+		enc, props := s.encodingOf(ch, r)
 		if s.bits == nil {
 			if s.tab.gen == s.claimGen {
 				s.tab.insertFrom(r.tslot, r.fp, idx)
@@ -532,13 +563,13 @@ func (s *search) writeChunk(ch *chunk) {
 			}
 			s.claims.setAt(r.slot, idx)
 			if s.tab.enc != nil {
-				encAt = s.tab.enc.put(encAt, idx, ch.buf[r.off:r.end])
+				encAt = s.tab.enc.put(encAt, idx, enc)
 			}
 		}
 		s.links.set(idx, r.src, r.action)
-		ch.out = append(ch.out, ch.buf[r.off:r.end]...)
+		ch.out = append(ch.out, enc...)
 		s.next.ends[idx-s.next.base] = uint64(ch.firstByte) + uint64(len(ch.out))
-		if bad := s.invMask &^ r.props; bad != 0 {
+		if bad := s.invMask &^ props; bad != 0 {
 			for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 				if bad&1 != 0 && ch.bad[p] < 0 {
 					ch.bad[p] = int64(idx)

@@ -231,7 +231,11 @@ type search struct {
 	tab   *table
 	// claims decides the first reach of each new state within a batch;
 	// claimGen is the table's generation when the claims were made.
-	claims   claims
+	claims claims
+	// With lazy expansion (every worker has it, or none), which successor
+	// encoded each new state of the batch.
+	lazy     bool
+	encoded  encoded
 	claimGen int
 	// workers expand and claim chunks of a batch in parallel; each has its
 	// own expander.
@@ -254,7 +258,8 @@ type search struct {
 	// stepFound maps a step predicate to the first violating step found:
 	// the state it leaves and its action.
 	stepFound map[int]stepAt
-	goals     []int // Options.Goal's predicates, ascending
+	goals     []int  // Options.Goal's predicates, ascending
+	goalMask  uint64 // the same, as bits
 	stop      bool
 	roots     int       // the initial states are indices 0..roots-1
 	initials  int64     // initial states generated
@@ -291,7 +296,14 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		if r, ok := w.exp.(ts.Reducer); ok && opt.Reduce && r.Reduces() {
 			w.red = r
 		}
+		// Lazy expansion looks successors up by fingerprint alone: not when
+		// states are compared whole (exact), nor in a bit array, nor with
+		// the reduction's own lookups.
+		if l, ok := w.exp.(ts.LazyExpander); ok && w.red == nil && !opt.Exact && opt.Bitstate <= 0 {
+			w.lazy = l
+		}
 		s.workers = append(s.workers, w)
+		s.lazy = w.lazy != nil
 	}
 	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
 		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
@@ -328,6 +340,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("goal %d: no such predicate", p)
 		}
 		s.goals = append(s.goals, p)
+		s.goalMask |= 1 << p
 	}
 	if opt.Goal.bad {
 		return nil, fmt.Errorf("goal: a predicate index out of range")
@@ -430,7 +443,7 @@ func (s *search) memBytes() int64 {
 	if s.bits != nil {
 		g += s.bits.bytes()
 	}
-	return g + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() +
+	return g + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() + s.encoded.bytes() +
 		s.cur.memBytes() + s.next.memBytes()
 }
 

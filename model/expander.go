@@ -47,6 +47,15 @@ type expander[L, M any] struct {
 	sent                Sends // what this step sent and lost
 	msg                 M     // scratch for decoding
 	dirty               []int // channels of nxt the current step changed
+	// The fingerprint (fingerprint.go): the component hashes of cur, the
+	// process whose local state the current step may change (-1: none),
+	// and per channel the last step whose fingerprint counted it.
+	h         hashes
+	stepProc  int
+	chanStamp []uint32
+	stamp     uint32
+	scratch   []byte
+	lazy      bool // committing successors without their encodings
 	// With reducing set (ExpandReduced), per successor: the process whose
 	// step it is, and whether the step changes its elected value; and the
 	// processes that had a step discarded by the channel bound.
@@ -133,6 +142,7 @@ func (e *expander[L, M]) begin() {
 	copy(nxt.local, cur.local)
 	e.overflow = false
 	e.sent = Sends{}
+	e.stepProc = -1
 }
 
 // sync makes nxt a full copy of cur, once per expanded state.
@@ -176,7 +186,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 // Expand implements Expander: every enabled step, in a fixed order.
 func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
-	k, cur, nxt := e.k, e.load(state), &e.nxt
+	k, cur := e.k, e.load(state)
 	out.Props = e.props(cur) | k.stepMask
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
@@ -193,13 +203,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	for p := 0; p < n; p++ {
 		if cur.alive&(1<<p) == 0 {
 			if cur.restarts < k.cfg.MaxRestarts {
-				e.begin()
-				nxt.alive |= 1 << p
-				nxt.local[p] = k.alg.Init()
-				nxt.restarts++
-				if k.restart != nil {
-					k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
-				}
+				e.restart(p)
 				e.emit(out, mkAction(KindRestart, p, 0, 0), NoFairness)
 			}
 			continue
@@ -231,26 +235,36 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			}
 		}
 		if cur.crashes < k.cfg.MaxCrashes && cur.alive&^(1<<p) != 0 {
-			e.begin()
-			nxt.alive &^= 1 << p
-			nxt.local[p] = k.alg.Init()
-			for from := 0; from < n; from++ {
-				if len(nxt.chans[from*n+p]) > 0 {
-					e.sent.Lost += uint16(len(nxt.chans[from*n+p]))
-					e.touch(from*n + p)
-					nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
-				}
-			}
-			nxt.crashes++
+			e.crash(p)
 			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
 		}
 	}
 }
 
-// deliver, initiate and fire take a step from cur into nxt: deliver(from→to)
-// (chan(from,to) non-empty), initiate(p), timer t of p.
+// apply takes the step a from cur into nxt; a must be enabled in cur. It
+// is what Expand does for that step, so a lazily expanded successor can be
+// computed again (Materialize).
+func (e *expander[L, M]) apply(a Action) {
+	switch p := a.P(); a.Kind() {
+	case KindDeliver:
+		e.deliver(p, a.Q())
+	case KindInitiate, KindSuspect:
+		e.initiate(p)
+	case KindTimeout, KindEarlyTimeout:
+		e.fire(p, a.Timer())
+	case KindRestart:
+		e.restart(p)
+	case KindCrash:
+		e.crash(p)
+	}
+}
+
+// deliver, initiate, fire, restart and crash take a step from cur into
+// nxt: deliver(from→to) (chan(from,to) non-empty), initiate(p), timer t of
+// p, restart(p) (p down), crash(p) (p live).
 func (e *expander[L, M]) deliver(from, to int) {
 	e.begin()
+	e.stepProc = to
 	ch := from*e.k.n + to
 	e.touch(ch)
 	q := e.nxt.chans[ch]
@@ -262,12 +276,44 @@ func (e *expander[L, M]) deliver(from, to int) {
 
 func (e *expander[L, M]) initiate(p int) {
 	e.begin()
+	e.stepProc = p
 	e.k.alg.Initiate(e.at(&e.nxt, p), &e.nxt.local[p])
 }
 
 func (e *expander[L, M]) fire(p, t int) {
 	e.begin()
+	e.stepProc = p
 	e.k.timers[t].Fire(e.at(&e.nxt, p), &e.nxt.local[p])
+}
+
+func (e *expander[L, M]) restart(p int) {
+	e.begin()
+	e.stepProc = p
+	k, nxt := e.k, &e.nxt
+	nxt.alive |= 1 << p
+	nxt.local[p] = k.alg.Init()
+	nxt.restarts++
+	if k.restart != nil {
+		k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
+	}
+}
+
+// crash(p): p's local state is reset and the messages on their way to it
+// are lost.
+func (e *expander[L, M]) crash(p int) {
+	e.begin()
+	e.stepProc = p
+	n, nxt := e.k.n, &e.nxt
+	nxt.alive &^= 1 << p
+	nxt.local[p] = e.k.alg.Init()
+	for from := 0; from < n; from++ {
+		if len(nxt.chans[from*n+p]) > 0 {
+			e.sent.Lost += uint16(len(nxt.chans[from*n+p]))
+			e.touch(from*n + p)
+			nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
+		}
+	}
+	nxt.crashes++
 }
 
 // canInitiate is the guard of initiate(p) in cur (perfect-detector
@@ -320,12 +366,83 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 		}
 		return
 	}
-	buf := e.encode(out.Tail(), &e.nxt)
-	props := e.props(&e.nxt)
-	if e.k.stepMask != 0 {
-		props |= e.steps(a)
+	var fp, steps uint64
+	if e.initial {
+		fp = e.fingerprint(&e.nxt)
+	} else {
+		fp = e.succFP()
 	}
-	out.Commit(buf, ts.Action(a), fair, props, e.sent)
+	if e.k.stepMask != 0 {
+		steps = e.steps(a)
+	}
+	if e.lazy {
+		out.CommitLazy(ts.Action(a), fair, fp, steps, e.sent)
+		return
+	}
+	buf := e.encode(out.Tail(), &e.nxt)
+	out.Commit(buf, ts.Action(a), fair, fp, e.props(&e.nxt)|steps, e.sent)
+}
+
+// ExpandLazy implements ts.LazyExpander.
+func (e *expander[L, M]) ExpandLazy(state []byte, out *Batch) {
+	e.lazy = true
+	e.Expand(state, out)
+	e.lazy = false
+}
+
+// Materialize implements ts.LazyExpander: the step is taken again from
+// cur, which the last ExpandLazy left loaded.
+func (e *expander[L, M]) Materialize(out *Batch, i int) {
+	e.apply(Action(out.Succs[i].Action))
+	out.Fill(i, e.encode(out.Tail(), &e.nxt), e.props(&e.nxt))
+}
+
+// succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
+// differences of the header, the step's process and the channels the step
+// touched.
+func (e *expander[L, M]) succFP() uint64 {
+	nxt, h := &e.nxt, &e.h
+	fp := h.fp - h.head + hashHead(nxt.lay, nxt.crashes, nxt.restarts, nxt.alive)
+	if p := e.stepProc; p >= 0 {
+		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &nxt.local[p])
+		fp += hashLocal(p, e.scratch) - h.local[p]
+	}
+	if e.stamp++; e.stamp == 0 {
+		clear(e.chanStamp)
+		e.stamp = 1
+	}
+	for _, ch := range e.dirty {
+		if e.chanStamp[ch] == e.stamp {
+			continue
+		}
+		e.chanStamp[ch] = e.stamp
+		fp += e.chanHash(ch, nxt.chans[ch]) - h.chans[ch]
+	}
+	return fp
+}
+
+func (e *expander[L, M]) chanHash(ch int, q []M) uint64 {
+	if len(q) == 0 {
+		return 0
+	}
+	e.scratch = e.scratch[:0]
+	for i := range q {
+		e.scratch = e.k.codec.AppendMsg(e.scratch, &q[i])
+	}
+	return hashChan(ch, e.scratch)
+}
+
+// fingerprint is the fingerprint of w, from scratch.
+func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
+	fp := hashHead(w.lay, w.crashes, w.restarts, w.alive)
+	for p := range w.local {
+		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &w.local[p])
+		fp += hashLocal(p, e.scratch)
+	}
+	for ch, q := range w.chans {
+		fp += e.chanHash(ch, q)
+	}
+	return fp
 }
 
 // props evaluates the state predicates in w; step bits are 0.
@@ -390,7 +507,9 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 
 var errShort = errors.New("truncated state")
 
-func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
+// decode reads state b into w and, if h is not nil, the hashes of its
+// components, from their encodings.
+func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	var err error
 	w.lay = 0
 	if len(e.k.layouts) > 1 {
@@ -413,12 +532,20 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[2:]
 	c := e.k.codec
 	for p := range w.local {
+		start := b
 		if b, err = c.DecodeLocal(b, &w.local[p]); err != nil {
 			return err
+		}
+		if h != nil {
+			h.local[p] = hashLocal(p, start[:len(start)-len(b)])
 		}
 	}
 	for i := range w.chans {
 		w.chans[i] = w.chans[i][:0]
+	}
+	if h != nil {
+		h.head = hashHead(w.lay, w.crashes, w.restarts, w.alive)
+		clear(h.chans)
 	}
 	nonEmpty := 0
 	if nonEmpty, b, err = readUvarint(b); err != nil {
@@ -433,6 +560,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 		if ch >= len(w.chans) {
 			return fmt.Errorf("channel index %d out of range", ch)
 		}
+		start := b
 		for ; size > 0; size-- {
 			// e.msg, not a local: its address goes through an interface
 			// and would escape, one allocation per message.
@@ -441,9 +569,21 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M]) error {
 			}
 			w.chans[ch] = append(w.chans[ch], e.msg)
 		}
+		if h != nil {
+			h.chans[ch] = hashChan(ch, start[:len(start)-len(b)])
+		}
 	}
 	if len(b) != 0 {
 		return fmt.Errorf("%d bytes left over", len(b))
+	}
+	if h != nil {
+		h.fp = h.head
+		for _, x := range h.local {
+			h.fp += x
+		}
+		for _, x := range h.chans {
+			h.fp += x
+		}
 	}
 	return nil
 }
@@ -457,7 +597,7 @@ func readUvarint(b []byte) (int, []byte, error) {
 }
 
 func (e *expander[L, M]) load(state []byte) *world[L, M] {
-	if err := e.decode(state, &e.cur); err != nil {
+	if err := e.decode(state, &e.cur, &e.h); err != nil {
 		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
 	}
 	e.w = &e.cur

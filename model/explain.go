@@ -14,13 +14,13 @@ func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
 	f := &Failure[L, M]{Steps: ev.Steps, Action: ev.Action, Stuck: ev.Stuck, Cycle: ev.Cycle}
 	var after, before world[L, M]
 	after.init(k.n)
-	if err := e.decode(ev.State, &after); err != nil {
+	if err := e.decode(ev.State, &after, nil); err != nil {
 		return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
 	}
 	f.State = &View[L, M]{k: k, w: &after}
 	if ev.Before != nil {
 		before.init(k.n)
-		if err := e.decode(ev.Before, &before); err != nil {
+		if err := e.decode(ev.Before, &before, nil); err != nil {
 			return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
 		}
 		f.Before = &View[L, M]{k: k, w: &before}

@@ -178,6 +178,9 @@ func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e := &expander[L, M]{k: k}
 	e.cur.init(k.n)
 	e.nxt.init(k.n)
+	e.h.init(k.n)
+	e.chanStamp = make([]uint32, k.n*k.n)
+	e.stepProc = -1
 	e.ctx.env = e
 	e.guard.env = e
 	e.view.k, e.before.k, e.after.k = k, k, k

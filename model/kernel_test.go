@@ -279,7 +279,7 @@ func (f *fixture) dec(t *testing.T, b []byte) ws {
 	t.Helper()
 	w := &world[tLocal, tMsg]{}
 	w.init(f.k.n)
-	require.NoError(t, f.e.decode(b, w))
+	require.NoError(t, f.e.decode(b, w, nil))
 	return wsOf(w)
 }
 
@@ -892,9 +892,9 @@ func TestDecodeRejectsCorruptStates(t *testing.T) {
 	w := &world[tLocal, tMsg]{}
 	w.init(4)
 	for i := range full {
-		assert.Error(t, f.e.decode(full[:i], w), "prefix of %d bytes", i)
+		assert.Error(t, f.e.decode(full[:i], w, nil), "prefix of %d bytes", i)
 	}
-	err := f.e.decode(append(slices.Clone(full), 0), w)
+	err := f.e.decode(append(slices.Clone(full), 0), w, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "left over")
 
@@ -909,11 +909,11 @@ func TestDecodeRejectsCorruptStates(t *testing.T) {
 	b = binary.AppendUvarint(b, 1)
 	b = append(b, 16, 1)
 	b = tCodecAlg{}.AppendMsg(b, &tMsg{opNote, 1})
-	err = f.e.decode(b, w)
+	err = f.e.decode(b, w, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "channel index 16 out of range")
 	b[len(b)-4] = 15 // the last channel is fine
-	require.NoError(t, f.e.decode(b, w))
+	require.NoError(t, f.e.decode(b, w, nil))
 	assert.Equal(t, []tMsg{note(1)}, w.chans[15])
 }
 

@@ -30,7 +30,7 @@ func TestBatchCommit(t *testing.T) {
 	var b ts.Batch
 	b.Add(1, ts.NoFairness, 0, []byte{5})
 	sent := ts.Sends{ByType: [ts.MaxMsgTypes]uint16{2}, Lost: 1}
-	b.Commit(append(b.Tail(), 1, 2, 3), 7, 2, 0b101, sent)
+	b.Commit(append(b.Tail(), 1, 2, 3), 7, 2, xxh3.Hash([]byte{1, 2, 3}), 0b101, sent)
 	assert.Len(t, b.Succs, 2)
 	assert.Equal(t, []byte{5}, b.State(0))
 	assert.Equal(t, []byte{1, 2, 3}, b.State(1))

@@ -87,9 +87,10 @@ func (b *Batch) Reset() {
 
 // Add appends a successor: the step's action and fairness class (or
 // NoFairness), the predicates that hold in it, and its canonical encoding
-// (copied). The fingerprint is computed here.
+// (copied). The fingerprint is the hash of the whole encoding.
 func (b *Batch) Add(a Action, fair int32, props uint64, state []byte) {
-	b.Commit(append(b.buf, state...), a, fair, props, Sends{})
+	buf := append(b.buf, state...)
+	b.Commit(buf, a, fair, xxh3.Hash(buf[len(b.buf):]), props, Sends{})
 }
 
 // Tail returns the batch's encoding buffer, so that an expander can append
@@ -114,15 +115,32 @@ func (b *Batch) AnyFair() bool {
 func (b *Batch) Quiescent() bool { return b.Discarded == 0 && !b.AnyFair() }
 
 // Commit records as a successor the bytes buf holds past Tail(): buf must be
-// Tail() with the successor's encoding appended. The fingerprint is computed
-// here.
-func (b *Batch) Commit(buf []byte, a Action, fair int32, props uint64, sent Sends) {
+// Tail() with the successor's encoding appended. fp is its fingerprint, a
+// 64-bit hash that is a function of the encoding (an expander may compute
+// it from the parts a step changed; see LazyExpander).
+func (b *Batch) Commit(buf []byte, a Action, fair int32, fp, props uint64, sent Sends) {
 	off := len(b.buf)
 	b.buf = buf
 	b.Succs = append(b.Succs, Succ{
-		Action: a, Fair: fair, FP: xxh3.Hash(b.buf[off:]), Props: props, Sent: sent,
+		Action: a, Fair: fair, FP: fp, Props: props, Sent: sent,
 		off: uint32(off), end: uint32(len(b.buf)),
 	})
+}
+
+// CommitLazy records a successor without its encoding (LazyExpander):
+// State(i) is empty and Props holds the step predicates' bits only, until
+// Fill gives it both.
+func (b *Batch) CommitLazy(a Action, fair int32, fp, props uint64, sent Sends) {
+	b.Succs = append(b.Succs, Succ{Action: a, Fair: fair, FP: fp, Props: props, Sent: sent})
+}
+
+// Fill gives successor i, committed lazily, its encoding (the bytes buf
+// holds past Tail()) and the bits of the state predicates that hold in it.
+func (b *Batch) Fill(i int, buf []byte, props uint64) {
+	s := &b.Succs[i]
+	s.off, s.end = uint32(len(b.buf)), uint32(len(buf))
+	s.Props |= props
+	b.buf = buf
 }
 
 // State returns the encoding of successor i; valid until the next Reset.
@@ -141,6 +159,21 @@ type Expander interface {
 	// Label is the readable name of action taken in state
 	// ("deliver p2→p3 ELECTION(9)").
 	Label(state []byte, a Action) string
+}
+
+// LazyExpander is implemented by expanders that can leave the encodings of
+// successors out. Most successors of a large search are states seen before,
+// and a searcher needs only their fingerprints to know it: it expands
+// lazily, looks the fingerprints up, and asks for the encoding (and the
+// state predicates) of the new ones only. The fingerprints are those Expand
+// gives.
+type LazyExpander interface {
+	Expander
+	// ExpandLazy fills out as Expand does, with every successor committed
+	// lazily (Batch.CommitLazy).
+	ExpandLazy(state []byte, out *Batch)
+	// Materialize fills in successor i of the last ExpandLazy (Batch.Fill).
+	Materialize(out *Batch, i int)
 }
 
 // Reducer is implemented by expanders that support partial-order reduction

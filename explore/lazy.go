@@ -1,0 +1,154 @@
+package explore
+
+import "sync/atomic"
+
+// Lazy expansion (ts.LazyExpander): a state's successors come with their
+// fingerprints only. Each is looked up in the table as it comes; one seen in
+// an earlier batch costs no more (without the graph it leaves no record).
+// A new one is encoded only if no other successor of the batch encoded the
+// same fingerprint first (the encoded set): a new state is typically reached
+// several times within its BFS level, and each reach would otherwise pay for
+// the encoding, the predicates and the copy. Which of the reaches encodes it
+// depends on the workers' timing, but not the bytes: the encoding is a
+// function of the state, so the search's results stay those of one worker.
+
+// expandLazy expands state src of chunk ch into the worker's batch and
+// records its successors.
+func (s *search) expandLazy(w *worker, ch *chunk, src uint32, state []byte) {
+	b := &w.batch
+	w.lazy.ExpandLazy(state, b)
+	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(b.Succs))
+	// The lookups first, in a loop of their own: they are independent
+	// cache misses, and the processor overlaps them only if nothing heavy
+	// sits between them.
+	w.probes = w.probes[:0]
+	for j := range b.Succs {
+		idx, slot, old := s.tab.lookupSlot(b.Succs[j].FP, nil)
+		w.probes = append(w.probes, probe{idx, slot, old})
+	}
+	w.mine = w.mine[:0]
+	rec := len(ch.recs) // the record successor j gets
+	for j := range b.Succs {
+		if w.probes[j].old {
+			if s.graph != nil {
+				rec++
+			}
+			continue
+		}
+		w.mine = append(w.mine, s.encoded.add(b.Succs[j].FP, claimPos(ch.id, rec)))
+		rec++
+	}
+	k := 0
+	for j := range b.Succs {
+		x, p := &b.Succs[j], &w.probes[j]
+		if bad := s.stepMask &^ x.Props; bad != 0 {
+			ch.recordSteps(bad, src, x.Action)
+		}
+		if p.old {
+			if s.graph != nil {
+				ch.recs = append(ch.recs, succRec{
+					fp: x.FP, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
+					idx: p.idx, outcome: recOld, probed: true,
+				})
+			}
+			continue
+		}
+		r := succRec{
+			fp: x.FP, tslot: p.slot, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
+			probed: true, outcome: recLost,
+		}
+		if w.mine[k] {
+			w.lazy.Materialize(b, j)
+			off := len(ch.buf)
+			ch.buf = append(ch.buf, b.State(j)...)
+			r.off, r.end, r.props = uint32(off), uint32(len(ch.buf)), x.Props
+		} else {
+			r.borrowed = true
+		}
+		k++
+		ch.recs = append(ch.recs, r)
+	}
+}
+
+// probe is the outcome of a table lookup: found (old) with its index, or
+// the slot where the state would go.
+type probe struct {
+	idx  uint32
+	slot uint64
+	old  bool
+}
+
+// encodingOf is the encoding of successor r of chunk ch and the predicates
+// that hold in it; call it once expansion is over.
+func (s *search) encodingOf(ch *chunk, r *succRec) ([]byte, uint64) {
+	if r.borrowed {
+		pos := s.encoded.owner(r.fp)
+		ch, r = &s.chunks[pos>>25], &s.chunks[pos>>25].recs[pos&(1<<25-1)]
+	}
+	return ch.buf[r.off:r.end], r.props
+}
+
+// encoded maps, within one batch, the fingerprint of each new state to the
+// successor that encoded it (its claimPos). It is open addressing over a
+// power of two slots, cleared between batches. It only saves work: when a
+// probe runs long (the set is crowded), add says "encode it yourself".
+type encoded struct {
+	keys []uint64
+	vals []uint32
+	mask uint64
+}
+
+const encodedProbes = 32
+
+// reset empties the set, sized for about n successors.
+func (e *encoded) reset(n int) {
+	size := 1024
+	for size < 2*n {
+		size *= 2
+	}
+	if size > len(e.keys) {
+		e.keys, e.vals = make([]uint64, size), make([]uint32, size)
+	} else {
+		e.keys, e.vals = e.keys[:size], e.vals[:size]
+		clear(e.keys)
+	}
+	e.mask = uint64(size - 1)
+}
+
+// add reports whether the successor at pos, which reaches fp, is to encode
+// it: the first of the batch to reach fp is (and is then its owner), as is
+// any successor that finds the set crowded. Safe for concurrent use.
+func (e *encoded) add(fp uint64, pos uint32) bool {
+	fp = fix(fp)
+	i := fp & e.mask
+	for range encodedProbes {
+		k := atomic.LoadUint64(&e.keys[i])
+		if k == fp {
+			return false
+		}
+		if k == 0 {
+			if atomic.CompareAndSwapUint64(&e.keys[i], 0, fp) {
+				atomic.StoreUint32(&e.vals[i], pos)
+				return true
+			}
+			if atomic.LoadUint64(&e.keys[i]) == fp {
+				return false
+			}
+		}
+		i = (i + 1) & e.mask
+	}
+	return true
+}
+
+// owner is the position of the successor that encoded fp; call it after
+// every add of the batch, for a fingerprint whose add said false.
+func (e *encoded) owner(fp uint64) uint32 {
+	fp = fix(fp)
+	for i := fp & e.mask; ; i = (i + 1) & e.mask {
+		if atomic.LoadUint64(&e.keys[i]) == fp {
+			return atomic.LoadUint32(&e.vals[i])
+		}
+	}
+}
+
+func (e *encoded) bytes() int64 { return int64(cap(e.keys))*8 + int64(cap(e.vals))*4 }
