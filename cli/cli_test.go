@@ -195,8 +195,10 @@ func TestHelp(t *testing.T) {
 func TestBitstateNeverHolds(t *testing.T) {
 	code, out, _ := run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--check", "safety", "--bitstate", "4KiB")
 	require.Equal(t, 2, code, "not exhaustive: nothing can be said to hold")
-	assert.Contains(t, out, "states       4,063 distinct")
-	assert.Regexp(t, `bitstate     4\.0 KiB bit array, 3 bits a state, 31\.3% set: .* expected coverage at least 34\.5242% \(not exhaustive\)`, out)
+	// Which states the bit array takes for visited depends on the
+	// fingerprints (model/fingerprint.go): these numbers change with them.
+	assert.Contains(t, out, "states       4,062 distinct")
+	assert.Regexp(t, `bitstate     4\.0 KiB bit array, 3 bits a state, 31\.3% set: .* expected coverage at least 33\.7440% \(not exhaustive\)`, out)
 	assert.Regexp(t, `SingleLeader\s+unknown\s+no violation in a bitstate search, which may miss states`, out)
 	assert.NotRegexp(t, `\bholds\b`, out)
 

@@ -297,10 +297,10 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 			w.red = r
 		}
 		// Lazy expansion looks successors up by fingerprint alone: not when
-		// states are compared whole (exact), nor in a bit array, nor with
-		// the reduction's own lookups.
-		if l, ok := w.exp.(ts.LazyExpander); ok && w.red == nil && !opt.Exact && opt.Bitstate <= 0 {
+		// states are compared whole (exact), nor in a bit array.
+		if l, ok := w.exp.(ts.LazyExpander); ok && !opt.Exact && opt.Bitstate <= 0 {
 			w.lazy = l
+			w.batch.Lazy = true
 		}
 		s.workers = append(s.workers, w)
 		s.lazy = w.lazy != nil

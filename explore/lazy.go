@@ -16,20 +16,27 @@ import "sync/atomic"
 // records its successors.
 func (s *search) expandLazy(w *worker, ch *chunk, src uint32, state []byte) {
 	b := &w.batch
-	w.lazy.ExpandLazy(state, b)
-	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(b.Succs))
+	pick := s.expandState(w, ch, state)
+	if pick == nil {
+		w.pick = w.pick[:0]
+		for j := range b.Succs {
+			w.pick = append(w.pick, int32(j))
+		}
+		pick = w.pick
+	}
+	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(pick))
 	// The lookups first, in a loop of their own: they are independent
 	// cache misses, and the processor overlaps them only if nothing heavy
 	// sits between them.
 	w.probes = w.probes[:0]
-	for j := range b.Succs {
+	for _, j := range pick {
 		idx, slot, old := s.tab.lookupSlot(b.Succs[j].FP, nil)
 		w.probes = append(w.probes, probe{idx, slot, old})
 	}
 	w.mine = w.mine[:0]
-	rec := len(ch.recs) // the record successor j gets
-	for j := range b.Succs {
-		if w.probes[j].old {
+	rec := len(ch.recs) // the record successor pick[k] gets
+	for k, j := range pick {
+		if w.probes[k].old {
 			if s.graph != nil {
 				rec++
 			}
@@ -38,9 +45,9 @@ func (s *search) expandLazy(w *worker, ch *chunk, src uint32, state []byte) {
 		w.mine = append(w.mine, s.encoded.add(b.Succs[j].FP, claimPos(ch.id, rec)))
 		rec++
 	}
-	k := 0
-	for j := range b.Succs {
-		x, p := &b.Succs[j], &w.probes[j]
+	m := 0
+	for k, j := range pick {
+		x, p := &b.Succs[j], &w.probes[k]
 		if bad := s.stepMask &^ x.Props; bad != 0 {
 			ch.recordSteps(bad, src, x.Action)
 		}
@@ -57,15 +64,15 @@ func (s *search) expandLazy(w *worker, ch *chunk, src uint32, state []byte) {
 			fp: x.FP, tslot: p.slot, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
 			probed: true, outcome: recLost,
 		}
-		if w.mine[k] {
-			w.lazy.Materialize(b, j)
+		if w.mine[m] {
+			w.lazy.Materialize(b, int(j))
 			off := len(ch.buf)
-			ch.buf = append(ch.buf, b.State(j)...)
+			ch.buf = append(ch.buf, b.State(int(j))...)
 			r.off, r.end, r.props = uint32(off), uint32(len(ch.buf)), x.Props
 		} else {
 			r.borrowed = true
 		}
-		k++
+		m++
 		ch.recs = append(ch.recs, r)
 	}
 }

@@ -55,7 +55,6 @@ type expander[L, M any] struct {
 	chanStamp []uint32
 	stamp     uint32
 	scratch   []byte
-	lazy      bool // committing successors without their encodings
 	// With reducing set (ExpandReduced), per successor: the process whose
 	// step it is, and whether the step changes its elected value; and the
 	// processes that had a step discarded by the channel bound.
@@ -375,7 +374,7 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	if e.k.stepMask != 0 {
 		steps = e.steps(a)
 	}
-	if e.lazy {
+	if out.Lazy {
 		out.CommitLazy(ts.Action(a), fair, fp, steps, e.sent)
 		return
 	}
@@ -383,15 +382,8 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	out.Commit(buf, ts.Action(a), fair, fp, e.props(&e.nxt)|steps, e.sent)
 }
 
-// ExpandLazy implements ts.LazyExpander.
-func (e *expander[L, M]) ExpandLazy(state []byte, out *Batch) {
-	e.lazy = true
-	e.Expand(state, out)
-	e.lazy = false
-}
-
 // Materialize implements ts.LazyExpander: the step is taken again from
-// cur, which the last ExpandLazy left loaded.
+// cur, which the last expansion left loaded.
 func (e *expander[L, M]) Materialize(out *Batch, i int) {
 	e.apply(Action(out.Succs[i].Action))
 	out.Fill(i, e.encode(out.Tail(), &e.nxt), e.props(&e.nxt))

@@ -73,7 +73,10 @@ type Batch struct {
 	// g for group g), fewest steps first; none when no reduction applies.
 	Group    []uint8
 	Stubborn []uint64
-	buf      []byte
+	// Lazy asks a LazyExpander to commit successors without encodings
+	// (CommitLazy); Reset keeps it.
+	Lazy bool
+	buf  []byte
 }
 
 // Reset empties the batch, keeping its memory.
@@ -163,16 +166,13 @@ type Expander interface {
 
 // LazyExpander is implemented by expanders that can leave the encodings of
 // successors out. Most successors of a large search are states seen before,
-// and a searcher needs only their fingerprints to know it: it expands
-// lazily, looks the fingerprints up, and asks for the encoding (and the
-// state predicates) of the new ones only. The fingerprints are those Expand
-// gives.
+// and a searcher needs only their fingerprints to know it: it sets
+// Batch.Lazy, expands (Expand or ExpandReduced), looks the fingerprints up,
+// and asks for the encoding (and the state predicates) of the new ones
+// only. The fingerprints are those a full expansion gives.
 type LazyExpander interface {
 	Expander
-	// ExpandLazy fills out as Expand does, with every successor committed
-	// lazily (Batch.CommitLazy).
-	ExpandLazy(state []byte, out *Batch)
-	// Materialize fills in successor i of the last ExpandLazy (Batch.Fill).
+	// Materialize fills in successor i of the last lazy expansion (Fill).
 	Materialize(out *Batch, i int)
 }
 
