@@ -35,17 +35,27 @@ const (
 )
 
 type worker struct {
-	exp ts.Expander
-	// lazy, when set, expands without encodings: successors are looked up
-	// by fingerprint as they come and only new ones are encoded (ts.LazyExpander).
-	lazy ts.LazyExpander
-	// Scratch of expandLazy, per successor of the state.
+	// x expands; alt is the other half of the lazy pipeline (expandLazy):
+	// the successors of one state wait in one while the next state is
+	// expanded in the other.
+	x, alt *expansion
+	read   []byte // a spilled frontier's chunk
+	// Scratch of the lazy path, per successor of a state.
 	probes []probe
 	mine   []bool
-	batch  ts.Batch
-	read   []byte     // a spilled frontier's chunk
-	red    ts.Reducer // with Options.Reduce, if the system has one
-	pick   []int32    // the successors to follow, by index into batch
+}
+
+// expansion is an expander and the successors of the state it expanded
+// last.
+type expansion struct {
+	exp ts.Expander
+	// lazy, when set, expands without encodings: successors are looked up
+	// by fingerprint and only new ones are encoded (ts.LazyExpander).
+	lazy  ts.LazyExpander
+	red   ts.Reducer // with Options.Reduce, if the system has one
+	batch ts.Batch
+	pick  []int32 // the successors to follow, by index into batch
+	src   uint32  // the state expanded
 }
 
 // Per-successor outcome of claiming.
@@ -376,15 +386,15 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		ch.err = err
 		return
 	}
+	if w.x.lazy != nil {
+		s.expandLazy(w, ch, data, from)
+		return
+	}
+	x := w.x
 	for i := ch.lo; i < ch.hi; i++ {
 		src := s.cur.base + uint32(i)
-		b := &w.batch
-		state := data[s.cur.start(i)-from : s.cur.ends[i]-from]
-		if w.lazy != nil {
-			s.expandLazy(w, ch, src, state)
-			continue
-		}
-		pick := s.expandState(w, ch, state)
+		b := &x.batch
+		pick := s.expandState(x, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
 		n := len(b.Succs)
 		if pick != nil {
 			n = len(pick)
@@ -395,14 +405,14 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 			if pick != nil {
 				j = int(pick[k])
 			}
-			x := &b.Succs[j]
-			if bad := s.stepMask &^ x.Props; bad != 0 {
-				ch.recordSteps(bad, src, x.Action)
+			y := &b.Succs[j]
+			if bad := s.stepMask &^ y.Props; bad != 0 {
+				ch.recordSteps(bad, src, y.Action)
 			}
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(j)...)
 			ch.recs = append(ch.recs, succRec{
-				fp: x.FP, props: x.Props, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
+				fp: y.FP, props: y.Props, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
 				off: uint32(off), end: uint32(len(ch.buf)),
 			})
 		}
@@ -439,15 +449,15 @@ func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
 // gets a fully expanded state). The table holds exactly the states of
 // earlier levels and earlier batches during this phase, so the choice does
 // not depend on the workers.
-func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
-	b := &w.batch
-	if w.red == nil {
-		w.exp.Expand(state, b)
+func (s *search) expandState(x *expansion, ch *chunk, state []byte) []int32 {
+	b := &x.batch
+	if x.red == nil {
+		x.exp.Expand(state, b)
 		return nil
 	}
-	w.red.ExpandReduced(state, b)
+	x.red.ExpandReduced(state, b)
 	for _, set := range b.Stubborn {
-		w.pick = w.pick[:0]
+		x.pick = x.pick[:0]
 		back := false
 		for j := range b.Succs {
 			if set&(1<<b.Group[j]) == 0 {
@@ -457,11 +467,11 @@ func (s *search) expandState(w *worker, ch *chunk, state []byte) []int32 {
 				back = true
 				break
 			}
-			w.pick = append(w.pick, int32(j))
+			x.pick = append(x.pick, int32(j))
 		}
 		if !back {
 			ch.reduced++
-			return w.pick
+			return x.pick
 		}
 	}
 	if len(b.Stubborn) > 0 {
@@ -541,6 +551,10 @@ func (s *search) keepFirst(ch *chunk, n int) {
 	}
 }
 
+// writeAhead is how many records ahead writeChunk prefetches the table
+// slot a winner goes to: enough for the misses to overlap.
+const writeAhead = 8
+
 func (s *search) writeChunk(ch *chunk) {
 	for p := range ch.bad {
 		ch.bad[p] = -1
@@ -548,7 +562,11 @@ func (s *search) writeChunk(ch *chunk) {
 	idx := ch.firstIdx
 	ch.out = ch.out[:0]
 	encAt := ch.encAt
+	insertAt := s.bits == nil && s.tab.gen == s.claimGen
 	for j := range ch.recs {
+		if ahead := j + writeAhead; insertAt && ahead < len(ch.recs) && ch.recs[ahead].outcome == recWon {
+			s.tab.prefetchSlot(ch.recs[ahead].tslot)
+		}
 		r := &ch.recs[j]
 		if r.outcome != recWon {
 			continue

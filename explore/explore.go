@@ -270,6 +270,21 @@ type search struct {
 	livenessSkipped string
 }
 
+// newExpansion is an expander for a worker, lazy when the search allows.
+func (s *search) newExpansion() *expansion {
+	x := &expansion{exp: s.sys.NewExpander()}
+	if r, ok := x.exp.(ts.Reducer); ok && s.opt.Reduce && r.Reduces() {
+		x.red = r
+	}
+	// Lazy expansion looks successors up by fingerprint alone: not when
+	// states are compared whole (exact), nor in a bit array.
+	if l, ok := x.exp.(ts.LazyExpander); ok && !s.opt.Exact && s.opt.Bitstate <= 0 {
+		x.lazy = l
+		x.batch.Lazy = true
+	}
+	return x
+}
+
 // Run explores sys breadth first.
 func Run(sys ts.System, opt Options) (*Result, error) {
 	if opt.Context == nil {
@@ -292,18 +307,9 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		n = runtime.GOMAXPROCS(0)
 	}
 	for range n {
-		w := worker{exp: sys.NewExpander()}
-		if r, ok := w.exp.(ts.Reducer); ok && opt.Reduce && r.Reduces() {
-			w.red = r
-		}
-		// Lazy expansion looks successors up by fingerprint alone: not when
-		// states are compared whole (exact), nor in a bit array.
-		if l, ok := w.exp.(ts.LazyExpander); ok && !opt.Exact && opt.Bitstate <= 0 {
-			w.lazy = l
-			w.batch.Lazy = true
-		}
+		w := worker{x: s.newExpansion(), alt: s.newExpansion()}
 		s.workers = append(s.workers, w)
-		s.lazy = w.lazy != nil
+		s.lazy = w.x.lazy != nil
 	}
 	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
 		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")

@@ -1,6 +1,11 @@
 package explore
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/mcheck/mcheck/internal/prefetch"
+)
 
 // Lazy expansion (ts.LazyExpander): a state's successors come with their
 // fingerprints only. Each is looked up in the table as it comes; one seen in
@@ -12,30 +17,65 @@ import "sync/atomic"
 // depends on the workers' timing, but not the bytes: the encoding is a
 // function of the state, so the search's results stay those of one worker.
 
-// expandLazy expands state src of chunk ch into the worker's batch and
-// records its successors.
-func (s *search) expandLazy(w *worker, ch *chunk, src uint32, state []byte) {
-	b := &w.batch
-	pick := s.expandState(w, ch, state)
-	if pick == nil {
-		w.pick = w.pick[:0]
-		for j := range b.Succs {
-			w.pick = append(w.pick, int32(j))
+// expandLazy expands the states of chunk ch (data holds them, from
+// frontier offset from) and records their successors. It is a pipeline of
+// two: state i is expanded and its successors' table slots are prefetched,
+// then state i-1, expanded in the other half, has its successors looked up
+// and recorded, by which time their slots are in the cache. Records come in
+// state order as in a plain loop.
+func (s *search) expandLazy(w *worker, ch *chunk, data []byte, from uint64) {
+	var waiting *expansion
+	for i := ch.lo; i < ch.hi; i++ {
+		x := w.x
+		if x == waiting {
+			x = w.alt
 		}
-		pick = w.pick
+		x.src = s.cur.base + uint32(i)
+		s.expandAhead(x, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
+		if waiting != nil {
+			s.recordLazy(w, ch, waiting)
+		}
+		waiting = x
 	}
-	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(pick))
+	if waiting != nil {
+		s.recordLazy(w, ch, waiting)
+	}
+}
+
+// expandAhead expands a state lazily into x, chooses the successors to
+// follow (x.pick) and prefetches where their lookups will go.
+func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
+	b := &x.batch
+	pick := s.expandState(x, ch, state)
+	if pick == nil {
+		x.pick = x.pick[:0]
+		for j := range b.Succs {
+			x.pick = append(x.pick, int32(j))
+		}
+	}
+	for _, j := range x.pick {
+		s.tab.prefetch(b.Succs[j].FP)
+		s.encoded.prefetch(b.Succs[j].FP)
+	}
+}
+
+// recordLazy looks up the successors x holds and records them: one seen in
+// an earlier batch leaves a record only for the graph; a new one is encoded
+// if no other successor of the batch encoded it first.
+func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
+	b, src := &x.batch, x.src
+	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick))
 	// The lookups first, in a loop of their own: they are independent
 	// cache misses, and the processor overlaps them only if nothing heavy
 	// sits between them.
 	w.probes = w.probes[:0]
-	for _, j := range pick {
+	for _, j := range x.pick {
 		idx, slot, old := s.tab.lookupSlot(b.Succs[j].FP, nil)
 		w.probes = append(w.probes, probe{idx, slot, old})
 	}
 	w.mine = w.mine[:0]
 	rec := len(ch.recs) // the record successor pick[k] gets
-	for k, j := range pick {
+	for k, j := range x.pick {
 		if w.probes[k].old {
 			if s.graph != nil {
 				rec++
@@ -46,29 +86,29 @@ func (s *search) expandLazy(w *worker, ch *chunk, src uint32, state []byte) {
 		rec++
 	}
 	m := 0
-	for k, j := range pick {
-		x, p := &b.Succs[j], &w.probes[k]
-		if bad := s.stepMask &^ x.Props; bad != 0 {
-			ch.recordSteps(bad, src, x.Action)
+	for k, j := range x.pick {
+		y, p := &b.Succs[j], &w.probes[k]
+		if bad := s.stepMask &^ y.Props; bad != 0 {
+			ch.recordSteps(bad, src, y.Action)
 		}
 		if p.old {
 			if s.graph != nil {
 				ch.recs = append(ch.recs, succRec{
-					fp: x.FP, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
+					fp: y.FP, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
 					idx: p.idx, outcome: recOld, probed: true,
 				})
 			}
 			continue
 		}
 		r := succRec{
-			fp: x.FP, tslot: p.slot, sent: x.Sent, action: x.Action, fair: x.Fair, src: src,
+			fp: y.FP, tslot: p.slot, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
 			probed: true, outcome: recLost,
 		}
 		if w.mine[m] {
-			w.lazy.Materialize(b, int(j))
+			x.lazy.Materialize(b, int(j))
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(int(j))...)
-			r.off, r.end, r.props = uint32(off), uint32(len(ch.buf)), x.Props
+			r.off, r.end, r.props = uint32(off), uint32(len(ch.buf)), y.Props
 		} else {
 			r.borrowed = true
 		}
@@ -156,6 +196,11 @@ func (e *encoded) owner(fp uint64) uint32 {
 			return atomic.LoadUint32(&e.vals[i])
 		}
 	}
+}
+
+// prefetch hints that fp's slot will be probed soon.
+func (e *encoded) prefetch(fp uint64) {
+	prefetch.Line(unsafe.Pointer(&e.keys[fix(fp)&e.mask]))
 }
 
 func (e *encoded) bytes() int64 { return int64(cap(e.keys))*8 + int64(cap(e.vals))*4 }

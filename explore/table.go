@@ -3,6 +3,9 @@ package explore
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
+
+	"github.com/mcheck/mcheck/internal/prefetch"
 )
 
 // table is the set of stored states: their 64-bit fingerprints and, when
@@ -111,6 +114,17 @@ func (t *table) next(i uint64) uint64 {
 		return 0
 	}
 	return i
+}
+
+// prefetch hints that fp's home slot will be probed soon.
+func (t *table) prefetch(fp uint64) {
+	i := t.home(fix(fp))
+	prefetch.Line(unsafe.Pointer(&t.keys[i>>segShift][i&segMask]))
+}
+
+// prefetchSlot hints that slot i will be written soon.
+func (t *table) prefetchSlot(i uint64) {
+	prefetch.Line(unsafe.Pointer(&t.keys[i>>segShift][i&segMask]))
 }
 
 // find returns the slot of the state with fingerprint fp and encoding enc

@@ -46,6 +46,7 @@ type expander[L, M any] struct {
 	overflow            bool  // a send in this step went over the channel bound
 	sent                Sends // what this step sent and lost
 	msg                 M     // scratch for decoding
+	typed               M     // scratch for typing a sent message
 	dirty               []int // channels of nxt the current step changed
 	// The fingerprint (fingerprint.go): the component hashes of cur, the
 	// process whose local state the current step may change (-1: none),
@@ -89,7 +90,10 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	if e.reducing {
 		e.checkRingLocal(from, to)
 	}
-	e.sent.ByType[e.k.msgType(&m)]++
+	// Through e.typed, not &m: m's address would go through an interface
+	// and escape, one allocation per message sent.
+	e.typed = m
+	e.sent.ByType[e.k.msgType(&e.typed)]++
 	if !e.alive(to) {
 		e.sent.Lost++
 		return // lost: the receiver is crashed
@@ -394,10 +398,13 @@ func (e *expander[L, M]) Materialize(out *Batch, i int) {
 // touched.
 func (e *expander[L, M]) succFP() uint64 {
 	nxt, h := &e.nxt, &e.h
-	fp := h.fp - h.head + hashHead(nxt.lay, nxt.crashes, nxt.restarts, nxt.alive)
+	fp, cur := h.fp, &e.cur
+	if nxt.alive != cur.alive || nxt.crashes != cur.crashes || nxt.restarts != cur.restarts || nxt.lay != cur.lay {
+		fp += hashHead(nxt.lay, nxt.crashes, nxt.restarts, nxt.alive) - h.head
+	}
 	if p := e.stepProc; p >= 0 {
 		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &nxt.local[p])
-		fp += hashLocal(p, e.scratch) - h.local[p]
+		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
 	}
 	if e.stamp++; e.stamp == 0 {
 		clear(e.chanStamp)
@@ -421,7 +428,7 @@ func (e *expander[L, M]) chanHash(ch int, q []M) uint64 {
 	for i := range q {
 		e.scratch = e.k.codec.AppendMsg(e.scratch, &q[i])
 	}
-	return hashChan(ch, e.scratch)
+	return e.k.keys.hashChan(ch, e.scratch)
 }
 
 // fingerprint is the fingerprint of w, from scratch.
@@ -429,7 +436,7 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 	fp := hashHead(w.lay, w.crashes, w.restarts, w.alive)
 	for p := range w.local {
 		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &w.local[p])
-		fp += hashLocal(p, e.scratch)
+		fp += e.k.keys.hashLocal(p, e.scratch)
 	}
 	for ch, q := range w.chans {
 		fp += e.chanHash(ch, q)
@@ -529,7 +536,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			return err
 		}
 		if h != nil {
-			h.local[p] = hashLocal(p, start[:len(start)-len(b)])
+			h.local[p] = e.k.keys.hashLocal(p, start[:len(start)-len(b)])
 		}
 	}
 	for i := range w.chans {
@@ -562,7 +569,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			w.chans[ch] = append(w.chans[ch], e.msg)
 		}
 		if h != nil {
-			h.chans[ch] = hashChan(ch, start[:len(start)-len(b)])
+			h.chans[ch] = e.k.keys.hashChan(ch, start[:len(start)-len(b)])
 		}
 	}
 	if len(b) != 0 {

@@ -1,10 +1,6 @@
 package model
 
-import (
-	"encoding/binary"
-
-	"github.com/zeebo/xxh3"
-)
+import "github.com/zeebo/xxh3"
 
 // A state's fingerprint is the sum (mod 2^64) of one 64-bit hash per
 // component of its canonical encoding: the header (arrangement, crashes,
@@ -53,22 +49,39 @@ func (h *hashes) init(n int) {
 	h.chans = make([]uint64, n*n)
 }
 
+// hashHead is the header's hash: alive, crashes and restarts packed into
+// one word (crashes and restarts stay far below 2^16), mixed, then the
+// arrangement of IDs.
 func hashHead(lay, crashes, restarts int, alive uint64) uint64 {
-	var b [24]byte
-	binary.LittleEndian.PutUint64(b[0:], uint64(lay))
-	binary.LittleEndian.PutUint64(b[8:], uint64(crashes)|uint64(restarts)<<32)
-	binary.LittleEndian.PutUint64(b[16:], alive)
-	return mix(xxh3.Hash(b[:]) ^ mix(seedHead))
+	return mix(mix(alive|uint64(crashes)<<16|uint64(restarts)<<32^seedHead) + uint64(lay))
+}
+
+// keys are the mixed seeds of every place of a kernel's states, computed
+// once: a component's hash is then one xxh3 and one mix.
+type keys struct {
+	local []uint64 // per position
+	chans []uint64 // per channel index
+}
+
+func newKeys(n int) keys {
+	k := keys{local: make([]uint64, n), chans: make([]uint64, n*n)}
+	for p := range k.local {
+		k.local[p] = mix(seedLocal + uint64(p))
+	}
+	for ch := range k.chans {
+		k.chans[ch] = mix(seedChan + uint64(ch))
+	}
+	return k
 }
 
 // hashLocal is the hash of process p's local state, given its encoding.
-func hashLocal(p int, enc []byte) uint64 { return mix(xxh3.Hash(enc) ^ mix(seedLocal+uint64(p))) }
+func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(xxh3.Hash(enc) ^ k.local[p]) }
 
 // hashChan is the hash of channel ch, given its messages' encodings back
 // to back (an empty channel is no component).
-func hashChan(ch int, enc []byte) uint64 {
+func (k *keys) hashChan(ch int, enc []byte) uint64 {
 	if len(enc) == 0 {
 		return 0
 	}
-	return mix(xxh3.Hash(enc) ^ mix(seedChan+uint64(ch)))
+	return mix(xxh3.Hash(enc) ^ k.chans[ch])
 }

@@ -14,6 +14,7 @@ type Kernel[L, M any] struct {
 	cfg      Config
 	n        int
 	layouts  []layout // arrangements of IDs; the first names fairness classes
+	keys     keys     // of the fingerprint's places (fingerprint.go)
 	timers   []Timer[L, M]
 	codec    Codec[L, M]
 	props    []Property[L, M]
@@ -52,7 +53,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if len(props) > 64 {
 		return nil, fmt.Errorf("at most 64 properties in one check, got %d", len(props))
 	}
-	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate"}
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N)}
 	for i := range props {
 		if err := props[i].validate(); err != nil {
 			return nil, err
