@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -53,6 +54,12 @@ type Request struct {
 	Exact    bool
 	Context  context.Context
 	Progress func(explore.Progress)
+	// ProgressEvery is how often Progress is called (0: the engine's
+	// default, explore.Options.ProgressEvery).
+	ProgressEvery time.Duration
+	// Bound, if set, is told the channel bound of each search Deepen
+	// starts, before its first Progress.
+	Bound func(maxQueue int)
 }
 
 // Status is a property's verdict.
@@ -164,7 +171,7 @@ func Run(req Request) (*Report, error) {
 	checked := ps.Properties()
 	eo := explore.Options{
 		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
-		Context: req.Context, Progress: req.Progress, Workers: req.Workers, Bitstate: req.Bitstate,
+		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate,
 		Exact: req.Exact,
 	}
 	var goals []int

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -186,4 +188,75 @@ func TestDeepenStopsWhereAPropertyStaysUnknown(t *testing.T) {
 	assert.Contains(t, d.Stopped().Undecided, "Termination: no stuck state, but fair cycles were not checked: the state graph outgrew the memory budget of 10.0 MiB")
 	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
 	assert.Equal(t, 3, rep.Config.MaxQueue)
+}
+
+// cancelAtLastLevel is a Context and a Progress callback that cancel the
+// Context (with cause) as the last level of the search at bound k starts
+// (depth is that level, from a run at bound k): the search at bound k
+// completes, and the fair-cycle check after it is interrupted.
+func cancelAtLastLevel(k, depth int, cause error) (context.Context, *check.Request, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	bound := 0
+	req := &check.Request{Context: ctx, ProgressEvery: 1,
+		Bound: func(b int) { bound = b },
+		Progress: func(p explore.Progress) {
+			if bound == k && p.Depth == depth {
+				cancel(cause)
+			}
+		}}
+	return ctx, req, func() { cancel(nil) }
+}
+
+// A bound whose fair-cycle check was interrupted is not finished: the
+// verdicts are those of the bound before, and the bound says why.
+func TestDeepenStopsWhereTheFairCycleCheckIsInterrupted(t *testing.T) {
+	spec, _ := specs.Builtin().Lookup("bully")
+	cfg := model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}
+	at2 := cfg
+	at2.MaxQueue = 2
+	full, err := check.Run(check.Request{Spec: spec, Config: at2})
+	require.NoError(t, err)
+	require.Equal(t, check.Holds, verdict(t, full, "Termination").Status)
+
+	ctx, req, release := cancelAtLastLevel(2, full.Stats.Depth, errors.New("SIGINT (Ctrl-C)"))
+	defer release()
+	var started []int
+	count := req.Bound
+	req.Bound = func(b int) { started = append(started, b); count(b) }
+	req.Spec, req.Config = spec, cfg
+	rep, err := check.Deepen(*req, 0)
+	require.NoError(t, err)
+	require.Error(t, ctx.Err(), "the context was cancelled")
+	d := rep.Deepening
+	assert.Equal(t, []int{1, 2}, started)
+	assert.Equal(t, []bound{{1, true, 932, 529}, {2, true, 3973, 1159}}, bounds(d))
+	assert.Equal(t, 1, d.Verdicts)
+	assert.Equal(t, 1, rep.Config.MaxQueue)
+	require.NotNil(t, d.Stopped())
+	assert.False(t, d.Stopped().Finished())
+	assert.Equal(t, "Termination: no stuck state, but fair cycles were not checked: the fair-cycle check was interrupted: SIGINT (Ctrl-C)",
+		d.Stopped().Undecided)
+	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status, "at bound 1, which finished")
+}
+
+// Without deepening, the interrupted fair-cycle check leaves Termination
+// unknown; the safety properties, decided by the finished search, hold.
+func TestInterruptedFairCycleCheckLeavesTerminationUnknown(t *testing.T) {
+	spec, _ := specs.Builtin().Lookup("bully")
+	cfg := model.Config{N: 4, MaxCrashes: 3, InitialLeader: true, MaxQueue: 2}
+	full, err := check.Run(check.Request{Spec: spec, Config: cfg})
+	require.NoError(t, err)
+	_, req, release := cancelAtLastLevel(0, full.Stats.Depth, errors.New("time limit of 1m0s reached"))
+	defer release()
+	req.Spec, req.Config = spec, cfg
+	rep, err := check.Run(*req)
+	require.NoError(t, err)
+	assert.True(t, rep.Stats.Complete)
+	assert.Equal(t, full.Stats.States, rep.Stats.States)
+	term := verdict(t, rep, "Termination")
+	assert.Equal(t, check.Unknown, term.Status)
+	assert.Equal(t, "no stuck state, but fair cycles were not checked: the fair-cycle check was interrupted: time limit of 1m0s reached", term.Summary)
+	for _, name := range safety {
+		assert.Equal(t, check.Holds, verdict(t, rep, name).Status, name)
+	}
 }

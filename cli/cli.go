@@ -104,7 +104,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	var prog *progress
 	if o.progress || (!o.quiet && isTerminal(stderr)) {
 		prog = newProgress(stderr, o.maxStates, explore.SearchLimit(o.memory))
-		req.Progress = prog.update
+		req.Progress, req.Bound = prog.update, prog.startBound
 	}
 	rep, err := runCheck(req, &o)
 	if prog != nil {

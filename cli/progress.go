@@ -31,6 +31,7 @@ type progress struct {
 	budget    int64
 	shown     bool          // a terminal line is on screen
 	lastPlain time.Duration // search time of the last plain line
+	bound     int           // with --max-queue auto, the bound being searched
 }
 
 func newProgress(w io.Writer, maxStates, budget int64) *progress {
@@ -41,9 +42,18 @@ func newProgress(w io.Writer, maxStates, budget int64) *progress {
 	return p
 }
 
+// startBound says that the search at channel bound k begins (--max-queue
+// auto): its lines say "bound k:", and its time starts again from zero.
+func (p *progress) startBound(k int) {
+	p.bound, p.lastPlain = k, -plainEvery
+}
+
 // update shows pr.
 func (p *progress) update(pr explore.Progress) {
 	line := progressLine(pr, p.maxStates, p.budget)
+	if p.bound > 0 {
+		line = fmt.Sprintf("bound %d: %s", p.bound, line)
+	}
 	if !p.terminal {
 		if pr.Elapsed-p.lastPlain < plainEvery {
 			return

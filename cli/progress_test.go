@@ -63,3 +63,21 @@ func TestProgressLine(t *testing.T) {
 	assert.Equal(t, "héllo", cut("héllo wörld", 5))
 	assert.Equal(t, "abc", cut("abc", 0))
 }
+
+// With --max-queue auto each line names the bound being searched, and a
+// new bound's first line is shown at once although its time starts again.
+func TestProgressNamesTheBound(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, 0, 0)
+	p.startBound(1)
+	p.update(at(1, 100))
+	p.update(at(7, 700))
+	p.startBound(2)
+	p.update(at(1, 50))
+	p.update(at(3, 150))
+	assert.Equal(t,
+		"mcheck: bound 1: 1s  100 states  100/s  depth 1  queue 10  memory 3.0 MiB\n"+
+			"mcheck: bound 1: 7s  700 states  100/s  depth 7  queue 10  memory 3.0 MiB\n"+
+			"mcheck: bound 2: 1s  50 states  50/s  depth 1  queue 10  memory 3.0 MiB\n",
+		b.String())
+}

@@ -508,11 +508,9 @@ func (s *search) result() (*Result, error) {
 		case s.graph == nil:
 			r.MeasuresSkipped = s.livenessSkipped
 		default:
-			m, err := s.measure()
-			if err != nil {
+			if err := s.measure(r); err != nil {
 				return nil, err
 			}
-			r.Measures = m
 		}
 	}
 	if s.graph != nil && s.opt.Liveness {
@@ -520,15 +518,8 @@ func (s *search) result() (*Result, error) {
 		case !s.stats.Complete:
 			r.LivenessSkipped = "the search did not finish"
 		default:
-			s.graph.start = append(s.graph.start, uint32(len(s.graph.dst)))
-			for k := range s.goals {
-				v, err := s.lasso(k)
-				if err != nil {
-					return nil, err
-				}
-				if v != nil {
-					r.Violations = append(r.Violations, *v)
-				}
+			if err := s.fairCycles(r); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"unsafe"
@@ -25,6 +26,68 @@ type graph struct {
 	sent     []ts.Sends
 	quiet    bitset
 	closed   bool
+	// poll interrupts the checks over the graph (fair cycles, measures)
+	// when the search's Context is done.
+	poll poll
+}
+
+// pollEvery is how many units of work (states, edges) the checks after the
+// search do between looks at the Context: a look costs next to nothing at
+// that rate, and a deadline or Ctrl-C is seen within milliseconds.
+const pollEvery = 1 << 16
+
+// poll looks at a Context at the first unit of work and every pollEvery
+// after; once the Context is done it keeps saying stop. The zero poll
+// never stops.
+type poll struct {
+	ctx  context.Context
+	left int
+	err  error // the Context's cause, once it is done
+}
+
+// stop counts n units of work and reports whether the check must stop.
+func (p *poll) stop(n int) bool {
+	if p.err != nil {
+		return true
+	}
+	if p.ctx == nil {
+		return false
+	}
+	if p.left -= n; p.left > 0 {
+		return false
+	}
+	p.left = pollEvery
+	if p.ctx.Err() != nil {
+		p.err = context.Cause(p.ctx)
+	}
+	return p.err != nil
+}
+
+// interrupted is the Context's cause if a check over the graph stopped
+// early, else nil: what such a check returns then is no answer.
+func (g *graph) interrupted() error { return g.poll.err }
+
+// fairCycles runs the fair-cycle check of every goal on the complete graph
+// and adds the lassos found to r. Interrupted by the Context, it claims
+// nothing for the goals left (r.LivenessSkipped says why, as when the check
+// does not run at all); the lassos found before stay, each was replayed.
+func (s *search) fairCycles(r *Result) error {
+	s.graph.close()
+	s.graph.poll = poll{ctx: s.opt.Context}
+	for k := range s.goals {
+		v, err := s.lasso(k)
+		if err != nil {
+			return err
+		}
+		if cause := s.graph.interrupted(); cause != nil {
+			r.LivenessSkipped = "the fair-cycle check was interrupted: " + cause.Error()
+			return nil
+		}
+		if v != nil {
+			r.Violations = append(r.Violations, *v)
+		}
+	}
+	return nil
 }
 
 // close ends the CSR arrays with the sentinel start[n], once.
@@ -67,6 +130,7 @@ func (g *graph) goodBytes() int64 {
 // sccs returns the strongly connected components (Tarjan's algorithm with an
 // explicit stack, so depth is not limited by the goroutine stack). comp[s] is
 // the component of s; components are numbered in reverse topological order.
+// Interrupted (g.interrupted), it returns early with a partial answer.
 func (g *graph) sccs() (comp []uint32, ncomp int) {
 	n := g.n()
 	const unvisited = ^uint32(0)
@@ -89,6 +153,9 @@ func (g *graph) sccs() (comp []uint32, ncomp int) {
 		next++
 		stack = append(stack, uint32(root))
 		for len(call) > 0 {
+			if g.poll.stop(1) {
+				return comp, ncomp
+			}
 			f := &call[len(call)-1]
 			v := f.v
 			if f.edge < g.start[v+1] {
@@ -143,8 +210,13 @@ type cycleEdge = uint32
 // Among the violating components it picks the one whose bad state has the
 // lowest index (the shallowest, so the prefix is short) and builds a short
 // fair cycle in it greedily.
+//
+// Interrupted (g.interrupted), it returns no cycle, which then proves nothing.
 func (g *graph) fairCycle() ([]cycleEdge, bool) {
 	comp, ncomp := g.sccs()
+	if g.interrupted() != nil {
+		return nil, false
+	}
 	// The states of each component, by a counting sort on comp: component c
 	// is order[first[c]:first[c+1]], in increasing state order.
 	first := make([]uint32, ncomp+1)
@@ -162,6 +234,9 @@ func (g *graph) fairCycle() ([]cycleEdge, bool) {
 	}
 	best, bestBad := -1, uint32(0)
 	for c := 0; c < ncomp; c++ {
+		if g.poll.stop(int(first[c+1] - first[c])) {
+			return nil, false
+		}
 		bad, ok := g.violatingComponent(comp, uint32(c), order[first[c]:first[c+1]])
 		if ok && (best < 0 || bad < bestBad) {
 			best, bestBad = c, bad
@@ -170,7 +245,8 @@ func (g *graph) fairCycle() ([]cycleEdge, bool) {
 	if best < 0 {
 		return nil, false
 	}
-	return g.buildFairCycle(comp, uint32(best), bestBad), true
+	cycle := g.buildFairCycle(comp, uint32(best), bestBad)
+	return cycle, g.interrupted() == nil
 }
 
 // violatingComponent reports whether component c (with states ms) is a
@@ -256,6 +332,9 @@ func (g *graph) buildFairCycle(comp []uint32, c uint32, s0 uint32) []cycleEdge {
 			}
 			return !g.enables(s, owed)
 		})
+		if g.interrupted() != nil {
+			return nil
+		}
 		for _, e := range path {
 			walk = append(walk, e)
 			at = g.dst[e]
@@ -299,7 +378,8 @@ func (g *graph) enables(s uint32, cl int32) bool {
 // pathInside is a BFS over edges inside component c from state from; it
 // stops at the first edge e (viaEdge) or state s reached (by at least one
 // edge) that satisfies stop, and returns the edges leading there. Edges are
-// tried in index order, so the result is deterministic.
+// tried in index order, so the result is deterministic. Interrupted, it
+// returns nil.
 func (g *graph) pathInside(comp []uint32, c uint32, from uint32, stop func(s, e uint32, viaEdge bool) bool) []cycleEdge {
 	const none = ^uint32(0)
 	prevEdge := map[uint32]uint32{from: none}
@@ -315,6 +395,9 @@ func (g *graph) pathInside(comp []uint32, c uint32, from uint32, stop func(s, e 
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
+		if g.poll.stop(1) {
+			return nil
+		}
 		for e := g.start[s]; e < g.start[s+1]; e++ {
 			w := g.dst[e]
 			if comp[w] != c {

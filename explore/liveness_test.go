@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -438,4 +440,54 @@ func TestEnabledEverywhere(t *testing.T) {
 	assert.Equal(t, []int32{1, 2, 3}, g.enabledEverywhere([]uint32{0}))
 	assert.Equal(t, []int32{1, 3, 4}, g.enabledEverywhere([]uint32{2, 2}))
 	assert.Empty(t, g.enabledEverywhere([]uint32{0, 1, 2, 0}[:0]))
+}
+
+// doneAfter is a Context that is done from its after+1-th look on: a
+// deadline that passes at a known point of the work.
+type doneAfter struct {
+	context.Context
+	looks, after int
+}
+
+var errDeadline = errors.New("the deadline passed")
+
+func (d *doneAfter) Err() error {
+	d.looks++
+	if d.looks > d.after {
+		return errDeadline
+	}
+	return nil
+}
+
+// The fair-cycle check looks at the Context every pollEvery units of work,
+// not only when it starts: a deadline that passes during it ends it there,
+// and it then claims no cycle (one exists).
+func TestFairCycleStopsWhenTheContextIsDoneDuringIt(t *testing.T) {
+	const n = 200_000 // a cycle through n states, one of them bad
+	g := &graph{start: make([]uint32, n+1), good: []bitset{make(bitset, (n+63)/64)}}
+	for s := range n {
+		g.start[s] = uint32(len(g.dst))
+		g.dst = append(g.dst, uint32((s+1)%n))
+		g.class = append(g.class, 0)
+		if s != n/2 {
+			g.good[0].set(uint32(s))
+		}
+	}
+	g.start[n] = uint32(len(g.dst))
+	ctx := &doneAfter{Context: context.Background(), after: 1}
+	g.poll = poll{ctx: ctx}
+	walk, found := findCycle(t, g)
+	assert.False(t, found)
+	assert.Nil(t, walk)
+	assert.Equal(t, errDeadline, g.interrupted())
+	// A look at the start, one after pollEvery units (and context.Cause's
+	// look at the error), and none after that.
+	assert.Equal(t, 3, ctx.looks)
+
+	// Not done: the same graph has its cycle.
+	g.poll = poll{ctx: &doneAfter{Context: context.Background(), after: n}}
+	walk, found = findCycle(t, g)
+	require.True(t, found)
+	assert.Len(t, walk, n)
+	assert.NoError(t, g.interrupted())
 }

@@ -51,15 +51,27 @@ func (m *Measures) Figures() ([]string, []*Figure) {
 // edgeCost is the count of one figure on an edge.
 type edgeCost func(e uint32) int
 
-func (s *search) measure() (*Measures, error) {
+// measure computes r.Measures on the complete graph. Interrupted by the
+// Context, it gives none: r.MeasuresSkipped says why, as when the search
+// did not finish.
+func (s *search) measure(r *Result) error {
 	start := time.Now()
+	s.graph.poll = poll{ctx: s.opt.Context}
 	m, err := s.measureGraph()
-	if m != nil {
-		m.Elapsed = time.Since(start)
+	if err != nil {
+		return err
 	}
-	return m, err
+	if cause := s.graph.interrupted(); cause != nil {
+		r.MeasuresSkipped = "the measures were interrupted: " + cause.Error()
+		return nil
+	}
+	m.Elapsed = time.Since(start)
+	r.Measures = m
+	return nil
 }
 
+// measureGraph returns the measures, or nil when interrupted
+// (g.interrupted).
 func (s *search) measureGraph() (*Measures, error) {
 	g := s.graph
 	g.close()
@@ -69,6 +81,9 @@ func (s *search) measureGraph() (*Measures, error) {
 	}
 	m := &Measures{Types: types, ByType: make([]Figure, len(types))}
 	ending := g.reachesQuiet()
+	if g.interrupted() != nil {
+		return nil, nil
+	}
 	for r := range s.roots {
 		m.CompleteRuns = m.CompleteRuns || ending.has(uint32(r))
 	}
@@ -76,6 +91,9 @@ func (s *search) measureGraph() (*Measures, error) {
 		return m, nil
 	}
 	comp, ncomp := g.sccs()
+	if g.interrupted() != nil {
+		return nil, nil
+	}
 	costs := []edgeCost{func(e uint32) int { return g.sent[e].Total() }}
 	for t := range types {
 		costs = append(costs, func(e uint32) int { return int(g.sent[e].ByType[t]) })
@@ -89,12 +107,16 @@ func (s *search) measureGraph() (*Measures, error) {
 		if err := s.maximise(figs[i], cost, ending, comp, ncomp); err != nil {
 			return nil, err
 		}
+		if g.interrupted() != nil {
+			return nil, nil
+		}
 	}
 	return m, nil
 }
 
 // reachesQuiet is the set of states from which a quiescent state is
-// reachable (a backward search over the reversed edges).
+// reachable (a backward search over the reversed edges); partial when
+// interrupted (g.interrupted).
 func (g *graph) reachesQuiet() bitset {
 	n := g.n()
 	rstart := make([]uint32, n+1)
@@ -107,6 +129,9 @@ func (g *graph) reachesQuiet() bitset {
 	rsrc := make([]uint32, len(g.dst))
 	fill := slices.Clone(rstart[:n])
 	for u := 0; u < n; u++ {
+		if g.poll.stop(1) {
+			return nil
+		}
 		for e := g.start[u]; e < g.start[u+1]; e++ {
 			d := g.dst[e]
 			rsrc[fill[d]] = uint32(u)
@@ -124,6 +149,9 @@ func (g *graph) reachesQuiet() bitset {
 	for len(queue) > 0 {
 		v := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
+		if g.poll.stop(1) {
+			return nil
+		}
 		for i := rstart[v]; i < rstart[v+1]; i++ {
 			if u := rsrc[i]; !ok.has(u) {
 				ok.set(u)
@@ -151,6 +179,9 @@ func (s *search) minimise(f *Figure, cost edgeCost) error {
 	}
 	heap.Init(&q)
 	for q.Len() > 0 {
+		if g.poll.stop(1) {
+			return nil
+		}
 		it := heap.Pop(&q).(distItem)
 		if it.d > dist[it.s] {
 			continue
@@ -185,6 +216,9 @@ func (s *search) maximise(f *Figure, cost edgeCost, ending bitset, comp []uint32
 	g := s.graph
 	n := g.n()
 	for u := 0; u < n; u++ {
+		if g.poll.stop(1) {
+			return nil
+		}
 		if !ending.has(uint32(u)) {
 			continue
 		}
@@ -210,6 +244,9 @@ func (s *search) maximise(f *Figure, cost edgeCost, ending bitset, comp []uint32
 		}
 	}
 	for c := ncomp - 1; c >= 0; c-- {
+		if g.poll.stop(1) {
+			return nil
+		}
 		if val[c] < 0 {
 			continue
 		}
@@ -295,6 +332,9 @@ func (s *search) shortestTight(start, inside func(v uint32) bool, tight func(e, 
 		}
 		var next []uint32
 		for _, u := range level {
+			if g.poll.stop(1) {
+				return Trace{}, nil
+			}
 			for e := g.start[u]; e < g.start[u+1]; e++ {
 				v := g.dst[e]
 				if !seen.has(v) && inside(v) && tight(e, u, v) {

@@ -1,0 +1,77 @@
+package explore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+)
+
+// cancelAtLastLevel runs sys with opt twice: in full, then with a Context
+// that the Progress callback cancels (with cause) as the last level's batch
+// starts, so that the search itself completes and only the work after it
+// sees the Context done. (The levels of these systems fit in one batch.)
+func cancelAtLastLevel(t *testing.T, sys model.System, opt explore.Options, cause error) (full, cut *explore.Result) {
+	t.Helper()
+	full = run(t, sys, opt)
+	require.True(t, full.Complete)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	cancelled := false
+	opt.Context, opt.ProgressEvery = ctx, 1
+	opt.Progress = func(p explore.Progress) {
+		if p.Depth == full.Depth {
+			cancel(cause)
+			cancelled = true
+		}
+	}
+	cut = run(t, sys, opt)
+	require.True(t, cancelled, "the last level was reached")
+	return full, cut
+}
+
+// A fair-cycle check that the Context stops claims nothing: no lasso, and
+// LivenessSkipped says that it was interrupted and by what; the search's
+// own counts stand.
+func TestFairCycleCheckInterrupted(t *testing.T) {
+	sys := newCounter(t, mod5)
+	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}, errors.New("SIGINT (Ctrl-C)"))
+	require.NotNil(t, full.Violated(explore.FairCycle, zero))
+	assert.Empty(t, full.LivenessSkipped)
+
+	assert.True(t, cut.Complete, "the search itself finished")
+	assert.Equal(t, full.States, cut.States)
+	assert.Equal(t, full.Transitions, cut.Transitions)
+	assert.Empty(t, cut.Violations, "a lasso exists, but the interrupted check may not claim one")
+	assert.Equal(t, "the fair-cycle check was interrupted: SIGINT (Ctrl-C)", cut.LivenessSkipped)
+}
+
+// A stuck state found by the search stays a violation when the fair-cycle
+// check after it is interrupted: it was found and replayed before.
+func TestStuckStateSurvivesAnInterruptedFairCycleCheck(t *testing.T) {
+	sys := newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 3})
+	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true}, errors.New("time limit of 1s reached"))
+	require.NotNil(t, full.Violated(explore.FairCycle, even))
+	require.Len(t, cut.Violations, 1)
+	stuck := cut.Violated(explore.Stuck, even)
+	require.NotNil(t, stuck)
+	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, stuck.Trace))
+	requireReplays(t, sys, stuck.Trace)
+	assert.Equal(t, "the fair-cycle check was interrupted: time limit of 1s reached", cut.LivenessSkipped)
+}
+
+// The measures' dynamic programs stop the same way: no measures, and
+// MeasuresSkipped says why.
+func TestMeasuresInterrupted(t *testing.T) {
+	sys := newCounter(t, mod5)
+	full, cut := cancelAtLastLevel(t, sys, explore.Options{Measure: true, Continue: true}, errors.New("SIGTERM"))
+	require.NotNil(t, full.Measures, full.MeasuresSkipped)
+	assert.True(t, cut.Complete)
+	assert.Nil(t, cut.Measures)
+	assert.Equal(t, "the measures were interrupted: SIGTERM", cut.MeasuresSkipped)
+}
