@@ -196,9 +196,12 @@ func TestBitstateNeverHolds(t *testing.T) {
 	code, out, _ := run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--check", "safety", "--bitstate", "4KiB")
 	require.Equal(t, 2, code, "not exhaustive: nothing can be said to hold")
 	// Which states the bit array takes for visited depends on the
-	// fingerprints (model/fingerprint.go): these numbers change with them.
-	assert.Contains(t, out, "states       4,062 distinct")
-	assert.Regexp(t, `bitstate     4\.0 KiB bit array, 3 bits a state, 31\.3% set: .* expected coverage at least 33\.7440% \(not exhaustive\)`, out)
+	// fingerprints (model/fingerprint.go), so the counts are not pinned:
+	// fewer than the 4,141 of the full search, and said to be a bound.
+	m := regexp.MustCompile(`states       4,(\d{3}) distinct`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	assert.Less(t, m[1], "141", "a 4 KiB bit array misses some of the 4,141 states")
+	assert.Regexp(t, `bitstate     4\.0 KiB bit array, 3 bits a state, 3\d\.\d% set: .* expected coverage at least 3\d\.\d{4}% \(not exhaustive\)`, out)
 	assert.Regexp(t, `SingleLeader\s+unknown\s+no violation in a bitstate search, which may miss states`, out)
 	assert.NotRegexp(t, `\bholds\b`, out)
 
