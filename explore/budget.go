@@ -83,7 +83,7 @@ func (s *search) nextBytes() int64 {
 	}
 	b += growBytes(cap(s.next.ends), len(s.next.ends), succs, 8)
 	if g := s.graph; g != nil {
-		b += growBytes(cap(g.dst), len(g.dst), succs, 4) + growBytes(cap(g.class), len(g.class), succs, 4)
+		b += g.dst.growBytes(g.dst.len()+succs) + g.class.growBytes(g.class.len()+succs) + g.sent.growBytes(g.sent.len()+succs)
 		// The fair-cycle check after the search, with the graph still kept.
 		b += int64(s.links.n+succs) * tarjanBytes
 	}

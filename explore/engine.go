@@ -256,7 +256,7 @@ func (s *search) runBatch(lo, hi int) {
 			}
 		}
 		if g != nil {
-			e := len(g.dst) + ch.firstEdge
+			e := g.dst.len() + ch.firstEdge
 			for i, n := range ch.fanout {
 				g.start = append(g.start, uint32(e))
 				e += int(n)
@@ -336,12 +336,12 @@ func (s *search) runBatch(lo, hi int) {
 		s.tab.dropIndex()
 	}
 	if g != nil {
-		g.dst = growTo(g.dst, len(g.dst)+succs)
-		g.class = growTo(g.class, len(g.class)+succs)
+		g.dst.grow(g.dst.len() + succs)
+		g.class.grow(g.class.len() + succs)
 		if g.measured {
-			g.sent = growTo(g.sent, len(g.sent)+succs)
+			g.sent.grow(g.sent.len() + succs)
 		}
-		base := len(g.dst) - succs
+		base := g.dst.len() - succs
 		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
 	}
 	for c := range chunks {
@@ -609,9 +609,10 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 		if r.outcome == recLost {
 			r.idx = s.claims.indexAt(r.slot)
 		}
-		g.dst[e+j], g.class[e+j] = r.idx, r.fair
+		g.dst.set(uint32(e+j), r.idx)
+		g.class.set(uint32(e+j), r.fair)
 		if g.measured {
-			g.sent[e+j] = r.sent
+			g.sent.set(uint32(e+j), r.sent)
 		}
 	}
 }

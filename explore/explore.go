@@ -403,7 +403,7 @@ func (s *search) lasso(k int) (*Violation, error) {
 		exp.Expand(prev, &b)
 		j := -1
 		for k := range b.Succs {
-			if idx, ok := s.tab.lookup(b.Succs[k].FP, b.State(k)); ok && idx == g.dst[e] && b.Succs[k].Fair == g.class[e] {
+			if idx, ok := s.tab.lookup(b.Succs[k].FP, b.State(k)); ok && idx == g.dst.at(e) && b.Succs[k].Fair == g.class.at(e) {
 				j = k
 				break
 			}

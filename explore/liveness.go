@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"unsafe"
 
 	"github.com/mcheck/mcheck/ts"
 )
@@ -15,15 +14,15 @@ import (
 // (Stable) holds.
 type graph struct {
 	start []uint32
-	dst   []uint32
-	class []int32
+	dst   column[uint32]
+	class column[int32]
 	good  []bitset // per goal: the goal holds in the state
 	which int      // the goal fairCycle looks at
 	cut   bitset   // the channel bound discarded a fair successor of the state
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
 	measured bool
-	sent     []ts.Sends
+	sent     column[ts.Sends]
 	quiet    bitset
 	closed   bool
 	// poll interrupts the checks over the graph (fair cycles, measures)
@@ -93,7 +92,7 @@ func (s *search) fairCycles(r *Result) error {
 // close ends the CSR arrays with the sentinel start[n], once.
 func (g *graph) close() {
 	if !g.closed {
-		g.start = append(g.start, uint32(len(g.dst)))
+		g.start = append(g.start, uint32(g.dst.len()))
 		g.closed = true
 	}
 }
@@ -115,8 +114,8 @@ func (g *graph) n() int { return len(g.start) - 1 }
 func (g *graph) isGood(s uint32) bool { return g.good[g.which].has(s) }
 
 func (g *graph) bytes() int64 {
-	return int64(cap(g.start))*4 + int64(cap(g.dst))*4 + int64(cap(g.class))*4 + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
-		int64(cap(g.sent))*int64(unsafe.Sizeof(ts.Sends{}))
+	return int64(cap(g.start))*4 + g.dst.bytes() + g.class.bytes() + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
+		g.sent.bytes()
 }
 
 func (g *graph) goodBytes() int64 {
@@ -159,7 +158,7 @@ func (g *graph) sccs() (comp []uint32, ncomp int) {
 			f := &call[len(call)-1]
 			v := f.v
 			if f.edge < g.start[v+1] {
-				w := g.dst[f.edge]
+				w := g.dst.at(f.edge)
 				f.edge++
 				switch {
 				case index[w] == unvisited:
@@ -258,7 +257,7 @@ func (g *graph) violatingComponent(comp []uint32, c uint32, ms []uint32) (uint32
 			bad, hasBad = s, true
 		}
 		for e := g.start[s]; e < g.start[s+1]; e++ {
-			if comp[g.dst[e]] == c {
+			if comp[g.dst.at(e)] == c {
 				internal = true
 			}
 		}
@@ -270,8 +269,8 @@ func (g *graph) violatingComponent(comp []uint32, c uint32, ms []uint32) (uint32
 	taken := map[int32]bool{}
 	for _, s := range ms {
 		for e := g.start[s]; e < g.start[s+1]; e++ {
-			if comp[g.dst[e]] == c && g.class[e] >= 0 {
-				taken[g.class[e]] = true
+			if comp[g.dst.at(e)] == c && g.class.at(e) >= 0 {
+				taken[g.class.at(e)] = true
 			}
 		}
 	}
@@ -290,8 +289,8 @@ func (g *graph) enabledEverywhere(ms []uint32) []int32 {
 	for i, s := range ms {
 		var here []int32
 		for e := g.start[s]; e < g.start[s+1]; e++ {
-			if g.class[e] >= 0 {
-				here = append(here, g.class[e])
+			if g.class.at(e) >= 0 {
+				here = append(here, g.class.at(e))
 			}
 		}
 		slices.Sort(here)
@@ -328,7 +327,7 @@ func (g *graph) buildFairCycle(comp []uint32, c uint32, s0 uint32) []cycleEdge {
 		}
 		path := g.pathInside(comp, c, at, func(s uint32, e uint32, viaEdge bool) bool {
 			if viaEdge {
-				return g.class[e] == owed
+				return g.class.at(e) == owed
 			}
 			return !g.enables(s, owed)
 		})
@@ -337,14 +336,14 @@ func (g *graph) buildFairCycle(comp []uint32, c uint32, s0 uint32) []cycleEdge {
 		}
 		for _, e := range path {
 			walk = append(walk, e)
-			at = g.dst[e]
+			at = g.dst.at(e)
 			visited = append(visited, at)
 		}
 	}
 	// Close the cycle (a lone self-loop when the walk is still empty).
 	if len(walk) == 0 || at != s0 {
 		walk = append(walk, g.pathInside(comp, c, at, func(s uint32, e uint32, viaEdge bool) bool {
-			return viaEdge && g.dst[e] == s0
+			return viaEdge && g.dst.at(e) == s0
 		})...)
 	}
 	return walk
@@ -356,7 +355,7 @@ func (g *graph) firstOwed(walk []cycleEdge, visited []uint32) (int32, bool) {
 	common := g.enabledEverywhere(visited)
 	taken := map[int32]bool{}
 	for _, e := range walk {
-		taken[g.class[e]] = true
+		taken[g.class.at(e)] = true
 	}
 	for _, cl := range common {
 		if !taken[cl] {
@@ -368,7 +367,7 @@ func (g *graph) firstOwed(walk []cycleEdge, visited []uint32) (int32, bool) {
 
 func (g *graph) enables(s uint32, cl int32) bool {
 	for e := g.start[s]; e < g.start[s+1]; e++ {
-		if g.class[e] == cl {
+		if g.class.at(e) == cl {
 			return true
 		}
 	}
@@ -399,7 +398,7 @@ func (g *graph) pathInside(comp []uint32, c uint32, from uint32, stop func(s, e 
 			return nil
 		}
 		for e := g.start[s]; e < g.start[s+1]; e++ {
-			w := g.dst[e]
+			w := g.dst.at(e)
 			if comp[w] != c {
 				continue
 			}

@@ -30,18 +30,18 @@ func mk(states string, edges ...edge) *graph {
 	n := len(states)
 	g := &graph{start: make([]uint32, n+1), good: []bitset{nil}}
 	for s := range n {
-		g.start[s] = uint32(len(g.dst))
+		g.start[s] = uint32(g.dst.len())
 		for _, e := range edges {
 			if int(e.from) == s {
-				g.dst = append(g.dst, e.to)
-				g.class = append(g.class, e.class)
+				g.dst.push(e.to)
+				g.class.push(e.class)
 			}
 		}
 		if states[s] == 'G' {
 			g.good[0].set(uint32(s))
 		}
 	}
-	g.start[n] = uint32(len(g.dst))
+	g.start[n] = uint32(g.dst.len())
 	for len(g.good[0])*64 < n {
 		g.good[0] = append(g.good[0], 0)
 	}
@@ -72,7 +72,7 @@ func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
 
 // sources lists the source state of every edge, found independently of srcOf.
 func sources(g *graph) []uint32 {
-	src := make([]uint32, len(g.dst))
+	src := make([]uint32, g.dst.len())
 	for s := 0; s < g.n(); s++ {
 		for e := g.start[s]; e < g.start[s+1]; e++ {
 			src[e] = uint32(s)
@@ -85,8 +85,8 @@ func sources(g *graph) []uint32 {
 func enabledAt(g *graph, s uint32) map[int32]bool {
 	on := map[int32]bool{}
 	for e := g.start[s]; e < g.start[s+1]; e++ {
-		if g.class[e] >= 0 {
-			on[g.class[e]] = true
+		if g.class.at(e) >= 0 {
+			on[g.class.at(e)] = true
 		}
 	}
 	return on
@@ -99,8 +99,8 @@ func fairEdgeSet(g *graph, src []uint32, es []uint32) bool {
 	states := map[uint32]bool{}
 	taken := map[int32]bool{}
 	for _, e := range es {
-		states[src[e]], states[g.dst[e]] = true, true
-		taken[g.class[e]] = true
+		states[src[e]], states[g.dst.at(e)] = true, true
+		taken[g.class.at(e)] = true
 	}
 	var common map[int32]bool
 	for s := range states {
@@ -132,9 +132,9 @@ func requireFairLasso(t *testing.T, g *graph, walk []uint32) []uint32 {
 	var visited []uint32
 	bad := false
 	for i, e := range walk {
-		require.Less(t, int(e), len(g.dst))
+		require.Less(t, int(e), g.dst.len())
 		next := walk[(i+1)%len(walk)]
-		require.Equal(t, src[next], g.dst[e], "edge %d of the walk does not lead to the next one", i)
+		require.Equal(t, src[next], g.dst.at(e), "edge %d of the walk does not lead to the next one", i)
 		visited = append(visited, src[e])
 		bad = bad || !g.isGood(src[e])
 	}
@@ -148,7 +148,7 @@ func requireFairLasso(t *testing.T, g *graph, walk []uint32) []uint32 {
 // on a fair one, or -1.
 func bruteForce(g *graph) int {
 	src := sources(g)
-	m := len(g.dst)
+	m := g.dst.len()
 	best := -1
 	for mask := 1; mask < 1<<m; mask++ {
 		var es []uint32
@@ -161,7 +161,7 @@ func bruteForce(g *graph) int {
 			continue
 		}
 		for _, e := range es {
-			for _, s := range []uint32{src[e], g.dst[e]} {
+			for _, s := range []uint32{src[e], g.dst.at(e)} {
 				if !g.isGood(s) && (best < 0 || int(s) < best) {
 					best = int(s)
 				}
@@ -177,7 +177,7 @@ func stronglyConnected(g *graph, src []uint32, es []uint32) bool {
 		for changed := true; changed; {
 			changed = false
 			for _, e := range es {
-				a, b := src[e], g.dst[e]
+				a, b := src[e], g.dst.at(e)
 				if !fwd {
 					a, b = b, a
 				}
@@ -191,7 +191,7 @@ func stronglyConnected(g *graph, src []uint32, es []uint32) bool {
 	root := src[es[0]]
 	f, b := reach(root, true), reach(root, false)
 	for _, e := range es {
-		if !f[src[e]] || !b[src[e]] || !f[g.dst[e]] || !b[g.dst[e]] {
+		if !f[src[e]] || !b[src[e]] || !f[g.dst.at(e)] || !b[g.dst.at(e)] {
 			return false
 		}
 	}
@@ -284,9 +284,9 @@ func TestComponentFairOnlyAsAWhole(t *testing.T) {
 		edge{2, 1, unfair}, edge{2, 3, 4}, // e4, e5
 		edge{3, 3, 9}) // e6
 	src := sources(g)
-	for mask := 1; mask < 1<<len(g.dst); mask++ {
+	for mask := 1; mask < 1<<g.dst.len(); mask++ {
 		var es []uint32
-		for e := range len(g.dst) {
+		for e := range g.dst.len() {
 			if mask&(1<<e) != 0 {
 				es = append(es, uint32(e))
 			}
@@ -372,8 +372,8 @@ func TestSCCs(t *testing.T) {
 
 	// Reverse topological order: an edge never goes to a later component.
 	src := sources(g)
-	for e := range g.dst {
-		assert.GreaterOrEqual(t, comp[src[e]], comp[g.dst[e]])
+	for e := range uint32(g.dst.len()) {
+		assert.GreaterOrEqual(t, comp[src[e]], comp[g.dst.at(e)])
 	}
 
 	// Self-loops and isolated states are components of their own.
@@ -387,13 +387,13 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 	const n = 200_000
 	g := &graph{start: make([]uint32, n+1), good: []bitset{nil}}
 	for s := range n {
-		g.start[s] = uint32(len(g.dst))
+		g.start[s] = uint32(g.dst.len())
 		if s+1 < n {
-			g.dst = append(g.dst, uint32(s+1))
-			g.class = append(g.class, 0)
+			g.dst.push(uint32(s+1))
+			g.class.push(0)
 		}
 	}
-	g.start[n] = uint32(len(g.dst))
+	g.start[n] = uint32(g.dst.len())
 	comp, ncomp := g.sccs()
 	require.Equal(t, n, ncomp)
 	for s := range n {
@@ -403,9 +403,9 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 	}
 
 	// Close it into one cycle with one bad state in the middle.
-	g.dst = append(g.dst, 0)
-	g.class = append(g.class, 0)
-	g.start[n] = uint32(len(g.dst))
+	g.dst.push(0)
+	g.class.push(0)
+	g.start[n] = uint32(g.dst.len())
 	g.good = []bitset{make(bitset, (n+63)/64)}
 	for s := range n {
 		if s != n/2 {
@@ -424,7 +424,9 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 
 func TestSrcOf(t *testing.T) {
 	// State 1 and state 4 have no out-edges.
-	g := &graph{start: []uint32{0, 2, 2, 3, 5, 5}, dst: make([]uint32, 5), class: make([]int32, 5)}
+	g := &graph{start: []uint32{0, 2, 2, 3, 5, 5}}
+	g.dst.grow(5)
+	g.class.grow(5)
 	for e, want := range []uint32{0, 0, 2, 3, 3} {
 		assert.Equal(t, want, g.srcOf(uint32(e)), "edge %d", e)
 	}
@@ -466,14 +468,14 @@ func TestFairCycleStopsWhenTheContextIsDoneDuringIt(t *testing.T) {
 	const n = 200_000 // a cycle through n states, one of them bad
 	g := &graph{start: make([]uint32, n+1), good: []bitset{make(bitset, (n+63)/64)}}
 	for s := range n {
-		g.start[s] = uint32(len(g.dst))
-		g.dst = append(g.dst, uint32((s+1)%n))
-		g.class = append(g.class, 0)
+		g.start[s] = uint32(g.dst.len())
+		g.dst.push(uint32((s+1)%n))
+		g.class.push(0)
 		if s != n/2 {
 			g.good[0].set(uint32(s))
 		}
 	}
-	g.start[n] = uint32(len(g.dst))
+	g.start[n] = uint32(g.dst.len())
 	ctx := &doneAfter{Context: context.Background(), after: 1}
 	g.poll = poll{ctx: ctx}
 	walk, found := findCycle(t, g)

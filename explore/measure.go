@@ -94,11 +94,11 @@ func (s *search) measureGraph() (*Measures, error) {
 	if g.interrupted() != nil {
 		return nil, nil
 	}
-	costs := []edgeCost{func(e uint32) int { return g.sent[e].Total() }}
+	costs := []edgeCost{func(e uint32) int { return g.sent.ptr(e).Total() }}
 	for t := range types {
-		costs = append(costs, func(e uint32) int { return int(g.sent[e].ByType[t]) })
+		costs = append(costs, func(e uint32) int { return int(g.sent.ptr(e).ByType[t]) })
 	}
-	costs = append(costs, func(e uint32) int { return int(g.sent[e].Lost) })
+	costs = append(costs, func(e uint32) int { return int(g.sent.ptr(e).Lost) })
 	_, figs := m.Figures()
 	for i, cost := range costs {
 		if err := s.minimise(figs[i], cost); err != nil {
@@ -120,20 +120,20 @@ func (s *search) measureGraph() (*Measures, error) {
 func (g *graph) reachesQuiet() bitset {
 	n := g.n()
 	rstart := make([]uint32, n+1)
-	for _, d := range g.dst {
-		rstart[d+1]++
+	for e := range uint32(g.dst.len()) {
+		rstart[g.dst.at(e)+1]++
 	}
 	for v := 0; v < n; v++ {
 		rstart[v+1] += rstart[v]
 	}
-	rsrc := make([]uint32, len(g.dst))
+	rsrc := make([]uint32, g.dst.len())
 	fill := slices.Clone(rstart[:n])
 	for u := 0; u < n; u++ {
 		if g.poll.stop(1) {
 			return nil
 		}
 		for e := g.start[u]; e < g.start[u+1]; e++ {
-			d := g.dst[e]
+			d := g.dst.at(e)
 			rsrc[fill[d]] = uint32(u)
 			fill[d]++
 		}
@@ -187,9 +187,9 @@ func (s *search) minimise(f *Figure, cost edgeCost) error {
 			continue
 		}
 		for e := g.start[it.s]; e < g.start[it.s+1]; e++ {
-			if d := it.d + cost(e); d < dist[g.dst[e]] {
-				dist[g.dst[e]] = d
-				heap.Push(&q, distItem{d, g.dst[e]})
+			if d := it.d + cost(e); d < dist[g.dst.at(e)] {
+				dist[g.dst.at(e)] = d
+				heap.Push(&q, distItem{d, g.dst.at(e)})
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func (s *search) maximise(f *Figure, cost edgeCost, ending bitset, comp []uint32
 			continue
 		}
 		for e := g.start[u]; e < g.start[u+1]; e++ {
-			if comp[g.dst[e]] == comp[u] && cost(e) > 0 {
+			if comp[g.dst.at(e)] == comp[u] && cost(e) > 0 {
 				f.Unbounded = true
 				run, err := s.lassoThrough(uint32(u), e, comp)
 				f.MaxRun = run
@@ -252,7 +252,7 @@ func (s *search) maximise(f *Figure, cost edgeCost, ending bitset, comp []uint32
 		}
 		for _, u := range order[first[c]:first[c+1]] {
 			for e := g.start[u]; e < g.start[u+1]; e++ {
-				v := g.dst[e]
+				v := g.dst.at(e)
 				if cv := comp[v]; cv != uint32(c) && ending.has(v) {
 					val[cv] = max(val[cv], val[c]+cost(e))
 				}
@@ -336,7 +336,7 @@ func (s *search) shortestTight(start, inside func(v uint32) bool, tight func(e, 
 				return Trace{}, nil
 			}
 			for e := g.start[u]; e < g.start[u+1]; e++ {
-				v := g.dst[e]
+				v := g.dst.at(e)
 				if !seen.has(v) && inside(v) && tight(e, u, v) {
 					seen.set(v)
 					via[v] = e
@@ -358,7 +358,7 @@ func (s *search) lassoThrough(u, e uint32, comp []uint32) (Trace, error) {
 		return Trace{}, err
 	}
 	cycle := []uint32{e}
-	if v := g.dst[e]; v != u {
+	if v := g.dst.at(e); v != u {
 		cycle = append(cycle, g.pathInside(comp, comp[u], v, func(x, _ uint32, viaEdge bool) bool { return !viaEdge && x == u })...)
 	}
 	tr.CycleStart = len(tr.Steps) - 1
@@ -395,11 +395,11 @@ func (s *search) extend(tr *Trace, from uint32, edges []uint32) error {
 			return fmt.Errorf("internal error: replay of edge %d: state %d has %d steps", e, from, len(b.Succs))
 		}
 		x := &b.Succs[j]
-		if idx, ok := s.tab.lookup(x.FP, b.State(j)); !ok || idx != g.dst[e] {
+		if idx, ok := s.tab.lookup(x.FP, b.State(j)); !ok || idx != g.dst.at(e) {
 			return fmt.Errorf("internal error: replay of edge %d reached another state than the search", e)
 		}
 		tr.Steps = append(tr.Steps, Step{Action: x.Action, Label: exp.Label(prev, x.Action), State: slices.Clone(b.State(j)), Props: x.Props, Sent: x.Sent})
-		from = g.dst[e]
+		from = g.dst.at(e)
 	}
 	return nil
 }

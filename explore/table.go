@@ -120,6 +120,10 @@ func (t *table) next(i uint64) uint64 {
 func (t *table) prefetch(fp uint64) {
 	i := t.home(fix(fp))
 	prefetch.Line(unsafe.Pointer(&t.keys[i>>segShift][i&segMask]))
+	if t.indexed {
+		// A state found is read with its index: another line.
+		prefetch.Line(unsafe.Pointer(&t.vals[i>>segShift][i&segMask]))
+	}
 }
 
 // prefetchSlot hints that slot i will be written soon.
