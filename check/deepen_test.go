@@ -182,12 +182,14 @@ func TestDeepenStopsWhereAPropertyStaysUnknown(t *testing.T) {
 	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, MemoryBudget: 10 << 20, Workers: 1}, 0)
 	require.NoError(t, err)
 	d := rep.Deepening
-	assert.Equal(t, []bound{{1, true, 932, 529}, {2, true, 3973, 1159}, {3, true, 9721, 1750}, {4, true, 15961, 1984}}, bounds(d))
-	assert.Equal(t, 3, d.Verdicts)
+	// Where the 10 MiB fall depends on how the graph's memory is counted
+	// (its edges grow in blocks of 64K).
+	assert.Equal(t, []bound{{1, true, 932, 529}, {2, true, 3973, 1159}, {3, true, 9721, 1750}}, bounds(d))
+	assert.Equal(t, 2, d.Verdicts)
 	require.NotNil(t, d.Stopped())
 	assert.Contains(t, d.Stopped().Undecided, "Termination: no stuck state, but fair cycles were not checked: the state graph outgrew the memory budget of 10.0 MiB")
 	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
-	assert.Equal(t, 3, rep.Config.MaxQueue)
+	assert.Equal(t, 2, rep.Config.MaxQueue)
 }
 
 // cancelAtLastLevel is a Context and a Progress callback that cancel the

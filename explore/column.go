@@ -13,7 +13,7 @@ type column[T any] struct {
 }
 
 const (
-	colShift = 20
+	colShift = 16
 	colBlock = 1 << colShift
 	colMask  = colBlock - 1
 )

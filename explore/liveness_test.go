@@ -389,7 +389,7 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 	for s := range n {
 		g.start[s] = uint32(g.dst.len())
 		if s+1 < n {
-			g.dst.push(uint32(s+1))
+			g.dst.push(uint32(s + 1))
 			g.class.push(0)
 		}
 	}
@@ -469,7 +469,7 @@ func TestFairCycleStopsWhenTheContextIsDoneDuringIt(t *testing.T) {
 	g := &graph{start: make([]uint32, n+1), good: []bitset{make(bitset, (n+63)/64)}}
 	for s := range n {
 		g.start[s] = uint32(g.dst.len())
-		g.dst.push(uint32((s+1)%n))
+		g.dst.push(uint32((s + 1) % n))
 		g.class.push(0)
 		if s != n/2 {
 			g.good[0].set(uint32(s))
