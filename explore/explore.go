@@ -374,6 +374,11 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
 	}
+	for _, w := range s.workers {
+		// The expanded state's predicates serve the goals only.
+		w.x.batch.NoStateProps = s.goalMask == 0
+		w.alt.batch.NoStateProps = s.goalMask == 0
+	}
 	start := time.Now()
 	s.bfs(start)
 	s.stats.Elapsed = time.Since(start)

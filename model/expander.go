@@ -190,7 +190,9 @@ func (e *expander[L, M]) Initial(out *Batch) {
 func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
 	k, cur := e.k, e.load(state)
-	out.Props = e.props(cur) | k.stepMask
+	if !out.NoStateProps {
+		out.Props = e.props(cur) | k.stepMask
+	}
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
 	n := k.n

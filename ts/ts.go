@@ -76,6 +76,9 @@ type Batch struct {
 	// Lazy asks a LazyExpander to commit successors without encodings
 	// (CommitLazy); Reset keeps it.
 	Lazy bool
+	// NoStateProps says the searcher needs no predicates of the expanded
+	// state: an expander may leave Props 0. Reset keeps it.
+	NoStateProps bool
 	buf  []byte
 }
 
