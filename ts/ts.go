@@ -79,7 +79,7 @@ type Batch struct {
 	// NoStateProps says the searcher needs no predicates of the expanded
 	// state: an expander may leave Props 0. Reset keeps it.
 	NoStateProps bool
-	buf  []byte
+	buf          []byte
 }
 
 // Reset empties the batch, keeping its memory.
