@@ -24,12 +24,14 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 	tab := newTable(0, true)
 	startSize := tab.size
 	var cl claims
+	var enc encoded
 	model := map[uint64]uint32{} // fingerprint -> index
 	var seen []uint64
 	type rec struct {
 		fp, slot, tslot uint64
 		idx             uint32
 		old, won        bool
+		encodes         bool // the encoded set named it to encode its state
 	}
 	perChunk := perRound / goroutines
 	parallel := func(f func(c int, recs []rec)) func([]rec) {
@@ -60,6 +62,13 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 			}
 		}
 		cl.reset(perRound)
+		// Every other round the encoded set is far too small: it must
+		// then tell more successors to encode, never fewer.
+		if round%2 == 0 {
+			enc.reset(perRound)
+		} else {
+			enc.reset(50)
+		}
 		gen := tab.gen
 		parallel(func(c int, rs []rec) {
 			for j := range rs {
@@ -68,6 +77,7 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 				r.old, r.idx, r.tslot = old, idx, slot
 				if !old {
 					r.slot = cl.claim(r.fp, claimPos(c, j))
+					r.encodes = enc.add(r.fp, claimPos(c, j))
 				}
 			}
 		})(recs)
@@ -76,6 +86,26 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 				rs[j].won = !rs[j].old && cl.won(rs[j].slot, claimPos(c, j))
 			}
 		})(recs)
+		// Every new state is encoded by some successor, and a successor
+		// told not to encode finds, as its state's owner, one that did.
+		encoder := map[uint64]bool{}
+		for i := range recs {
+			if recs[i].encodes {
+				encoder[fix(recs[i].fp)] = true
+			}
+		}
+		for i := range recs {
+			r := &recs[i]
+			if r.old {
+				continue
+			}
+			require.True(t, encoder[fix(r.fp)], "round %d: nobody encodes %#x", round, r.fp)
+			if !r.encodes {
+				pos := enc.owner(r.fp)
+				o := &recs[int(pos>>25)*perChunk+int(pos&(1<<25-1))]
+				require.True(t, o.encodes && fix(o.fp) == fix(r.fp), "round %d: owner of %#x", round, r.fp)
+			}
+		}
 		// Indices in sequential order, as runBatch numbers them.
 		prior := uint32(len(model))
 		next, winners := prior, 0
