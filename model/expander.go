@@ -14,7 +14,8 @@ import (
 type world[L, M any] struct {
 	alive    uint64
 	local    []L
-	chans    [][]M // chan(p,q) at p*N+q
+	chans    [][]M   // chan(p,q) at p*N+q
+	busy     chanSet // the non-empty channels
 	crashes  int
 	restarts int
 	lay      int // the arrangement of IDs (Kernel.layouts)
@@ -28,9 +29,10 @@ func (w *world[L, M]) init(n int) {
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
 	w.alive, w.crashes, w.restarts, w.lay = src.alive, src.crashes, src.restarts, src.lay
 	copy(w.local, src.local)
-	for i, c := range src.chans {
-		w.chans[i] = append(w.chans[i][:0], c...)
+	for ch := range w.busy.union(src.busy).all() {
+		w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
 	}
+	w.busy = src.busy
 }
 
 // expander generates the steps of states of one Kernel; one per goroutine.
@@ -101,6 +103,7 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	ch := from*e.k.n + to
 	e.touch(ch)
 	e.w.chans[ch] = append(e.w.chans[ch], m)
+	e.w.busy.add(ch)
 	if len(e.w.chans[ch]) > e.k.cfg.MaxQueue {
 		e.overflow = true
 	}
@@ -139,6 +142,7 @@ func (e *expander[L, M]) begin() {
 	nxt, cur := &e.nxt, &e.cur
 	for _, ch := range e.dirty {
 		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
+		nxt.busy.setTo(ch, len(cur.chans[ch]) > 0)
 	}
 	e.dirty = e.dirty[:0]
 	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
@@ -179,6 +183,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 		for i := range w.chans {
 			w.chans[i] = w.chans[i][:0]
 		}
+		w.busy = chanSet{}
 		e.overflow, e.sent = false, Sends{}
 		e.initial = true
 		e.emit(out, Action(i), NoFairness)
@@ -196,10 +201,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
 	n := k.n
-	for ch, q := range cur.chans {
-		if len(q) == 0 {
-			continue
-		}
+	for ch := range cur.busy.all() {
 		from, to := ch/n, ch%n
 		e.deliver(from, to)
 		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
@@ -276,6 +278,9 @@ func (e *expander[L, M]) deliver(from, to int) {
 	m := q[0]
 	copy(q, q[1:])
 	e.nxt.chans[ch] = q[:len(q)-1]
+	if len(q) == 1 {
+		e.nxt.busy.remove(ch)
+	}
 	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, m)
 }
 
@@ -316,6 +321,7 @@ func (e *expander[L, M]) crash(p int) {
 			e.sent.Lost += uint16(len(nxt.chans[from*n+p]))
 			e.touch(from*n + p)
 			nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
+			nxt.busy.remove(from*n + p)
 		}
 	}
 	nxt.crashes++
@@ -487,17 +493,9 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	for p := range w.local {
 		b = c.AppendLocal(b, &w.local[p])
 	}
-	nonEmpty := 0
-	for _, q := range w.chans {
-		if len(q) > 0 {
-			nonEmpty++
-		}
-	}
-	b = binary.AppendUvarint(b, uint64(nonEmpty))
-	for ch, q := range w.chans {
-		if len(q) == 0 {
-			continue
-		}
+	b = binary.AppendUvarint(b, uint64(w.busy.count()))
+	for ch := range w.busy.all() {
+		q := w.chans[ch]
 		b = append(b, byte(ch), byte(len(q)))
 		for i := range q {
 			b = c.AppendMsg(b, &q[i])
@@ -541,12 +539,15 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			h.local[p] = e.k.keys.hashLocal(p, start[:len(start)-len(b)])
 		}
 	}
-	for i := range w.chans {
-		w.chans[i] = w.chans[i][:0]
+	for ch := range w.busy.all() {
+		w.chans[ch] = w.chans[ch][:0]
+		if h != nil {
+			h.chans[ch] = 0
+		}
 	}
+	w.busy = chanSet{}
 	if h != nil {
 		h.head = hashHead(w.lay, w.crashes, w.restarts, w.alive)
-		clear(h.chans)
 	}
 	nonEmpty := 0
 	if nonEmpty, b, err = readUvarint(b); err != nil {
@@ -570,6 +571,9 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			}
 			w.chans[ch] = append(w.chans[ch], e.msg)
 		}
+		if len(w.chans[ch]) > 0 { // not so in a corrupt state only
+			w.busy.add(ch)
+		}
 		if h != nil {
 			h.chans[ch] = e.k.keys.hashChan(ch, start[:len(start)-len(b)])
 		}
@@ -582,8 +586,8 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		for _, x := range h.local {
 			h.fp += x
 		}
-		for _, x := range h.chans {
-			h.fp += x
+		for ch := range w.busy.all() {
+			h.fp += h.chans[ch]
 		}
 	}
 	return nil

@@ -216,6 +216,7 @@ func (s ws) world(n int) *world[tLocal, tMsg] {
 	copy(w.local, s.Local)
 	for pq, q := range s.Chans {
 		w.chans[pq[0]*n+pq[1]] = slices.Clone(q)
+		w.busy.setTo(pq[0]*n+pq[1], len(q) > 0)
 	}
 	return w
 }
