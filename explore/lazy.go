@@ -139,28 +139,12 @@ func (s *search) encodingOf(ch *chunk, r *succRec) ([]byte, uint64) {
 // successor that encoded it (its claimPos). It is open addressing over a
 // power of two slots, cleared between batches. It only saves work: when a
 // probe runs long (the set is crowded), add says "encode it yourself".
-type encoded struct {
-	keys []uint64
-	vals []uint32
-	mask uint64
-}
+type encoded struct{ batchSlots }
 
 const encodedProbes = 32
 
 // reset empties the set, sized for about n successors.
-func (e *encoded) reset(n int) {
-	size := 1024
-	for size < 2*n {
-		size *= 2
-	}
-	if size > len(e.keys) {
-		e.keys, e.vals = make([]uint64, size), make([]uint32, size)
-	} else {
-		e.keys, e.vals = e.keys[:size], e.vals[:size]
-		clear(e.keys)
-	}
-	e.mask = uint64(size - 1)
-}
+func (e *encoded) reset(n int) { e.empty(2 * n) }
 
 // add reports whether the successor at pos, which reaches fp, is to encode
 // it: the first of the batch to reach fp is (and is then its owner), as is
@@ -202,5 +186,3 @@ func (e *encoded) owner(fp uint64) uint32 {
 func (e *encoded) prefetch(fp uint64) {
 	prefetch.Line(unsafe.Pointer(&e.keys[fix(fp)&e.mask]))
 }
-
-func (e *encoded) bytes() int64 { return int64(cap(e.keys))*8 + int64(cap(e.vals))*4 }

@@ -261,11 +261,35 @@ func (t *table) bytes() int64 {
 //
 // A slot's value is pending|pos while successors claim it, then idx+1 once
 // the state has its index.
-type claims struct {
+type claims struct{ batchSlots }
+
+// batchSlots is open addressing over a power of two slots, each a
+// fingerprint and a 32-bit value, emptied between batches: the claims and
+// the encoded set (lazy.go).
+type batchSlots struct {
 	keys []uint64
 	vals []uint32
 	mask uint64
 }
+
+// empty clears the slots, at least n of them (a power of two, at least
+// 1024), keeping their memory when it is enough.
+func (b *batchSlots) empty(n int) {
+	size := 1024
+	for size < n {
+		size *= 2
+	}
+	if size > len(b.keys) {
+		b.keys, b.vals = make([]uint64, size), make([]uint32, size)
+	} else {
+		b.keys, b.vals = b.keys[:size], b.vals[:size]
+		clear(b.keys)
+		clear(b.vals)
+	}
+	b.mask = uint64(size - 1)
+}
+
+func (b *batchSlots) bytes() int64 { return int64(cap(b.keys))*8 + int64(cap(b.vals))*4 }
 
 const pending = uint32(1) << 31
 
@@ -274,20 +298,7 @@ const pending = uint32(1) << 31
 func claimPos(c, j int) uint32 { return uint32(c)<<25 | uint32(j) }
 
 // reset empties the table and makes room for n claims.
-func (c *claims) reset(n int) {
-	size := 1024
-	for size*4 < n*5 { // at most 80% full, even if every claim is new
-		size *= 2
-	}
-	if size > len(c.keys) {
-		c.keys, c.vals = make([]uint64, size), make([]uint32, size)
-	} else {
-		c.keys, c.vals = c.keys[:size], c.vals[:size]
-		clear(c.keys)
-		clear(c.vals)
-	}
-	c.mask = uint64(size - 1)
-}
+func (c *claims) reset(n int) { c.empty((n*5 + 3) / 4) } // at most 80% full, even if every claim is new
 
 // claim records that the successor at position pos reaches fp, and returns
 // fp's slot. Safe for concurrent use.
@@ -331,8 +342,6 @@ func (c *claims) winner(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[s
 
 // setAt gives the state of a slot its index.
 func (c *claims) setAt(slot uint64, idx uint32) { atomic.StoreUint32(&c.vals[slot], idx+1) }
-
-func (c *claims) bytes() int64 { return int64(cap(c.keys))*8 + int64(cap(c.vals))*4 }
 
 // indexAt is the index of the state of a slot, once set.
 func (c *claims) indexAt(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) - 1 }
