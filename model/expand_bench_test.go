@@ -86,24 +86,33 @@ func benchExpand(b *testing.B, algo string, cfg model.Config, lazy bool) {
 	b.ReportMetric(float64(transitions)/float64(b.N)/float64(len(states)), "transitions/state")
 }
 
-// Fingerprinting alone: the 64-bit hash of each successor's canonical
-// encoding, as Batch computes it.
+// Fingerprinting a whole state from its encoding: decoding it and hashing
+// its parts (model/fingerprint.go), which every expanded state pays once; a
+// successor pays only the update for the parts its step changed, inside
+// BenchmarkExpand's lazy variant. "whole-encoding" is one xxh3 over the
+// encoding, the fingerprint before issue 14, for comparison.
 func BenchmarkFingerprint(b *testing.B) {
 	for _, c := range benchConfigs {
-		b.Run(c.name, func(b *testing.B) {
-			_, states := benchStates(b, c.algo, c.cfg, 20_000)
-			var bytes int64
-			for _, s := range states {
-				bytes += int64(len(s))
-			}
-			b.SetBytes(bytes / int64(len(states)))
-			var sink uint64
-			n := 0
-			for b.Loop() {
-				sink ^= xxh3.Hash(states[n%len(states)])
-				n++
-			}
-			_ = sink
-		})
+		sys, states := benchStates(b, c.algo, c.cfg, 20_000)
+		var bytes int64
+		for _, s := range states {
+			bytes += int64(len(s))
+		}
+		fp := sys.(interface{ Fingerprinter() func([]byte) uint64 }).Fingerprinter()
+		for _, v := range []struct {
+			name string
+			f    func([]byte) uint64
+		}{{"decode-and-parts", fp}, {"whole-encoding", xxh3.Hash}} {
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				b.SetBytes(bytes / int64(len(states)))
+				var sink uint64
+				n := 0
+				for b.Loop() {
+					sink ^= v.f(states[n%len(states)])
+					n++
+				}
+				_ = sink
+			})
+		}
 	}
 }

@@ -22,3 +22,14 @@ func (k *Kernel[L, M]) Fingerprint(state []byte) (uint64, error) {
 	}
 	return e.h.fp, nil
 }
+
+// Fingerprinter is Fingerprint with one expander reused, for benchmarks.
+func (k *Kernel[L, M]) Fingerprinter() func([]byte) uint64 {
+	e := k.newExpander()
+	return func(state []byte) uint64 {
+		if err := e.decode(state, &e.cur, &e.h); err != nil {
+			panic(err)
+		}
+		return e.h.fp
+	}
+}
