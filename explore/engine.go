@@ -16,11 +16,13 @@ import (
 // parallel over its chunks, with a barrier between them:
 //
 //	expand   every state of the chunk (with reduction, only the steps of a
-//	         stubborn set); keep the successors in order
+//	         stubborn set); keep the successors in order. Lazily (lazy.go),
+//	         a successor is looked up here, by fingerprint, and only a new
+//	         one is encoded
 //	claim    look each successor up in the table (states of earlier
-//	         batches; it does not change in this phase); claim a new one in
-//	         the batch's claims table at its sequential position (chunk,
-//	         offset): the smallest position wins
+//	         batches; it does not change in this phase), unless expansion
+//	         did; claim a new one in the batch's claims table at its
+//	         sequential position (chunk, offset): the smallest position wins
 //	count    the winners: the first occurrence of each new state
 //	write    winners get consecutive indices in sequential order (from
 //	         prefix sums over chunks), a table slot, parent links and
@@ -30,8 +32,10 @@ import (
 // So state indices, counts, first violations and traces are exactly those of
 // a one-goroutine search, for any number of workers.
 const (
-	chunkStates = 128 // frontier states per chunk (smaller batches: less memory for records, same speed; BENCHMARKS.md)
-	batchChunks = 64  // chunks per batch (at most 64, see claimPos)
+	// Frontier states per chunk: 128 rather than 256 halves the batch's
+	// records and sets for the same speed (BENCHMARKS.md).
+	chunkStates = 128
+	batchChunks = 64 // chunks per batch (at most 64, see claimPos)
 )
 
 type worker struct {
