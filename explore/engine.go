@@ -175,7 +175,10 @@ func (s *search) bfs(start time.Time) {
 			idx := uint32(s.links.n)
 			s.links.grow(int(idx) + 1)
 			s.links.set(idx, noParent, succ.Action)
-			s.next.push(s.batch.State(j))
+			if err := s.next.push(s.batch.State(j)); err != nil {
+				s.halt(StopIO, err.Error())
+				return
+			}
 			s.checkInvariants(succ.Props, idx)
 		}
 	}
@@ -385,21 +388,24 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	for p := range ch.badStep {
 		ch.badStep[p] = stepAt{src: noParent}
 	}
-	data, from, err := s.cur.states(ch.lo, ch.hi, &w.read)
+	data, err := s.cur.states(ch.lo, ch.hi, &w.read)
 	if err != nil {
 		ch.err = err
 		return
 	}
 	if w.x.lazy != nil {
-		s.expandLazy(w, ch, data, from)
+		s.expandLazy(w, ch, data)
 		return
 	}
 	x := w.x
+	off := 0 // of state i in data
 	for i := ch.lo; i < ch.hi; i++ {
 		src := s.cur.base + uint32(i)
 		b := &x.batch
-		pick := s.expandState(x, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
-		n := len(b.Succs)
+		n := int(s.cur.lens[i])
+		pick := s.expandState(x, ch, data[off:off+n])
+		off += n
+		n = len(b.Succs)
 		if pick != nil {
 			n = len(pick)
 		}
@@ -589,8 +595,11 @@ func (s *search) writeChunk(ch *chunk) {
 			}
 		}
 		s.links.set(idx, r.src, r.action)
+		if err := s.next.set(int(idx-s.next.base), ch.firstByte+int64(len(ch.out)), len(enc)); err != nil {
+			ch.err = err
+			return
+		}
 		ch.out = append(ch.out, enc...)
-		s.next.ends[idx-s.next.base] = uint64(ch.firstByte) + uint64(len(ch.out))
 		if bad := s.invMask &^ props; bad != 0 {
 			for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 				if bad&1 != 0 && ch.bad[p] < 0 {

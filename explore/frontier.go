@@ -10,9 +10,14 @@ import (
 // spillFrontierAfter bytes (the search reads a level once, in order, and
 // writes the next one in order, so the disk serves it well). The search
 // keeps two levels, the one being expanded and the next.
+//
+// Per state it keeps only the length of its encoding (2 bytes), and the
+// offset of every chunkStates-th state: readers go through a chunk in
+// order, so they add up lengths from the chunk's start.
 type level struct {
 	data   []byte   // the states, while in memory
-	ends   []uint64 // end offset of each state
+	lens   []uint16 // length of each state's encoding
+	offs   []uint64 // offset of state k*chunkStates
 	base   uint32   // index of the first state of the level
 	size   int64    // bytes written so far
 	file   *os.File // the states, once spilled (reused from level to level)
@@ -25,45 +30,75 @@ type level struct {
 // variable so that tests can make every level spill.
 var spillFrontierAfter int64 = 4 << 20
 
-func (l *level) count() int { return len(l.ends) }
+// maxStateBytes is the longest encoding a level can hold.
+const maxStateBytes = 1<<16 - 1
+
+// errStateTooLong stops a search whose states outgrow maxStateBytes.
+var errStateTooLong = fmt.Errorf("a state's encoding is longer than %d bytes, the most the frontier holds", maxStateBytes)
+
+func (l *level) count() int { return len(l.lens) }
 
 // push appends a state (initial states; one goroutine).
-func (l *level) push(s []byte) {
+func (l *level) push(s []byte) error {
+	if len(s) > maxStateBytes {
+		return errStateTooLong
+	}
+	if len(l.lens)%chunkStates == 0 {
+		l.offs = append(l.offs, uint64(l.size))
+	}
 	l.data = append(l.data, s...)
 	l.size += int64(len(s))
-	l.ends = append(l.ends, uint64(l.size))
+	l.lens = append(l.lens, uint16(len(s)))
+	return nil
 }
 
-func (l *level) start(i int) uint64 {
-	if i == 0 {
-		return 0
+// set records that state i (counted from the level's start) is n bytes
+// long and starts at byte off; safe for concurrent use on distinct states.
+func (l *level) set(i int, off int64, n int) error {
+	if n > maxStateBytes {
+		return errStateTooLong
 	}
-	return l.ends[i-1]
+	l.lens[i] = uint16(n)
+	if i%chunkStates == 0 {
+		l.offs[i/chunkStates] = uint64(off)
+	}
+	return nil
 }
 
-// states returns the bytes of states [lo, hi) back to back, and the offset
-// of state lo in the level; buf is scratch for a spilled level.
-func (l *level) states(lo, hi int, buf *[]byte) ([]byte, uint64, error) {
-	from, to := l.start(lo), l.ends[hi-1]
+// end is the offset just past state hi-1, hi a multiple of chunkStates or
+// the count.
+func (l *level) end(hi int) uint64 {
+	if hi == len(l.lens) {
+		return uint64(l.size)
+	}
+	return l.offs[hi/chunkStates]
+}
+
+// states returns the bytes of states [lo, hi) back to back (lo a multiple
+// of chunkStates; hi one too, or the count); buf is scratch for a spilled
+// level. State i of them is lens[i] bytes long, right after state i-1.
+func (l *level) states(lo, hi int, buf *[]byte) ([]byte, error) {
+	from, to := l.offs[lo/chunkStates], l.end(hi)
 	if !l.onDisk {
-		return l.data[from:to], from, nil
+		return l.data[from:to], nil
 	}
 	*buf = growTo((*buf)[:0], int(to-from))
 	if _, err := l.file.ReadAt(*buf, int64(from)); err != nil {
-		return nil, 0, fmt.Errorf("reading the frontier: %w", err)
+		return nil, fmt.Errorf("reading the frontier: %w", err)
 	}
-	return *buf, from, nil
+	return *buf, nil
 }
 
 func (l *level) reset(base uint32) {
-	l.data, l.ends, l.base, l.size, l.onDisk = l.data[:0], l.ends[:0], base, 0, false
+	l.data, l.lens, l.offs, l.base, l.size, l.onDisk = l.data[:0], l.lens[:0], l.offs[:0], base, 0, false
 }
 
 // reserve makes room for states up to count (exclusive) and bytes up to
 // size, moving the level to its file when it gets large; call it when no
 // worker runs.
 func (l *level) reserve(count int, size int64) {
-	l.ends = growTo(l.ends, count)
+	l.lens = growTo(l.lens, count)
+	l.offs = growTo(l.offs, (count+chunkStates-1)/chunkStates)
 	if !l.onDisk && size > spillFrontierAfter && l.err == nil {
 		l.spill()
 	}
@@ -111,4 +146,6 @@ func (l *level) close() {
 	}
 }
 
-func (l *level) memBytes() int64 { return int64(cap(l.data)) + int64(cap(l.ends))*8 }
+func (l *level) memBytes() int64 {
+	return int64(cap(l.data)) + int64(cap(l.lens))*2 + int64(cap(l.offs))*8
+}

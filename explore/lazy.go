@@ -17,21 +17,24 @@ import (
 // depends on the workers' timing, but not the bytes: the encoding is a
 // function of the state, so the search's results stay those of one worker.
 
-// expandLazy expands the states of chunk ch (data holds them, from
-// frontier offset from) and records their successors. It is a pipeline of
+// expandLazy expands the states of chunk ch (data holds them back to back)
+// and records their successors. It is a pipeline of
 // two: state i is expanded and its successors' table slots are prefetched,
 // then state i-1, expanded in the other half, has its successors looked up
 // and recorded, by which time their slots are in the cache. Records come in
 // state order as in a plain loop.
-func (s *search) expandLazy(w *worker, ch *chunk, data []byte, from uint64) {
+func (s *search) expandLazy(w *worker, ch *chunk, data []byte) {
 	var waiting *expansion
+	off := 0 // of state i in data
 	for i := ch.lo; i < ch.hi; i++ {
 		x := w.x
 		if x == waiting {
 			x = w.alt
 		}
 		x.src = s.cur.base + uint32(i)
-		s.expandAhead(x, ch, data[s.cur.start(i)-from:s.cur.ends[i]-from])
+		n := int(s.cur.lens[i])
+		s.expandAhead(x, ch, data[off:off+n])
+		off += n
 		if waiting != nil {
 			s.recordLazy(w, ch, waiting)
 		}
