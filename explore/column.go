@@ -48,9 +48,3 @@ func (c *column[T]) bytes() int64 {
 	var zero T
 	return int64(len(c.blocks)) * colBlock * int64(unsafe.Sizeof(zero))
 }
-
-// push appends v.
-func (c *column[T]) push(v T) {
-	c.grow(c.n + 1)
-	c.set(uint32(c.n-1), v)
-}

@@ -81,7 +81,6 @@ type succRec struct {
 	off, end uint32 // encoding in chunk.buf
 	idx      uint32
 	outcome  uint8
-	probed   bool // looked up in the table already (lazy expansion): tslot, or idx if old
 	borrowed bool // its encoding is another successor's (lazy expansion; see encodingOf)
 }
 
@@ -493,7 +492,8 @@ func (s *search) expandState(x *expansion, ch *chunk, state []byte) []int32 {
 func (s *search) claimChunk(c int, ch *chunk) {
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		if r.probed {
+		if s.lazy {
+			// Expansion looked it up already: tslot, or idx if old.
 			if r.outcome == recOld {
 				continue
 			}

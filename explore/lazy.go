@@ -98,14 +98,14 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 			if s.graph != nil {
 				ch.recs = append(ch.recs, succRec{
 					fp: y.FP, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
-					idx: p.idx, outcome: recOld, probed: true,
+					idx: p.idx, outcome: recOld,
 				})
 			}
 			continue
 		}
 		r := succRec{
 			fp: y.FP, tslot: p.slot, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
-			probed: true, outcome: recLost,
+			outcome: recLost,
 		}
 		if w.mine[m] {
 			x.lazy.Materialize(b, int(j))

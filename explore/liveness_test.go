@@ -493,3 +493,9 @@ func TestFairCycleStopsWhenTheContextIsDoneDuringIt(t *testing.T) {
 	assert.Len(t, walk, n)
 	assert.NoError(t, g.interrupted())
 }
+
+// push appends v (graphs built by hand in tests).
+func (c *column[T]) push(v T) {
+	c.grow(c.n + 1)
+	c.set(uint32(c.n-1), v)
+}

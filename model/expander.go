@@ -146,7 +146,11 @@ func (e *expander[L, M]) begin() {
 	}
 	e.dirty = e.dirty[:0]
 	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
-	copy(nxt.local, cur.local)
+	// A step changes the local state of its own process only (handlers get
+	// no other), so that one is all there is to put back.
+	if p := e.stepProc; p >= 0 {
+		nxt.local[p] = cur.local[p]
+	}
 	e.overflow = false
 	e.sent = Sends{}
 	e.stepProc = -1
@@ -156,6 +160,7 @@ func (e *expander[L, M]) begin() {
 func (e *expander[L, M]) sync() {
 	e.nxt.copyFrom(&e.cur)
 	e.dirty = e.dirty[:0]
+	e.stepProc = -1
 }
 
 // touch records that a step changes channel ch of nxt.
