@@ -121,3 +121,30 @@ func BenchmarkSpinConfigs(b *testing.B) {
 		}
 	}
 }
+
+// Issue 14's termination target: chang-roberts --n 4 --crash-any with
+// Termination checked (the liveness graph and the fair-cycle check) against
+// the safety-only search, one worker.
+func BenchmarkTermination(b *testing.B) {
+	spec, _ := specs.Builtin().Lookup("chang-roberts")
+	cfg := model.Config{N: 4, MaxCrashes: 3}
+	for _, c := range []struct {
+		name string
+		sel  []string
+	}{
+		{"safety", []string{"SingleLeader", "Agreement"}},
+		{"termination", []string{"SingleLeader", "Agreement", "Termination"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: c.sel, Continue: true, Workers: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Stats.States != 16_281_308 {
+					b.Fatalf("%d states, want 16,281,308", rep.Stats.States)
+				}
+			}
+		})
+	}
+}

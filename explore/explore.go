@@ -385,14 +385,12 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	return s.result()
 }
 
-// lasso runs the fair-cycle check of goal k on the complete graph and
-// returns the violation as a prefix plus a cycle, if there is one.
-func (s *search) lasso(k int) (*Violation, error) {
+// lasso builds the violation of goal k in component fc (found by
+// violations) as a prefix plus a fair cycle, replayed.
+func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, error) {
 	g := s.graph
-	g.close()
-	g.which = k
-	cycle, found := g.fairCycle()
-	if !found {
+	cycle := g.fairCycle(comp, fc)
+	if g.interrupted() != nil {
 		return nil, nil
 	}
 	s0 := g.srcOf(cycle[0])

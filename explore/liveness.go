@@ -17,7 +17,6 @@ type graph struct {
 	dst   column[uint32]
 	class column[int32]
 	good  []bitset // per goal: the goal holds in the state
-	which int      // the goal fairCycle looks at
 	cut   bitset   // the channel bound discarded a fair successor of the state
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
@@ -73,18 +72,24 @@ func (g *graph) interrupted() error { return g.poll.err }
 func (s *search) fairCycles(r *Result) error {
 	s.graph.close()
 	s.graph.poll = poll{ctx: s.opt.Context}
+	comp, found := s.graph.violations()
 	for k := range s.goals {
-		v, err := s.lasso(k)
+		if s.graph.interrupted() != nil {
+			break
+		}
+		if !found[k].ok {
+			continue
+		}
+		v, err := s.lasso(k, comp, found[k])
 		if err != nil {
 			return err
-		}
-		if cause := s.graph.interrupted(); cause != nil {
-			r.LivenessSkipped = "the fair-cycle check was interrupted: " + cause.Error()
-			return nil
 		}
 		if v != nil {
 			r.Violations = append(r.Violations, *v)
 		}
+	}
+	if cause := s.graph.interrupted(); cause != nil {
+		r.LivenessSkipped = "the fair-cycle check was interrupted: " + cause.Error()
 	}
 	return nil
 }
@@ -111,8 +116,6 @@ func (b *bitset) set(s uint32) {
 
 func (g *graph) n() int { return len(g.start) - 1 }
 
-func (g *graph) isGood(s uint32) bool { return g.good[g.which].has(s) }
-
 func (g *graph) bytes() int64 {
 	return int64(cap(g.start))*4 + g.dst.bytes() + g.class.bytes() + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
 		g.sent.bytes()
@@ -126,78 +129,103 @@ func (g *graph) goodBytes() int64 {
 	return n
 }
 
-// sccs returns the strongly connected components (Tarjan's algorithm with an
-// explicit stack, so depth is not limited by the goroutine stack). comp[s] is
-// the component of s; components are numbered in reverse topological order.
+// sccs returns the strongly connected components: comp[s] is the
+// component of s, and components are numbered in reverse topological order
+// (an edge between components goes to a smaller number).
+//
+// It is Pearce's space-efficient variant of Tarjan's algorithm ("A
+// space-efficient algorithm for finding strongly connected components",
+// 2016), with an explicit call stack so that depth is not limited by the
+// goroutine stack. One array serves as Tarjan's index, lowlink and
+// component: an open state holds its lowlink (at most the number of open
+// states), a finished one its component, counted down from n so that it is
+// above every open lowlink and never lowers one. That is a third of
+// Tarjan's per-state memory and one random access per edge instead of two.
+// Each, unless nil, sees every component as it is found (see components).
 // Interrupted (g.interrupted), it returns early with a partial answer.
-func (g *graph) sccs() (comp []uint32, ncomp int) {
+func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int) {
 	n := g.n()
-	const unvisited = ^uint32(0)
-	index := make([]uint32, n)
-	low := make([]uint32, n)
-	comp = make([]uint32, n)
-	for i := range index {
-		index[i], comp[i] = unvisited, unvisited
+	rindex := make([]uint32, n) // 0: not visited yet
+	type frame struct {
+		v, edge uint32
+		root    bool // no edge from v's subtree reached an open state below v
 	}
-	type frame struct{ v, edge uint32 }
 	var call []frame
-	var stack []uint32
-	next := uint32(0)
-	for root := 0; root < n; root++ {
-		if index[root] != unvisited {
+	var open []uint32 // finished states whose component is still open
+	var ms []uint32   // the states of the component just found, for each
+	index, c := uint32(1), uint32(n)
+	for r := range uint32(n) {
+		if rindex[r] != 0 {
 			continue
 		}
-		call = append(call, frame{uint32(root), g.start[root]})
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, uint32(root))
+		rindex[r], index = index, index+1
+		call = append(call, frame{r, g.start[r], true})
 		for len(call) > 0 {
 			if g.poll.stop(1) {
-				return comp, ncomp
+				return rindex, ncomp
 			}
 			f := &call[len(call)-1]
 			v := f.v
 			if f.edge < g.start[v+1] {
 				w := g.dst.at(f.edge)
 				f.edge++
-				switch {
-				case index[w] == unvisited:
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					call = append(call, frame{w, g.start[w]})
-				case comp[w] == unvisited: // w is on the stack
-					low[v] = min(low[v], index[w])
+				if rindex[w] == 0 {
+					rindex[w], index = index, index+1
+					call = append(call, frame{w, g.start[w], true})
+				} else if rindex[w] < rindex[v] {
+					rindex[v], f.root = rindex[w], false
 				}
 				continue
 			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					comp[w] = uint32(ncomp)
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
+			root := f.root
 			call = call[:len(call)-1]
+			if root {
+				index--
+				ms = append(ms[:0], v)
+				for len(open) > 0 && rindex[v] <= rindex[open[len(open)-1]] {
+					ms = append(ms, open[len(open)-1])
+					rindex[open[len(open)-1]] = c
+					open = open[:len(open)-1]
+					index--
+				}
+				rindex[v] = c
+				if each != nil {
+					each(rindex, c, ms)
+				}
+				c--
+				ncomp++
+			} else {
+				open = append(open, v)
+			}
 			if len(call) > 0 {
-				u := call[len(call)-1].v
-				low[u] = min(low[u], low[v])
+				if p := &call[len(call)-1]; rindex[v] < rindex[p.v] {
+					rindex[p.v], p.root = rindex[v], false
+				}
 			}
 		}
 	}
-	return comp, ncomp
+	// The first component found (a sink) got n: number from 0 up.
+	for s := range rindex {
+		rindex[s] = uint32(n) - rindex[s]
+	}
+	return rindex, ncomp
 }
 
 // cycleEdge is one step of a cycle: the edge index in the graph.
 type cycleEdge = uint32
 
-// fairCycle looks for a reachable cycle that is weakly fair and passes a
-// state where the goal does not hold, and returns it as edge indices starting
-// and ending at its first state.
+// fairComponent is, for one goal, the component of a fair cycle through
+// a bad state, and the lowest bad state of that component.
+type fairComponent struct {
+	ok     bool
+	c, bad uint32
+}
+
+// violations finds, for every goal, the fair components with a bad state
+// and keeps the one whose bad state has the lowest index (the shallowest, so
+// the lasso's prefix is short). Each component is judged as soon as the SCC
+// pass has found it, while its states are fresh in the cache. It returns the
+// components (as sccs) and the choice per goal.
 //
 // Weak fairness on a cycle: every class enabled in all of the cycle's states
 // is taken by one of its edges. Within a strongly connected component C, the
@@ -206,80 +234,101 @@ type cycleEdge = uint32
 // same classes taken. So C contains a fair cycle iff that walk is fair, and
 // it then passes every state of C, including a bad one if C has one.
 //
-// Among the violating components it picks the one whose bad state has the
-// lowest index (the shallowest, so the prefix is short) and builds a short
-// fair cycle in it greedily.
-//
-// Interrupted (g.interrupted), it returns no cycle, which then proves nothing.
-func (g *graph) fairCycle() ([]cycleEdge, bool) {
-	comp, ncomp := g.sccs()
-	if g.interrupted() != nil {
-		return nil, false
-	}
-	// The states of each component, by a counting sort on comp: component c
-	// is order[first[c]:first[c+1]], in increasing state order.
-	first := make([]uint32, ncomp+1)
-	for _, c := range comp {
-		first[c+1]++
-	}
-	for c := 0; c < ncomp; c++ {
-		first[c+1] += first[c]
-	}
-	order := make([]uint32, len(comp))
-	fill := slices.Clone(first[:ncomp])
-	for s, c := range comp {
-		order[fill[c]] = uint32(s)
-		fill[c]++
-	}
-	best, bestBad := -1, uint32(0)
-	for c := 0; c < ncomp; c++ {
-		if g.poll.stop(int(first[c+1] - first[c])) {
-			return nil, false
+// Interrupted (g.interrupted), its answer proves nothing.
+func (g *graph) violations() ([]uint32, []fairComponent) {
+	found := make([]fairComponent, len(g.good))
+	var marks classMarks
+	comp, _ := g.sccs(func(comp []uint32, c uint32, ms []uint32) {
+		if !g.fairInside(comp, c, ms, &marks) {
+			return
 		}
-		bad, ok := g.violatingComponent(comp, uint32(c), order[first[c]:first[c+1]])
-		if ok && (best < 0 || bad < bestBad) {
-			best, bestBad = c, bad
+		for k := range found {
+			if bad, ok := g.lowestBad(k, ms); ok && (!found[k].ok || bad < found[k].bad) {
+				found[k] = fairComponent{true, c, bad}
+			}
 		}
+	})
+	for k := range found {
+		found[k].c = uint32(g.n()) - found[k].c // sccs' final numbering
 	}
-	if best < 0 {
-		return nil, false
-	}
-	cycle := g.buildFairCycle(comp, uint32(best), bestBad)
-	return cycle, g.interrupted() == nil
+	return comp, found
 }
 
-// violatingComponent reports whether component c (with states ms) is a
-// nontrivial, fair component with a bad state, and its lowest bad state.
-func (g *graph) violatingComponent(comp []uint32, c uint32, ms []uint32) (uint32, bool) {
-	bad, hasBad, internal := uint32(0), false, false
+// fairCycle returns a fair cycle through the bad state of fc, as edge
+// indices starting and ending there, built greedily (buildFairCycle).
+func (g *graph) fairCycle(comp []uint32, fc fairComponent) []cycleEdge {
+	return g.buildFairCycle(comp, fc.c, fc.bad)
+}
+
+// lowestBad is the lowest state of ms where goal k does not hold.
+func (g *graph) lowestBad(k int, ms []uint32) (uint32, bool) {
+	bad, ok := uint32(0), false
 	for _, s := range ms {
-		if !g.isGood(s) && !hasBad {
-			bad, hasBad = s, true
+		if !g.good[k].has(s) && (!ok || s < bad) {
+			bad, ok = s, true
 		}
+	}
+	return bad, ok
+}
+
+// classMarks is fairInside's scratch space, per fair class: which
+// call (stamp) its other entries belong to, the last state of the component
+// that enables the class (+1), how many of its states do, and the call in
+// which an edge inside the component took the class. Stamps make clearing
+// between components unnecessary, so a component costs only its own edges.
+type classMarks struct {
+	stamp                      uint32
+	counted, last, count, took []uint32
+}
+
+// fit makes room for class cl.
+func (m *classMarks) fit(cl int32) {
+	for int(cl) >= len(m.counted) {
+		m.counted, m.last = append(m.counted, 0), append(m.last, 0)
+		m.count, m.took = append(m.count, 0), append(m.took, 0)
+	}
+}
+
+// fairInside reports whether component c (with states ms, in any order)
+// is nontrivial and the walk through all of it is weakly fair.
+func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) bool {
+	// Two states or more are on a cycle; a lone one only with a self-loop.
+	internal := len(ms) > 1
+	for e := g.start[ms[0]]; e < g.start[ms[0]+1] && !internal; e++ {
+		internal = g.dst.at(e) == ms[0]
+	}
+	if !internal {
+		return false
+	}
+	m.stamp++
+	for _, s := range ms {
 		for e := g.start[s]; e < g.start[s+1]; e++ {
+			cl := g.class.at(e)
+			if cl < 0 {
+				continue
+			}
+			m.fit(cl)
+			if m.counted[cl] != m.stamp {
+				m.counted[cl], m.last[cl], m.count[cl] = m.stamp, 0, 0
+			}
+			if m.last[cl] != s+1 {
+				m.last[cl] = s + 1
+				m.count[cl]++
+			}
 			if comp[g.dst.at(e)] == c {
-				internal = true
+				m.took[cl] = m.stamp
 			}
 		}
 	}
-	if !hasBad || !internal {
-		return 0, false
-	}
-	required := g.enabledEverywhere(ms)
-	taken := map[int32]bool{}
-	for _, s := range ms {
-		for e := g.start[s]; e < g.start[s+1]; e++ {
-			if comp[g.dst.at(e)] == c && g.class.at(e) >= 0 {
-				taken[g.class.at(e)] = true
-			}
+	// A class enabled in every state is enabled in the first: it must
+	// have been taken inside.
+	s := ms[0]
+	for e := g.start[s]; e < g.start[s+1]; e++ {
+		if cl := g.class.at(e); cl >= 0 && int(m.count[cl]) == len(ms) && m.took[cl] != m.stamp {
+			return false
 		}
 	}
-	for _, cl := range required {
-		if !taken[cl] {
-			return 0, false
-		}
-	}
-	return bad, true
+	return true
 }
 
 // enabledEverywhere lists the fair classes with an out-edge (in the whole

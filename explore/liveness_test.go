@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,8 +59,12 @@ func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		walk, found := g.fairCycle()
-		done <- answer{walk, found}
+		comp, found := g.violations()
+		var walk []uint32
+		if found[0].ok {
+			walk = g.fairCycle(comp, found[0])
+		}
+		done <- answer{walk, found[0].ok}
 	}()
 	select {
 	case a := <-done:
@@ -136,7 +141,7 @@ func requireFairLasso(t *testing.T, g *graph, walk []uint32) []uint32 {
 		next := walk[(i+1)%len(walk)]
 		require.Equal(t, src[next], g.dst.at(e), "edge %d of the walk does not lead to the next one", i)
 		visited = append(visited, src[e])
-		bad = bad || !g.isGood(src[e])
+		bad = bad || !g.good[0].has(src[e])
 	}
 	require.True(t, bad, "the cycle passes no bad state")
 	require.True(t, fairEdgeSet(g, src, walk), "the cycle is not fair")
@@ -162,7 +167,7 @@ func bruteForce(g *graph) int {
 		}
 		for _, e := range es {
 			for _, s := range []uint32{src[e], g.dst.at(e)} {
-				if !g.isGood(s) && (best < 0 || int(s) < best) {
+				if !g.good[0].has(s) && (best < 0 || int(s) < best) {
 					best = int(s)
 				}
 			}
@@ -303,7 +308,7 @@ func TestComponentFairOnlyAsAWhole(t *testing.T) {
 	assert.Equal(t, []uint32{0, 1, 2, 1}, requireFairLasso(t, g, walk))
 
 	// The builder directly, from the bad state.
-	comp, _ := g.sccs()
+	comp, _ := g.sccs(nil)
 	assert.Equal(t, walk, g.buildFairCycle(comp, comp[0], 0))
 }
 
@@ -366,7 +371,7 @@ func TestSCCs(t *testing.T) {
 		edge{0, 1, 0}, edge{1, 2, 0}, edge{2, 0, 0}, edge{2, 3, 0},
 		edge{3, 4, 0}, edge{4, 3, 0},
 		edge{5, 0, 0})
-	comp, ncomp := g.sccs()
+	comp, ncomp := g.sccs(nil)
 	assert.Equal(t, 3, ncomp)
 	assert.Equal(t, []uint32{1, 1, 1, 0, 0, 2}, comp)
 
@@ -378,9 +383,52 @@ func TestSCCs(t *testing.T) {
 
 	// Self-loops and isolated states are components of their own.
 	g = mk("GGG", edge{1, 1, 0})
-	comp, ncomp = g.sccs()
+	comp, ncomp = g.sccs(nil)
 	assert.Equal(t, 3, ncomp)
 	assert.Equal(t, []uint32{0, 1, 2}, comp)
+}
+
+// The components against their definition: u and v share one iff each
+// reaches the other; and an edge never goes to a later component.
+func TestSCCsAgreeWithReachabilityOnRandomGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		n := 1 + rng.IntN(12)
+		var edges []edge
+		for range rng.IntN(3 * n) {
+			edges = append(edges, edge{uint32(rng.IntN(n)), uint32(rng.IntN(n)), 0})
+		}
+		g := mk(strings.Repeat("G", n), edges...)
+		reach := make([][]bool, n) // reach[u][v]: a path of length >= 0
+		for u := range n {
+			reach[u] = make([]bool, n)
+			reach[u][u] = true
+			stack := []int{u}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, e := range edges {
+					if int(e.from) == x && !reach[u][e.to] {
+						reach[u][e.to] = true
+						stack = append(stack, int(e.to))
+					}
+				}
+			}
+		}
+		comp, ncomp := g.sccs(nil)
+		seen := map[uint32]bool{}
+		for u := range n {
+			require.Less(t, comp[u], uint32(ncomp), "graph %d: %v", i, edges)
+			seen[comp[u]] = true
+			for v := range n {
+				require.Equal(t, reach[u][v] && reach[v][u], comp[u] == comp[v], "graph %d: states %d and %d: %v", i, u, v, edges)
+			}
+		}
+		require.Len(t, seen, ncomp, "graph %d: components are numbered 0..ncomp-1", i)
+		for _, e := range edges {
+			require.GreaterOrEqual(t, comp[e.from], comp[e.to], "graph %d: edge %v goes to a later component", i, e)
+		}
+	}
 }
 
 func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
@@ -394,7 +442,7 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 		}
 	}
 	g.start[n] = uint32(g.dst.len())
-	comp, ncomp := g.sccs()
+	comp, ncomp := g.sccs(nil)
 	require.Equal(t, n, ncomp)
 	for s := range n {
 		if comp[s] != uint32(n-1-s) {
@@ -412,7 +460,7 @@ func TestSCCsOfALongChainAndALongCycle(t *testing.T) {
 			g.good[0].set(uint32(s))
 		}
 	}
-	comp, ncomp = g.sccs()
+	comp, ncomp = g.sccs(nil)
 	require.Equal(t, 1, ncomp)
 	assert.Equal(t, uint32(0), slices.Max(comp))
 	walk, found := findCycle(t, g)

@@ -90,7 +90,7 @@ func (s *search) measureGraph() (*Measures, error) {
 	if !m.CompleteRuns {
 		return m, nil
 	}
-	comp, ncomp := g.sccs()
+	comp, ncomp := g.sccs(nil)
 	if g.interrupted() != nil {
 		return nil, nil
 	}

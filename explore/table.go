@@ -126,9 +126,13 @@ func (t *table) prefetch(fp uint64) {
 	}
 }
 
-// prefetchSlot hints that slot i will be written soon.
+// prefetchSlot hints that slot i will be written soon: its key and, in an
+// indexed table, its index (another line, as costly a miss as the key's).
 func (t *table) prefetchSlot(i uint64) {
 	prefetch.Line(unsafe.Pointer(&t.keys[i>>segShift][i&segMask]))
+	if t.indexed {
+		prefetch.Line(unsafe.Pointer(&t.vals[i>>segShift][i&segMask]))
+	}
 }
 
 // find returns the slot of the state with fingerprint fp and encoding enc
