@@ -161,21 +161,29 @@ func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []ui
 		rindex[r], index = index, index+1
 		call = append(call, frame{r, g.start[r], true})
 		for len(call) > 0 {
-			if g.poll.stop(1) {
-				return rindex, ncomp
-			}
 			f := &call[len(call)-1]
 			v := f.v
-			if f.edge < g.start[v+1] {
-				w := g.dst.at(f.edge)
-				f.edge++
-				if rindex[w] == 0 {
-					rindex[w], index = index, index+1
-					call = append(call, frame{w, g.start[w], true})
-				} else if rindex[w] < rindex[v] {
-					rindex[v], f.root = rindex[w], false
+			// v's edges up to the first to a state not visited yet, which
+			// is visited next.
+			next, low := uint32(0), rindex[v]
+			for e, end := f.edge, g.start[v+1]; e < end; e++ {
+				w := g.dst.at(e)
+				if rw := rindex[w]; rw == 0 {
+					next, f.edge = w+1, e+1
+					break
+				} else if rw < low {
+					low, f.root = rw, false
 				}
+			}
+			rindex[v] = low
+			if next != 0 {
+				w := next - 1
+				rindex[w], index = index, index+1
+				call = append(call, frame{w, g.start[w], true})
 				continue
+			}
+			if g.poll.stop(1) {
+				return rindex, ncomp
 			}
 			root := f.root
 			call = call[:len(call)-1]

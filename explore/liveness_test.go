@@ -547,3 +547,30 @@ func (c *column[T]) push(v T) {
 	c.grow(c.n + 1)
 	c.set(uint32(c.n-1), v)
 }
+
+// BenchmarkSCCs times the SCC pass alone on a graph shaped like a BFS
+// graph of 4 M states: most edges go a little way forward, a third go a
+// little way back (cycles of messages going round), so about half of the
+// states are on cycles, as in chang-roberts --n 4 --crash-any.
+func BenchmarkSCCs(b *testing.B) {
+	const n = 4 << 20
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := &graph{start: make([]uint32, n+1), good: []bitset{nil}}
+	for s := range n {
+		g.start[s] = uint32(g.dst.len())
+		for range 1 + rng.IntN(3) {
+			d := s + 1 + rng.IntN(4096)
+			if rng.IntN(3) == 0 {
+				d = s - rng.IntN(4096)
+			}
+			g.dst.push(uint32(min(max(d, 0), n-1)))
+			g.class.push(0)
+		}
+	}
+	g.start[n] = uint32(g.dst.len())
+	b.ResetTimer()
+	for b.Loop() {
+		g.sccs(nil)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.dst.len()), "ns/edge")
+}
