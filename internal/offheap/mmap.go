@@ -37,7 +37,7 @@ func Free[T Word](xs []T) {
 // alloc maps n bytes of anonymous private memory: zeroed by the kernel,
 // and taking physical memory only as its pages are first written.
 func alloc(n int) []byte {
-	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE|populate)
 	if err != nil {
 		// As make would: a program out of memory cannot go on.
 		panic(fmt.Sprintf("offheap: mapping %d bytes: %v", n, err))
