@@ -91,8 +91,8 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		// collecting often costs almost nothing, and the default (let the
 		// heap double between collections) only raises the peak: 781 -> 666
 		// MB for bully --n 4 --initial-leader=false at the same speed. With
-		// the state table mapped outside the heap, 10 would save 3-4 MB
-		// more of its 116 for about 5% more CPU (BENCHMARKS.md).
+		// the state table mapped outside the heap, 10 saves only 3-4 MB
+		// more there, for about 5% more CPU (BENCHMARKS.md).
 		debug.SetGCPercent(25)
 	}
 
