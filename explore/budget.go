@@ -19,7 +19,9 @@ import (
 // what it keeps plus what the next batch may allocate passes
 // searchShare of the budget; the rest is the runtime's, and the caller
 // tells the runtime the budget (SetMemoryLimit) so that its collector
-// keeps garbage within it.
+// keeps garbage within it. The state table is mapped outside the Go heap
+// (internal/offheap), which lowers the runtime's limit by what it maps:
+// the heap gets the budget less the table, and the table has no slack.
 const (
 	searchShare = 0.80
 	// tarjanBytes is what the fair-cycle check allocates per state: index,

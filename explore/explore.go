@@ -293,15 +293,21 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	if opt.ProgressEvery == 0 {
 		opt.ProgressEvery = time.Second
 	}
+	// Indices are needed for the graph's edges, with reduction for the
+	// depth of a revisited state, and in an exact table for the encodings.
+	// A bitstate search keeps its states in the bits; its table stays empty.
+	capacity, indexed := 1<<16, opt.Exact || opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)
+	if opt.Bitstate > 0 {
+		capacity, indexed = 0, false
+	}
 	s := &search{
 		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{}, stepFound: map[int]stepAt{},
-		// Indices are needed for the graph's edges and, with reduction, for
-		// the depth of a revisited state.
-		tab:   newTable(1<<16, opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)),
+		tab:   newTable(capacity, indexed),
 		links: links{dir: opt.TempDir, spill: spillLinksAfter},
 	}
 	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
-	defer func() { s.links.close(); s.cur.close(); s.next.close() }()
+	// The table lives outside the Go heap: nothing collects it.
+	defer func() { s.links.close(); s.cur.close(); s.next.close(); s.tab.free() }()
 	n := opt.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -318,7 +324,6 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("an exact search stores whole states, a bitstate search none: not both")
 	}
 	if opt.Exact {
-		s.tab = newTable(1<<16, true)
 		s.tab.enc = &encStore{}
 	}
 	if opt.Reduce && opt.Bitstate > 0 {
@@ -369,7 +374,6 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	}
 	if opt.Bitstate > 0 {
 		s.bits = newBitstate(opt.Bitstate)
-		s.tab = newTable(0, false)
 		if s.graph != nil {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}

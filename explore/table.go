@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/mcheck/mcheck/internal/offheap"
 	"github.com/mcheck/mcheck/internal/prefetch"
 )
 
@@ -24,6 +25,11 @@ import (
 // write phase, where workers insert distinct fingerprints with atomic
 // compare-and-swap. Fingerprint 0 marks an empty slot, so a state whose
 // fingerprint is 0 is stored as 1 (one more way to collide, at 2^-64).
+//
+// Segments are mapped outside the Go heap (internal/offheap), so that the
+// collector's slack and the heap's fragmentation do not come on top of the
+// table: free gives them back when the search ends, and a segment the
+// table drops is unmapped at once.
 type table struct {
 	keys    [][]uint64
 	vals    [][]uint32 // idx+1 per slot; nil unless indexed
@@ -85,7 +91,7 @@ func (t *table) segment(s int) {
 	if n := len(t.spare); n > 0 {
 		t.keys[s], t.spare = t.spare[n-1], t.spare[:n-1]
 	} else {
-		t.keys[s] = make([]uint64, segSlots)
+		t.keys[s] = offheap.Make[uint64](segSlots)
 	}
 	if !t.indexed {
 		return
@@ -93,7 +99,7 @@ func (t *table) segment(s int) {
 	if n := len(t.spareV); n > 0 {
 		t.vals[s], t.spareV = t.spareV[n-1], t.spareV[:n-1]
 	} else {
-		t.vals[s] = make([]uint32, segSlots)
+		t.vals[s] = offheap.Make[uint32](segSlots)
 	}
 }
 
@@ -235,6 +241,8 @@ func (t *table) grow(size uint64) {
 	for s := range t.keys {
 		t.segment(s)
 	}
+	freeAll(t.spare)
+	freeAll(t.spareV)
 	t.spare, t.spareV = nil, nil
 }
 
@@ -242,7 +250,25 @@ func (t *table) grow(size uint64) {
 // unless the exact comparison needs them.
 func (t *table) dropIndex() {
 	if t.enc == nil {
+		freeAll(t.vals)
+		freeAll(t.spareV)
 		t.indexed, t.vals, t.spareV = false, nil, nil
+	}
+}
+
+// free gives the table's memory back; the table is empty and unusable
+// afterwards.
+func (t *table) free() {
+	freeAll(t.keys)
+	freeAll(t.vals)
+	freeAll(t.spare)
+	freeAll(t.spareV)
+	t.keys, t.vals, t.spare, t.spareV, t.size, t.used = nil, nil, nil, nil, 0, 0
+}
+
+func freeAll[T offheap.Word](segs [][]T) {
+	for _, seg := range segs {
+		offheap.Free(seg)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 func BenchmarkTableLookup(b *testing.B) {
 	const stored = 8 << 20
 	tab := newTable(stored, false)
+	defer tab.free()
 	rng := rand.New(rand.NewPCG(1, 2))
 	fps := make([]uint64, stored)
 	for i := range fps {
@@ -39,10 +40,12 @@ func BenchmarkTableLookup(b *testing.B) {
 func BenchmarkTableInsert(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	tab := newTable(0, false)
+	defer func() { tab.free() }()
 	n := 0
 	for b.Loop() {
 		if n == 1<<24 {
 			b.StopTimer()
+			tab.free()
 			tab, n = newTable(0, false), 0
 			b.StartTimer()
 		}

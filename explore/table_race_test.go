@@ -22,6 +22,7 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 	)
 	rng := rand.New(rand.NewPCG(13, 13))
 	tab := newTable(0, true)
+	defer tab.free()
 	startSize := tab.size
 	var cl claims
 	var enc encoded

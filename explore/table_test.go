@@ -12,6 +12,7 @@ import (
 func TestTableGrowsWithoutLosingStates(t *testing.T) {
 	for _, indexed := range []bool{false, true} {
 		tab := newTable(0, indexed)
+		defer tab.free()
 		rng := rand.New(rand.NewPCG(1, 2))
 		var fps []uint64
 		for i := range 1_000_000 {
@@ -49,6 +50,7 @@ func TestTableGrowsWithoutLosingStates(t *testing.T) {
 // and finds each by its encoding.
 func TestExactTableKeepsStatesThatShareAFingerprint(t *testing.T) {
 	tab := newTable(0, true)
+	defer tab.free()
 	tab.enc = &encStore{}
 	put := func(fp uint64, idx uint32, enc string) {
 		tab.reserve(1)
@@ -69,6 +71,7 @@ func TestExactTableKeepsStatesThatShareAFingerprint(t *testing.T) {
 	require.False(t, ok)
 	// A fingerprint table takes the second state for the first.
 	plain := newTable(0, true)
+	defer plain.free()
 	plain.reserve(1)
 	plain.insert(42, 0)
 	_, ok = plain.lookup(42, []byte("second state"))
