@@ -107,6 +107,7 @@ func (s *search) withinBudget() bool {
 	}
 	if s.graph != nil {
 		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(budget), s.links.n)
+		s.graph.free()
 		s.graph = nil
 		s.tab.dropIndex()
 		runtime.GC()

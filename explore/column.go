@@ -1,12 +1,21 @@
 package explore
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/mcheck/mcheck/internal/offheap"
+)
 
 // column is an array that grows in blocks of colBlock elements: growing
 // never copies and never holds an old and a new array at once. The graph's
 // edges (hundreds of megabytes for a liveness check) live in columns; as
 // slices grown by copying they cost several full copies and, at the peak,
 // more than twice their size.
+//
+// Blocks of plain integers (the edges' destinations and classes) are mapped
+// outside the Go heap, populated at once: a liveness check touches hundreds
+// of megabytes of them, and a page fault per 4 KiB page cost it seconds of
+// system time. Such a column must be freed (free) once nothing reads it.
 type column[T any] struct {
 	blocks [][]T
 	n      int
@@ -29,7 +38,7 @@ func (c *column[T]) set(i uint32, v T) { c.blocks[i>>colShift][i&colMask] = v }
 // grow makes the length n, adding blocks as needed; new elements are zero.
 func (c *column[T]) grow(n int) {
 	for len(c.blocks)*colBlock < n {
-		c.blocks = append(c.blocks, make([]T, colBlock))
+		c.blocks = append(c.blocks, newBlock[T]())
 	}
 	c.n = max(c.n, n)
 }
@@ -47,4 +56,30 @@ func (c *column[T]) growBytes(n int) int64 {
 func (c *column[T]) bytes() int64 {
 	var zero T
 	return int64(len(c.blocks)) * colBlock * int64(unsafe.Sizeof(zero))
+}
+
+// newBlock is a zeroed block: off the heap for plain integers.
+func newBlock[T any]() []T {
+	var zero T
+	switch any(zero).(type) {
+	case uint32:
+		return any(offheap.Make[uint32](colBlock)).([]T)
+	case int32:
+		return any(offheap.Make[int32](colBlock)).([]T)
+	}
+	return make([]T, colBlock)
+}
+
+// free gives back the blocks mapped outside the heap; the column is empty
+// afterwards.
+func (c *column[T]) free() {
+	for _, b := range c.blocks {
+		switch b := any(b).(type) {
+		case []uint32:
+			offheap.Free(b)
+		case []int32:
+			offheap.Free(b)
+		}
+	}
+	c.blocks, c.n = nil, 0
 }

@@ -306,8 +306,17 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		links: links{dir: opt.TempDir, spill: spillLinksAfter},
 	}
 	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
-	// The table lives outside the Go heap: nothing collects it.
-	defer func() { s.links.close(); s.cur.close(); s.next.close(); s.tab.free() }()
+	defer func() {
+		s.links.close()
+		s.cur.close()
+		s.next.close()
+		// The table and the graph's edges live outside the Go heap:
+		// nothing collects them.
+		s.tab.free()
+		if s.graph != nil {
+			s.graph.free()
+		}
+	}()
 	n := opt.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)

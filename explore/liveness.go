@@ -94,6 +94,14 @@ func (s *search) fairCycles(r *Result) error {
 	return nil
 }
 
+// free gives back the edges' memory (see column); the graph is unusable
+// afterwards.
+func (g *graph) free() {
+	g.dst.free()
+	g.class.free()
+	g.sent.free()
+}
+
 // close ends the CSR arrays with the sentinel start[n], once.
 func (g *graph) close() {
 	if !g.closed {

@@ -15,7 +15,7 @@ import (
 // limit is lowered while it is: every search gives all of it back, however
 // it ends, so that a process running search after search (tests, check's
 // deepening) neither leaks mappings nor starves its heap.
-func TestSearchesGiveTheirTableBack(t *testing.T) {
+func TestSearchesGiveBackWhatTheyMap(t *testing.T) {
 	const limit = 1 << 40
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	big := newCounter(t, counter{k: 200_003, add: 1, mul: 2, noAdd: -1})

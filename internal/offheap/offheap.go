@@ -6,7 +6,7 @@
 // Go has no other way to keep a large array outside the collector's reach
 // than to map it from the operating system and give it back by hand.
 //
-// Only pointer-free element types are allowed (uint32, uint64): the
+// Only pointer-free element types are allowed (plain integers): the
 // collector never scans this memory, so nothing in it may point into the
 // heap, and a slice header pointing here is simply not followed.
 //
@@ -15,4 +15,4 @@
 package offheap
 
 // Word is what an off-heap array may hold: plain integers, no pointers.
-type Word interface{ ~uint32 | ~uint64 }
+type Word interface{ ~int32 | ~uint32 | ~uint64 }
