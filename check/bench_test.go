@@ -124,7 +124,7 @@ func BenchmarkSpinConfigs(b *testing.B) {
 
 // Issue 14's termination target: chang-roberts --n 4 --crash-any with
 // Termination checked (the liveness graph and the fair-cycle check) against
-// the safety-only search, one worker.
+// the safety-only search, at one and two workers.
 func BenchmarkTermination(b *testing.B) {
 	spec, _ := specs.Builtin().Lookup("chang-roberts")
 	cfg := model.Config{N: 4, MaxCrashes: 3}
@@ -135,16 +135,18 @@ func BenchmarkTermination(b *testing.B) {
 		{"safety", []string{"SingleLeader", "Agreement"}},
 		{"termination", []string{"SingleLeader", "Agreement", "Termination"}},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: c.sel, Continue: true, Workers: 1})
-				if err != nil {
-					b.Fatal(err)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", c.name, workers), func(b *testing.B) {
+				for b.Loop() {
+					rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: c.sel, Continue: true, Workers: workers})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if rep.Stats.States != 16_281_308 {
+						b.Fatalf("%d states, want 16,281,308", rep.Stats.States)
+					}
 				}
-				if rep.Stats.States != 16_281_308 {
-					b.Fatalf("%d states, want 16,281,308", rep.Stats.States)
-				}
-			}
-		})
+			})
+		}
 	}
 }

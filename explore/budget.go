@@ -85,7 +85,7 @@ func (s *search) nextBytes() int64 {
 	}
 	b += growBytes(cap(s.next.lens), len(s.next.lens), succs, 2) + growBytes(cap(s.next.offs), len(s.next.offs), succs/chunkStates+1, 8)
 	if g := s.graph; g != nil {
-		b += g.dst.growBytes(g.dst.len()+succs) + g.class.growBytes(g.class.len()+succs) + g.sent.growBytes(g.sent.len()+succs)
+		b += g.starts.growBytes(g.starts.len()+succs) + g.dst.growBytes(g.dst.len()+succs) + g.class.growBytes(g.class.len()+succs) + g.sent.growBytes(g.sent.len()+succs)
 		// The fair-cycle check after the search, with the graph still kept.
 		b += int64(s.links.n+succs) * tarjanBytes
 	}

@@ -35,6 +35,12 @@ func (c *column[T]) ptr(i uint32) *T { return &c.blocks[i>>colShift][i&colMask] 
 
 func (c *column[T]) set(i uint32, v T) { c.blocks[i>>colShift][i&colMask] = v }
 
+// push appends v.
+func (c *column[T]) push(v T) {
+	c.grow(c.n + 1)
+	c.set(uint32(c.n-1), v)
+}
+
 // grow makes the length n, adding blocks as needed; new elements are zero.
 func (c *column[T]) grow(n int) {
 	for len(c.blocks)*colBlock < n {

@@ -264,7 +264,7 @@ func (s *search) runBatch(lo, hi int) {
 		if g != nil {
 			e := g.dst.len() + ch.firstEdge
 			for i, n := range ch.fanout {
-				g.start = append(g.start, uint32(e))
+				g.starts.push(uint32(e))
 				e += int(n)
 				for k, p := range s.goals {
 					if ch.good[i]&(1<<p) != 0 {

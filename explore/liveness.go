@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mcheck/mcheck/internal/offheap"
+
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -14,10 +16,14 @@ import (
 // (Stable) holds.
 type graph struct {
 	start []uint32
-	dst   column[uint32]
-	class column[int32]
-	good  []bitset // per goal: the goal holds in the state
-	cut   bitset   // the channel bound discarded a fair successor of the state
+	// starts holds start while the search adds states; close moves it to
+	// start, one array mapped outside the heap (see column), so that the
+	// checks read it without a block lookup.
+	starts column[uint32]
+	dst    column[uint32]
+	class  column[int32]
+	good   []bitset // per goal: the goal holds in the state
+	cut    bitset   // the channel bound discarded a fair successor of the state
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
 	measured bool
@@ -97,17 +103,29 @@ func (s *search) fairCycles(r *Result) error {
 // free gives back the edges' memory (see column); the graph is unusable
 // afterwards.
 func (g *graph) free() {
+	if g.closed {
+		offheap.Free(g.start)
+		g.start = nil
+	}
+	g.starts.free()
 	g.dst.free()
 	g.class.free()
 	g.sent.free()
 }
 
-// close ends the CSR arrays with the sentinel start[n], once.
+// close ends the CSR arrays with the sentinel start[n], once, and moves
+// them to start.
 func (g *graph) close() {
-	if !g.closed {
-		g.start = append(g.start, uint32(g.dst.len()))
-		g.closed = true
+	if g.closed {
+		return
 	}
+	g.starts.push(uint32(g.dst.len()))
+	g.start = offheap.Make[uint32](g.starts.len())
+	for i, b := range g.starts.blocks {
+		copy(g.start[i*colBlock:], b)
+	}
+	g.starts.free()
+	g.closed = true
 }
 
 // bitset is a set of state indices.
@@ -124,8 +142,11 @@ func (b *bitset) set(s uint32) {
 
 func (g *graph) n() int { return len(g.start) - 1 }
 
+// edges are the indices of the out-edges of state s: lo up to hi.
+func (g *graph) edges(s uint32) (lo, hi uint32) { return g.start[s], g.start[s+1] }
+
 func (g *graph) bytes() int64 {
-	return int64(cap(g.start))*4 + g.dst.bytes() + g.class.bytes() + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
+	return int64(cap(g.start))*4 + g.starts.bytes() + g.dst.bytes() + g.class.bytes() + int64(cap(g.cut)+cap(g.quiet))*8 + g.goodBytes() +
 		g.sent.bytes()
 }
 
@@ -310,7 +331,7 @@ func (m *classMarks) fit(cl int32) {
 func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) bool {
 	// Two states or more are on a cycle; a lone one only with a self-loop.
 	internal := len(ms) > 1
-	for e := g.start[ms[0]]; e < g.start[ms[0]+1] && !internal; e++ {
+	for e, end := g.edges(ms[0]); e < end && !internal; e++ {
 		internal = g.dst.at(e) == ms[0]
 	}
 	if !internal {
@@ -318,7 +339,7 @@ func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) 
 	}
 	m.stamp++
 	for _, s := range ms {
-		for e := g.start[s]; e < g.start[s+1]; e++ {
+		for e, end := g.edges(s); e < end; e++ {
 			cl := g.class.at(e)
 			if cl < 0 {
 				continue
@@ -339,7 +360,7 @@ func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) 
 	// A class enabled in every state is enabled in the first: it must
 	// have been taken inside.
 	s := ms[0]
-	for e := g.start[s]; e < g.start[s+1]; e++ {
+	for e, end := g.edges(s); e < end; e++ {
 		if cl := g.class.at(e); cl >= 0 && int(m.count[cl]) == len(ms) && m.took[cl] != m.stamp {
 			return false
 		}
@@ -353,7 +374,7 @@ func (g *graph) enabledEverywhere(ms []uint32) []int32 {
 	var common []int32
 	for i, s := range ms {
 		var here []int32
-		for e := g.start[s]; e < g.start[s+1]; e++ {
+		for e, end := g.edges(s); e < end; e++ {
 			if g.class.at(e) >= 0 {
 				here = append(here, g.class.at(e))
 			}
@@ -431,7 +452,7 @@ func (g *graph) firstOwed(walk []cycleEdge, visited []uint32) (int32, bool) {
 }
 
 func (g *graph) enables(s uint32, cl int32) bool {
-	for e := g.start[s]; e < g.start[s+1]; e++ {
+	for e, end := g.edges(s); e < end; e++ {
 		if g.class.at(e) == cl {
 			return true
 		}
@@ -462,7 +483,7 @@ func (g *graph) pathInside(comp []uint32, c uint32, from uint32, stop func(s, e 
 		if g.poll.stop(1) {
 			return nil
 		}
-		for e := g.start[s]; e < g.start[s+1]; e++ {
+		for e, end := g.edges(s); e < end; e++ {
 			w := g.dst.at(e)
 			if comp[w] != c {
 				continue

@@ -79,7 +79,7 @@ func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
 func sources(g *graph) []uint32 {
 	src := make([]uint32, g.dst.len())
 	for s := 0; s < g.n(); s++ {
-		for e := g.start[s]; e < g.start[s+1]; e++ {
+		for e, end := g.edges(uint32(s)); e < end; e++ {
 			src[e] = uint32(s)
 		}
 	}
@@ -89,7 +89,7 @@ func sources(g *graph) []uint32 {
 // enabledAt lists the fair classes with an out-edge from s.
 func enabledAt(g *graph, s uint32) map[int32]bool {
 	on := map[int32]bool{}
-	for e := g.start[s]; e < g.start[s+1]; e++ {
+	for e, end := g.edges(uint32(s)); e < end; e++ {
 		if g.class.at(e) >= 0 {
 			on[g.class.at(e)] = true
 		}
@@ -540,12 +540,6 @@ func TestFairCycleStopsWhenTheContextIsDoneDuringIt(t *testing.T) {
 	require.True(t, found)
 	assert.Len(t, walk, n)
 	assert.NoError(t, g.interrupted())
-}
-
-// push appends v (graphs built by hand in tests).
-func (c *column[T]) push(v T) {
-	c.grow(c.n + 1)
-	c.set(uint32(c.n-1), v)
 }
 
 // BenchmarkSCCs times the SCC pass alone on a graph shaped like a BFS

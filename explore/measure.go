@@ -132,7 +132,7 @@ func (g *graph) reachesQuiet() bitset {
 		if g.poll.stop(1) {
 			return nil
 		}
-		for e := g.start[u]; e < g.start[u+1]; e++ {
+		for e, end := g.edges(uint32(u)); e < end; e++ {
 			d := g.dst.at(e)
 			rsrc[fill[d]] = uint32(u)
 			fill[d]++
@@ -186,7 +186,7 @@ func (s *search) minimise(f *Figure, cost edgeCost) error {
 		if it.d > dist[it.s] {
 			continue
 		}
-		for e := g.start[it.s]; e < g.start[it.s+1]; e++ {
+		for e, end := g.edges(it.s); e < end; e++ {
 			if d := it.d + cost(e); d < dist[g.dst.at(e)] {
 				dist[g.dst.at(e)] = d
 				heap.Push(&q, distItem{d, g.dst.at(e)})
@@ -222,7 +222,7 @@ func (s *search) maximise(f *Figure, cost edgeCost, ending bitset, comp []uint32
 		if !ending.has(uint32(u)) {
 			continue
 		}
-		for e := g.start[u]; e < g.start[u+1]; e++ {
+		for e, end := g.edges(uint32(u)); e < end; e++ {
 			if comp[g.dst.at(e)] == comp[u] && cost(e) > 0 {
 				f.Unbounded = true
 				run, err := s.lassoThrough(uint32(u), e, comp)
@@ -251,7 +251,7 @@ func (s *search) maximise(f *Figure, cost edgeCost, ending bitset, comp []uint32
 			continue
 		}
 		for _, u := range order[first[c]:first[c+1]] {
-			for e := g.start[u]; e < g.start[u+1]; e++ {
+			for e, end := g.edges(u); e < end; e++ {
 				v := g.dst.at(e)
 				if cv := comp[v]; cv != uint32(c) && ending.has(v) {
 					val[cv] = max(val[cv], val[c]+cost(e))
@@ -335,7 +335,7 @@ func (s *search) shortestTight(start, inside func(v uint32) bool, tight func(e, 
 			if g.poll.stop(1) {
 				return Trace{}, nil
 			}
-			for e := g.start[u]; e < g.start[u+1]; e++ {
+			for e, end := g.edges(u); e < end; e++ {
 				v := g.dst.at(e)
 				if !seen.has(v) && inside(v) && tight(e, u, v) {
 					seen.set(v)
