@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/mcheck/mcheck/internal/offheap"
-
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -170,7 +169,9 @@ func (g *graph) goodBytes() int64 {
 // states), a finished one its component, counted down from n so that it is
 // above every open lowlink and never lowers one. That is a third of
 // Tarjan's per-state memory and one random access per edge instead of two.
-// Each, unless nil, sees every component as it is found (see components).
+// Each, unless nil, sees every component as it is found: its states ms,
+// and its number c in comp at that moment (counted down from n; sccs
+// renumbers from 0 at the end).
 // Interrupted (g.interrupted), it returns early with a partial answer.
 func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int) {
 	n := g.n()
