@@ -77,10 +77,21 @@ func (p *progress) done() {
 
 // progressLine is one progress report.
 func progressLine(pr explore.Progress, maxStates, budget int64) string {
-	s := fmt.Sprintf("%s  %s states  %s/s  depth %d  queue %s  memory %s",
-		pr.Elapsed.Round(time.Second), commas(pr.States), commas(rate(pr.States, pr.Elapsed)), pr.Depth,
-		commas(int64(pr.Queue)), explore.FormatBytes(pr.MemBytes))
-	if maxStates > 0 {
+	var s string
+	switch pr.Phase {
+	case explore.CheckingFairCycles:
+		s = fmt.Sprintf("%s  fair-cycle check over %s states: %s done (%s)  memory %s",
+			pr.Elapsed.Round(time.Second), commas(pr.Of), commas(pr.Done), percent(pr.Done, max(pr.Of, 1)),
+			explore.FormatBytes(pr.MemBytes))
+	case explore.ComputingMeasures:
+		s = fmt.Sprintf("%s  measures over %s states  memory %s",
+			pr.Elapsed.Round(time.Second), commas(pr.States), explore.FormatBytes(pr.MemBytes))
+	default:
+		s = fmt.Sprintf("%s  %s states  %s/s  depth %d  queue %s  memory %s",
+			pr.Elapsed.Round(time.Second), commas(pr.States), commas(rate(pr.States, pr.Elapsed)), pr.Depth,
+			commas(int64(pr.Queue)), explore.FormatBytes(pr.MemBytes))
+	}
+	if maxStates > 0 && pr.Phase == explore.Searching {
 		s += fmt.Sprintf("  %s of --max-states", percent(pr.States, maxStates))
 	}
 	if budget > 0 {

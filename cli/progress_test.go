@@ -60,6 +60,13 @@ func TestProgressLine(t *testing.T) {
 	assert.Equal(t, "0s  0 states  0/s  depth 0  queue 0  memory 0 B", progressLine(explore.Progress{}, 0, 0))
 	assert.Equal(t, "2s  500 states  250/s  depth 2  queue 10  memory 3.0 MiB  100% of --max-states  100% of --memory 1.0 MiB",
 		progressLine(at(2, 500), 400, 1<<20))
+	// After the search: the phase, and how far it is.
+	fair := explore.Progress{States: 16_281_308, Elapsed: 13 * time.Second, MemBytes: 3 << 20,
+		Phase: explore.CheckingFairCycles, Done: 4_070_327, Of: 16_281_308}
+	assert.Equal(t, "13s  fair-cycle check over 16,281,308 states: 4,070,327 done (25%)  memory 3.0 MiB  0% of --memory 1.0 GiB",
+		progressLine(fair, 400, 1<<30))
+	measures := explore.Progress{States: 2_000, Elapsed: 3 * time.Second, Phase: explore.ComputingMeasures}
+	assert.Equal(t, "3s  measures over 2,000 states  memory 0 B", progressLine(measures, 0, 0))
 	assert.Equal(t, "héllo", cut("héllo wörld", 5))
 	assert.Equal(t, "abc", cut("abc", 0))
 }

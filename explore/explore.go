@@ -137,7 +137,21 @@ type Progress struct {
 	Queue               int // states waiting at this and the next level
 	Elapsed             time.Duration
 	MemBytes            int64
+	// Phase is what the search is doing; after the breadth-first search,
+	// Done of Of units (states) of that phase are finished (Of is 0 when
+	// the phase cannot say how many there are).
+	Phase    Phase
+	Done, Of int64
 }
+
+// Phase is a part of a search that reports progress.
+type Phase uint8
+
+const (
+	Searching          Phase = iota // the breadth-first search
+	CheckingFairCycles              // the fair-cycle check over the complete graph
+	ComputingMeasures               // the measures over the complete graph
+)
 
 // Stats are the honest numbers of a search.
 type Stats struct {
@@ -224,11 +238,12 @@ func (r *Result) Violated(k Kind, p int) *Violation {
 const noParent = ^uint32(0)
 
 type search struct {
-	sys   ts.System
-	exp   ts.Expander
-	opt   Options
-	batch ts.Batch
-	tab   *table
+	started time.Time
+	sys     ts.System
+	exp     ts.Expander
+	opt     Options
+	batch   ts.Batch
+	tab     *table
 	// claims decides the first reach of each new state within a batch;
 	// claimGen is the table's generation when the claims were made.
 	claims claims
@@ -393,6 +408,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		w.alt.batch.NoStateProps = s.goalMask == 0
 	}
 	start := time.Now()
+	s.started = start
 	s.bfs(start)
 	s.stats.Elapsed = time.Since(start)
 	return s.result()

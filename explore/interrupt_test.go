@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,4 +75,30 @@ func TestMeasuresInterrupted(t *testing.T) {
 	assert.True(t, cut.Complete)
 	assert.Nil(t, cut.Measures)
 	assert.Equal(t, "the measures were interrupted: SIGTERM", cut.MeasuresSkipped)
+}
+
+// After the search, the fair-cycle check reports its progress: how many
+// of the states the SCC pass has finished, of all of them.
+func TestFairCycleCheckReportsProgress(t *testing.T) {
+	sys := newCounter(t, counter{k: 200_003, add: 1, mul: 2, noAdd: -1})
+	var after []explore.Progress
+	opt := explore.Options{Goal: explore.GoalOf(zero), Liveness: true, ProgressEvery: time.Nanosecond,
+		Progress: func(p explore.Progress) {
+			if p.Phase != explore.Searching {
+				after = append(after, p)
+			}
+		}}
+	res := run(t, sys, opt)
+	require.True(t, res.Complete)
+	require.GreaterOrEqual(t, len(after), 3, "one report at the start and one every 64K states")
+	for i, p := range after {
+		assert.Equal(t, explore.CheckingFairCycles, p.Phase)
+		assert.Equal(t, res.States, p.Of)
+		assert.Equal(t, res.States, p.States)
+		assert.Positive(t, p.Done)
+		assert.LessOrEqual(t, p.Done, p.Of)
+		if i > 0 {
+			assert.Greater(t, p.Done, after[i-1].Done)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/mcheck/mcheck/internal/offheap"
 	"github.com/mcheck/mcheck/ts"
@@ -40,12 +41,18 @@ type graph struct {
 const pollEvery = 1 << 16
 
 // poll looks at a Context at the first unit of work and every pollEvery
-// after; once the Context is done it keeps saying stop. The zero poll
-// never stops.
+// after; once the Context is done it keeps saying stop. At the same rate
+// it reports the units done so far, at most every ProgressEvery. The zero
+// poll never stops.
 type poll struct {
 	ctx  context.Context
 	left int
 	err  error // the Context's cause, once it is done
+	// report, if set, shows progress (see search.poll).
+	report func(done int64)
+	every  time.Duration
+	last   time.Time
+	done   int64
 }
 
 // stop counts n units of work and reports whether the check must stop.
@@ -53,17 +60,39 @@ func (p *poll) stop(n int) bool {
 	if p.err != nil {
 		return true
 	}
-	if p.ctx == nil {
+	if p.ctx == nil && p.report == nil {
 		return false
 	}
+	p.done += int64(n)
 	if p.left -= n; p.left > 0 {
 		return false
 	}
 	p.left = pollEvery
-	if p.ctx.Err() != nil {
+	if p.report != nil && time.Since(p.last) >= p.every {
+		p.last = time.Now()
+		p.report(p.done)
+	}
+	if p.ctx != nil && p.ctx.Err() != nil {
 		p.err = context.Cause(p.ctx)
 	}
 	return p.err != nil
+}
+
+// poll is a poll on the search's Context that reports progress in phase
+// ph, with of units in all (0: unknown).
+func (s *search) poll(ph Phase, of int64) poll {
+	p := poll{ctx: s.opt.Context}
+	if s.opt.Progress != nil {
+		p.every, p.last = s.opt.ProgressEvery, time.Now()
+		p.report = func(done int64) {
+			s.opt.Progress(Progress{
+				States: int64(s.links.n), Transitions: s.stats.Transitions, Depth: s.stats.Depth,
+				Elapsed: time.Since(s.started), MemBytes: s.memBytes(),
+				Phase: ph, Done: min(done, of), Of: of,
+			})
+		}
+	}
+	return p
 }
 
 // interrupted is the Context's cause if a check over the graph stopped
@@ -76,7 +105,8 @@ func (g *graph) interrupted() error { return g.poll.err }
 // does not run at all); the lassos found before stay, each was replayed.
 func (s *search) fairCycles(r *Result) error {
 	s.graph.close()
-	s.graph.poll = poll{ctx: s.opt.Context}
+	// The SCC pass counts the states it finishes.
+	s.graph.poll = s.poll(CheckingFairCycles, int64(s.graph.n()))
 	comp, found := s.graph.violations()
 	for k := range s.goals {
 		if s.graph.interrupted() != nil {

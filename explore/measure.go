@@ -56,7 +56,7 @@ type edgeCost func(e uint32) int
 // did not finish.
 func (s *search) measure(r *Result) error {
 	start := time.Now()
-	s.graph.poll = poll{ctx: s.opt.Context}
+	s.graph.poll = s.poll(ComputingMeasures, 0) // passes of several kinds: no total
 	m, err := s.measureGraph()
 	if err != nil {
 		return err
