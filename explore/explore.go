@@ -533,6 +533,18 @@ func (s *search) result() (*Result, error) {
 		r.Violations = append(r.Violations, Violation{Kind: StepViolation, Predicate: p, Trace: tr})
 	}
 	r.LivenessSkipped = s.livenessSkipped
+	// The fair-cycle check first: it finds the components while it judges
+	// them, and the measures reuse them.
+	if s.graph != nil && s.opt.Liveness {
+		switch {
+		case !s.stats.Complete:
+			r.LivenessSkipped = "the search did not finish"
+		default:
+			if err := s.fairCycles(r); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if s.opt.Measure {
 		switch {
 		case !s.stats.Complete:
@@ -541,16 +553,6 @@ func (s *search) result() (*Result, error) {
 			r.MeasuresSkipped = s.livenessSkipped
 		default:
 			if err := s.measure(r); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if s.graph != nil && s.opt.Liveness {
-		switch {
-		case !s.stats.Complete:
-			r.LivenessSkipped = "the search did not finish"
-		default:
-			if err := s.fairCycles(r); err != nil {
 				return nil, err
 			}
 		}

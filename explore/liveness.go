@@ -22,8 +22,12 @@ type graph struct {
 	starts column[uint32]
 	dst    column[uint32]
 	class  column[int32]
-	good   []bitset // per goal: the goal holds in the state
-	cut    bitset   // the channel bound discarded a fair successor of the state
+	// comp and ncomp are the components (sccs), once a complete pass
+	// has found them: the fair-cycle check and the measures share them.
+	comp  []uint32
+	ncomp int
+	good  []bitset // per goal: the goal holds in the state
+	cut   bitset   // the channel bound discarded a fair successor of the state
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
 	measured bool
@@ -306,7 +310,7 @@ type fairComponent struct {
 func (g *graph) violations() ([]uint32, []fairComponent) {
 	found := make([]fairComponent, len(g.good))
 	var marks classMarks
-	comp, _ := g.sccs(func(comp []uint32, c uint32, ms []uint32) {
+	comp, ncomp := g.sccs(func(comp []uint32, c uint32, ms []uint32) {
 		if !g.fairInside(comp, c, ms, &marks) {
 			return
 		}
@@ -319,7 +323,23 @@ func (g *graph) violations() ([]uint32, []fairComponent) {
 	for k := range found {
 		found[k].c = uint32(g.n()) - found[k].c // sccs' final numbering
 	}
+	if g.interrupted() == nil {
+		g.comp, g.ncomp = comp, ncomp
+	}
 	return comp, found
+}
+
+// components are the graph's components, as sccs numbers them, found once.
+// Interrupted (g.interrupted), the answer is partial and not kept.
+func (g *graph) components() ([]uint32, int) {
+	if g.comp == nil {
+		comp, ncomp := g.sccs(nil)
+		if g.interrupted() != nil {
+			return comp, ncomp
+		}
+		g.comp, g.ncomp = comp, ncomp
+	}
+	return g.comp, g.ncomp
 }
 
 // fairCycle returns a fair cycle through the bad state of fc, as edge

@@ -90,7 +90,7 @@ func (s *search) measureGraph() (*Measures, error) {
 	if !m.CompleteRuns {
 		return m, nil
 	}
-	comp, ncomp := g.sccs(nil)
+	comp, ncomp := g.components()
 	if g.interrupted() != nil {
 		return nil, nil
 	}
