@@ -24,10 +24,10 @@ import (
 // the heap gets the budget less the table, and the table has no slack.
 const (
 	searchShare = 0.80
-	// tarjanBytes is what the checks after the search allocate per state
-	// at most: the SCC pass's one array (4), a call frame (12), an open
-	// entry and a component entry (4 each), and the measures' grouping of
-	// states by component (4).
+	// tarjanBytes is what the checks after the search allocate per state,
+	// with room: the SCC pass's one array (4), a call frame (12), an open
+	// entry and a component entry (4 each); afterwards the measures group
+	// the states by component (8 beside the array's 4).
 	tarjanBytes = 28
 )
 
