@@ -153,7 +153,7 @@ func (s *search) parallel(n int, f func(w *worker, i int)) {
 	wg.Wait()
 }
 
-func (s *search) bfs(start time.Time) {
+func (s *search) bfs() {
 	s.exp.Initial(&s.batch)
 	s.initials = int64(len(s.batch.Succs))
 	for j := range s.batch.Succs {
@@ -182,7 +182,7 @@ func (s *search) bfs(start time.Time) {
 		}
 	}
 	s.roots = s.links.n
-	lastProgress := start
+	lastProgress := s.started
 	s.cur, s.next = s.next, s.cur
 	for depth := 0; s.cur.count() > 0 && !s.stop; depth++ {
 		s.stats.Depth = depth
@@ -199,7 +199,7 @@ func (s *search) bfs(start time.Time) {
 				lastProgress = time.Now()
 				s.opt.Progress(Progress{
 					States: int64(s.links.n), Transitions: s.stats.Transitions, Depth: depth,
-					Queue: s.cur.count() - lo + s.next.count(), Elapsed: time.Since(start), MemBytes: s.memBytes(),
+					Queue: s.cur.count() - lo + s.next.count(), Elapsed: time.Since(s.started), MemBytes: s.memBytes(),
 				})
 			}
 			s.runBatch(lo, min(lo+chunkStates*batchChunks, s.cur.count()))

@@ -238,7 +238,7 @@ func (r *Result) Violated(k Kind, p int) *Violation {
 const noParent = ^uint32(0)
 
 type search struct {
-	started time.Time
+	started time.Time // when the breadth-first search began
 	sys     ts.System
 	exp     ts.Expander
 	opt     Options
@@ -407,10 +407,9 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		w.x.batch.NoStateProps = s.goalMask == 0
 		w.alt.batch.NoStateProps = s.goalMask == 0
 	}
-	start := time.Now()
-	s.started = start
-	s.bfs(start)
-	s.stats.Elapsed = time.Since(start)
+	s.started = time.Now()
+	s.bfs()
+	s.stats.Elapsed = time.Since(s.started)
 	return s.result()
 }
 
@@ -418,7 +417,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 // violations) as a prefix plus a fair cycle, replayed.
 func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, error) {
 	g := s.graph
-	cycle := g.fairCycle(comp, fc)
+	cycle := g.buildFairCycle(comp, fc.c, fc.bad)
 	if g.interrupted() != nil {
 		return nil, nil
 	}

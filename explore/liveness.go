@@ -342,12 +342,6 @@ func (g *graph) components() ([]uint32, int) {
 	return g.comp, g.ncomp
 }
 
-// fairCycle returns a fair cycle through the bad state of fc, as edge
-// indices starting and ending there, built greedily (buildFairCycle).
-func (g *graph) fairCycle(comp []uint32, fc fairComponent) []cycleEdge {
-	return g.buildFairCycle(comp, fc.c, fc.bad)
-}
-
 // lowestBad is the lowest state of ms where goal k does not hold.
 func (g *graph) lowestBad(k int, ms []uint32) (uint32, bool) {
 	bad, ok := uint32(0), false

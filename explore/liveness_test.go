@@ -49,7 +49,7 @@ func mk(states string, edges ...edge) *graph {
 	return g
 }
 
-// findCycle runs fairCycle, failing the test instead of hanging when the
+// findCycle runs the fair-cycle check (violations, buildFairCycle), failing the test instead of hanging when the
 // cycle builder walks forever.
 func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
 	t.Helper()
@@ -62,7 +62,7 @@ func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
 		comp, found := g.violations()
 		var walk []uint32
 		if found[0].ok {
-			walk = g.fairCycle(comp, found[0])
+			walk = g.buildFairCycle(comp, found[0].c, found[0].bad)
 		}
 		done <- answer{walk, found[0].ok}
 	}()
@@ -70,7 +70,7 @@ func findCycle(t *testing.T, g *graph) ([]uint32, bool) {
 	case a := <-done:
 		return a.walk, a.found
 	case <-time.After(10 * time.Second):
-		t.Fatal("fairCycle did not return within 10 s")
+		t.Fatal("the fair-cycle check did not return within 10 s")
 		return nil, false
 	}
 }
