@@ -11,11 +11,18 @@ import (
 
 // world is a decoded global state. Expanders keep two and reuse their memory
 // from state to state: cur (the state being expanded) and nxt (a successor).
+//
+// Channels stay encoded: a channel is its messages' encodings back to back,
+// head first, as the state's encoding holds them. A message is decoded when
+// it is delivered (or a guard or property looks at it), and encoded once,
+// when it is sent; loading a state, hashing a channel and encoding a state
+// copy bytes instead of going through the codec message by message.
 type world[L, M any] struct {
 	alive    uint64
 	local    []L
-	chans    [][]M   // chan(p,q) at p*N+q
-	busy     chanSet // the non-empty channels
+	chans    [][]byte // chan(p,q) at p*N+q
+	count    []int    // messages in each channel
+	busy     chanSet  // the non-empty channels
 	crashes  int
 	restarts int
 	lay      int // the arrangement of IDs (Kernel.layouts)
@@ -23,7 +30,8 @@ type world[L, M any] struct {
 
 func (w *world[L, M]) init(n int) {
 	w.local = make([]L, n)
-	w.chans = make([][]M, n*n)
+	w.chans = make([][]byte, n*n)
+	w.count = make([]int, n*n)
 }
 
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
@@ -31,6 +39,7 @@ func (w *world[L, M]) copyFrom(src *world[L, M]) {
 	copy(w.local, src.local)
 	for ch := range w.busy.union(src.busy).all() {
 		w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
+		w.count[ch] = src.count[ch]
 	}
 	w.busy = src.busy
 }
@@ -102,9 +111,10 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	}
 	ch := from*e.k.n + to
 	e.touch(ch)
-	e.w.chans[ch] = append(e.w.chans[ch], m)
+	e.w.chans[ch] = e.k.codec.AppendMsg(e.w.chans[ch], &e.typed)
+	e.w.count[ch]++
 	e.w.busy.add(ch)
-	if len(e.w.chans[ch]) > e.k.cfg.MaxQueue {
+	if e.w.count[ch] > e.k.cfg.MaxQueue {
 		e.overflow = true
 	}
 }
@@ -114,8 +124,9 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 		panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
 	}
 	for from := 0; from < e.k.n; from++ {
-		for _, m := range e.w.chans[from*e.k.n+to] {
-			if pred(from, m) {
+		for b := e.w.chans[from*e.k.n+to]; len(b) > 0; {
+			b = e.k.decodeMsg(b, &e.msg)
+			if pred(from, e.msg) {
 				return true
 			}
 		}
@@ -142,7 +153,8 @@ func (e *expander[L, M]) begin() {
 	nxt, cur := &e.nxt, &e.cur
 	for _, ch := range e.dirty {
 		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
-		nxt.busy.setTo(ch, len(cur.chans[ch]) > 0)
+		nxt.count[ch] = cur.count[ch]
+		nxt.busy.setTo(ch, cur.count[ch] > 0)
 	}
 	e.dirty = e.dirty[:0]
 	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
@@ -186,7 +198,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 			}
 		}
 		for i := range w.chans {
-			w.chans[i] = w.chans[i][:0]
+			w.chans[i], w.count[i] = w.chans[i][:0], 0
 		}
 		w.busy = chanSet{}
 		e.overflow, e.sent = false, Sends{}
@@ -280,13 +292,14 @@ func (e *expander[L, M]) deliver(from, to int) {
 	ch := from*e.k.n + to
 	e.touch(ch)
 	q := e.nxt.chans[ch]
-	m := q[0]
-	copy(q, q[1:])
-	e.nxt.chans[ch] = q[:len(q)-1]
-	if len(q) == 1 {
+	// e.msg, not a local: its address goes through an interface and would
+	// escape, one allocation per message.
+	rest := e.k.decodeMsg(q, &e.msg)
+	e.nxt.chans[ch] = q[:copy(q, rest)]
+	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)
 	}
-	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, m)
+	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, e.msg)
 }
 
 func (e *expander[L, M]) initiate(p int) {
@@ -322,11 +335,11 @@ func (e *expander[L, M]) crash(p int) {
 	nxt.alive &^= 1 << p
 	nxt.local[p] = e.k.alg.Init()
 	for from := 0; from < n; from++ {
-		if len(nxt.chans[from*n+p]) > 0 {
-			e.sent.Lost += uint16(len(nxt.chans[from*n+p]))
-			e.touch(from*n + p)
-			nxt.chans[from*n+p] = nxt.chans[from*n+p][:0]
-			nxt.busy.remove(from*n + p)
+		if ch := from*n + p; nxt.count[ch] > 0 {
+			e.sent.Lost += uint16(nxt.count[ch])
+			e.touch(ch)
+			nxt.chans[ch], nxt.count[ch] = nxt.chans[ch][:0], 0
+			nxt.busy.remove(ch)
 		}
 	}
 	nxt.crashes++
@@ -428,20 +441,9 @@ func (e *expander[L, M]) succFP() uint64 {
 			continue
 		}
 		e.chanStamp[ch] = e.stamp
-		fp += e.chanHash(ch, nxt.chans[ch]) - h.chans[ch]
+		fp += e.k.keys.hashChan(ch, nxt.count[ch], nxt.chans[ch]) - h.chans[ch]
 	}
 	return fp
-}
-
-func (e *expander[L, M]) chanHash(ch int, q []M) uint64 {
-	if len(q) == 0 {
-		return 0
-	}
-	e.scratch = e.scratch[:0]
-	for i := range q {
-		e.scratch = e.k.codec.AppendMsg(e.scratch, &q[i])
-	}
-	return e.k.keys.hashChan(ch, e.scratch)
 }
 
 // fingerprint is the fingerprint of w, from scratch.
@@ -452,7 +454,7 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 		fp += e.k.keys.hashLocal(p, e.scratch)
 	}
 	for ch, q := range w.chans {
-		fp += e.chanHash(ch, q)
+		fp += e.k.keys.hashChan(ch, w.count[ch], q)
 	}
 	return fp
 }
@@ -486,7 +488,8 @@ func (e *expander[L, M]) steps(a Action) uint64 {
 
 // The canonical encoding: crashes, restarts (uvarints), alive (2 bytes),
 // every local state, the number of non-empty channels, then for each of them
-// in index order: index, length, messages.
+// in index order: index, number of messages, number of bytes (uvarint), the
+// messages. The byte count lets decoding copy a channel whole.
 func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	if len(e.k.layouts) > 1 {
 		b = binary.AppendUvarint(b, uint64(w.lay))
@@ -501,10 +504,9 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	b = binary.AppendUvarint(b, uint64(w.busy.count()))
 	for ch := range w.busy.all() {
 		q := w.chans[ch]
-		b = append(b, byte(ch), byte(len(q)))
-		for i := range q {
-			b = c.AppendMsg(b, &q[i])
-		}
+		b = append(b, byte(ch), byte(w.count[ch]))
+		b = binary.AppendUvarint(b, uint64(len(q)))
+		b = append(b, q...)
 	}
 	return b
 }
@@ -545,7 +547,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	for ch := range w.busy.all() {
-		w.chans[ch] = w.chans[ch][:0]
+		w.chans[ch], w.count[ch] = w.chans[ch][:0], 0
 		if h != nil {
 			h.chans[ch] = 0
 		}
@@ -567,21 +569,23 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		if ch >= len(w.chans) {
 			return fmt.Errorf("channel index %d out of range", ch)
 		}
-		start := b
-		for ; size > 0; size-- {
-			// e.msg, not a local: its address goes through an interface
-			// and would escape, one allocation per message.
-			if b, err = c.DecodeMsg(b, &e.msg); err != nil {
-				return err
-			}
-			w.chans[ch] = append(w.chans[ch], e.msg)
+		var bytes int
+		if bytes, b, err = readUvarint(b); err != nil {
+			return err
 		}
-		if len(w.chans[ch]) > 0 { // not so in a corrupt state only
-			w.busy.add(ch)
+		if bytes > len(b) {
+			return errShort
 		}
+		if size == 0 {
+			return fmt.Errorf("channel %d is empty but listed", ch)
+		}
+		w.chans[ch] = append(w.chans[ch][:0], b[:bytes]...)
+		w.count[ch] = size
+		w.busy.add(ch)
 		if h != nil {
-			h.chans[ch] = e.k.keys.hashChan(ch, start[:len(start)-len(b)])
+			h.chans[ch] = e.k.keys.hashChan(ch, size, b[:bytes])
 		}
+		b = b[bytes:]
 	}
 	if len(b) != 0 {
 		return fmt.Errorf("%d bytes left over", len(b))
@@ -596,6 +600,26 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	return nil
+}
+
+// decodeMsg decodes the message at the head of b, a channel of a stored or
+// computed state, and returns the rest.
+func (k *Kernel[L, M]) decodeMsg(b []byte, m *M) []byte {
+	rest, err := k.codec.DecodeMsg(b, m)
+	if err != nil {
+		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
+	}
+	return rest
+}
+
+// decodeChan appends the messages of channel b to dst, head first.
+func (k *Kernel[L, M]) decodeChan(dst []M, b []byte) []M {
+	var m M
+	for len(b) > 0 {
+		b = k.decodeMsg(b, &m)
+		dst = append(dst, m)
+	}
+	return dst
 }
 
 func readUvarint(b []byte) (int, []byte, error) {
@@ -645,7 +669,8 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 		s.Process, s.Alias = lay.ids[a.Q()], lay.alias(a.Q())
 		s.Peer, s.PeerAlias = lay.ids[p], lay.alias(p)
 		if q := w.chans[p*k.n+a.Q()]; len(q) > 0 {
-			m := k.msgValue(q[0])
+			k.decodeMsg(q, &e.msg)
+			m := k.msgValue(e.msg)
 			s.Msg = &m
 		}
 	case KindInitiate:
@@ -671,12 +696,9 @@ func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 			ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
 		})
 	}
-	for ch, q := range w.chans {
-		if len(q) == 0 {
-			continue
-		}
+	for ch := range w.busy.all() {
 		c := ChannelSnapshot{From: lay.ids[ch/k.n], To: lay.ids[ch%k.n], FromAlias: lay.alias(ch / k.n), ToAlias: lay.alias(ch % k.n)}
-		for _, m := range q {
+		for _, m := range k.decodeChan(nil, w.chans[ch]) {
 			c.Messages = append(c.Messages, k.msgValue(m))
 		}
 		snap.Channels = append(snap.Channels, c)

@@ -78,18 +78,21 @@ func newKeys(n int) keys {
 // hashLocal is the hash of process p's local state, given its encoding.
 func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(pack(enc) ^ k.local[p]) }
 
-// hashChan is the hash of channel ch, given its messages' encodings back
-// to back (an empty channel is no component).
-func (k *keys) hashChan(ch int, enc []byte) uint64 {
-	if len(enc) == 0 {
+// hashChan is the hash of channel ch, given its number of messages and
+// their encodings back to back (an empty channel is no component). The
+// count goes in the top bits, which pack leaves free for short encodings,
+// so that messages that encode to no bytes at all are still counted.
+func (k *keys) hashChan(ch, count int, enc []byte) uint64 {
+	if count == 0 {
 		return 0
 	}
-	return mix(pack(enc) ^ k.chans[ch])
+	return mix(pack(enc) ^ uint64(count)<<59 ^ k.chans[ch])
 }
 
 // pack folds an encoding into one word. Encodings shorter than 8 bytes,
 // nearly all of them (a local state or a channel of a few small messages),
-// are packed as they are with their length in the top byte: one-to-one, so
+// are packed as they are with their length in the top byte (its low three
+// bits; the rest of it is left to hashChan): one-to-one, so
 // two such components in one place never collide, and the cost is a load
 // or two, not a general-purpose hash (which was a tenth of the search's
 // time). Longer ones are chained through mix a word at a time.

@@ -209,14 +209,19 @@ type ws struct {
 	Restarts int
 }
 
-func (s ws) world(n int) *world[tLocal, tMsg] {
+func (s ws) world(k *Kernel[tLocal, tMsg]) *world[tLocal, tMsg] {
+	n := k.n
 	w := &world[tLocal, tMsg]{}
 	w.init(n)
 	w.alive, w.crashes, w.restarts = s.Alive, s.Crashes, s.Restarts
 	copy(w.local, s.Local)
 	for pq, q := range s.Chans {
-		w.chans[pq[0]*n+pq[1]] = slices.Clone(q)
-		w.busy.setTo(pq[0]*n+pq[1], len(q) > 0)
+		ch := pq[0]*n + pq[1]
+		for i := range q {
+			w.chans[ch] = k.codec.AppendMsg(w.chans[ch], &q[i])
+		}
+		w.count[ch] = len(q)
+		w.busy.setTo(ch, len(q) > 0)
 	}
 	return w
 }
@@ -237,15 +242,18 @@ func (s ws) norm(n int) ws {
 	return out
 }
 
-func wsOf(w *world[tLocal, tMsg]) ws {
+func wsOf(k *Kernel[tLocal, tMsg], w *world[tLocal, tMsg]) ws {
 	n := len(w.local)
 	s := ws{Alive: w.alive, Local: slices.Clone(w.local), Crashes: w.crashes, Restarts: w.restarts}
 	for i, q := range w.chans {
-		if len(q) > 0 {
+		if ms := k.decodeChan(nil, q); len(ms) > 0 {
 			if s.Chans == nil {
 				s.Chans = chans{}
 			}
-			s.Chans[[2]int{i / n, i % n}] = slices.Clone(q)
+			s.Chans[[2]int{i / n, i % n}] = ms
+		}
+		if w.count[i] != len(k.decodeChan(nil, q)) {
+			panic(fmt.Sprintf("channel %d: count %d, %d messages", i, w.count[i], len(k.decodeChan(nil, q))))
 		}
 	}
 	return s
@@ -274,14 +282,14 @@ func newFixAlg(t *testing.T, alg Algorithm[tLocal, tMsg], cfg Config, opts ...Op
 
 func newFix(t *testing.T, cfg Config) *fixture { return newFixAlg(t, tCodecAlg{}, cfg) }
 
-func (f *fixture) enc(s ws) []byte { return f.e.encode(nil, s.world(f.k.n)) }
+func (f *fixture) enc(s ws) []byte { return f.e.encode(nil, s.world(f.k)) }
 
 func (f *fixture) dec(t *testing.T, b []byte) ws {
 	t.Helper()
 	w := &world[tLocal, tMsg]{}
 	w.init(f.k.n)
 	require.NoError(t, f.e.decode(b, w, nil))
-	return wsOf(w)
+	return wsOf(f.k, w)
 }
 
 // step is one successor of a hand-built state, decoded.
@@ -362,7 +370,7 @@ func TestActionPacking(t *testing.T) {
 
 func TestCtxNextSkipsCrashedPositionsBothWays(t *testing.T) {
 	f := newFix(t, Config{N: 5, IDs: []int{3, 9, 4, 8, 1}})
-	w := ws{Alive: 0b10101, Local: make([]tLocal, 5)}.world(5) // positions 1 and 3 crashed
+	w := ws{Alive: 0b10101, Local: make([]tLocal, 5)}.world(f.k) // positions 1 and 3 crashed
 	next := func(p int, d Dir) int { return f.e.at(w, p).Next(d) }
 	assert.Equal(t, 2, next(0, CW))
 	assert.Equal(t, 4, next(2, CW))
@@ -374,7 +382,7 @@ func TestCtxNextSkipsCrashedPositionsBothWays(t *testing.T) {
 	assert.Equal(t, 2, next(1, CW))
 	assert.Equal(t, 0, next(1, CCW))
 
-	all := ws{Alive: 0b11111, Local: make([]tLocal, 5)}.world(5)
+	all := ws{Alive: 0b11111, Local: make([]tLocal, 5)}.world(f.k)
 	assert.Equal(t, 0, f.e.at(all, 4).Next(CW))
 	assert.Equal(t, 4, f.e.at(all, 0).Next(CCW))
 	assert.Equal(t, 3, f.e.at(all, 2).Next(CW))
@@ -399,7 +407,7 @@ func TestCtxNextSkipsCrashedPositionsBothWays(t *testing.T) {
 
 func TestCtxNextAloneIsSelf(t *testing.T) {
 	f := newFix(t, Config{N: 5})
-	w := ws{Alive: 0b01000, Local: make([]tLocal, 5)}.world(5)
+	w := ws{Alive: 0b01000, Local: make([]tLocal, 5)}.world(f.k)
 	assert.Equal(t, 3, f.e.at(w, 3).Next(CW))
 	assert.Equal(t, 3, f.e.at(w, 3).Next(CCW))
 }
@@ -467,13 +475,13 @@ func TestSendToCrashedProcessIsLost(t *testing.T) {
 	requireState(t, 3, want, steps[0].To) // NOTE(2) to the crashed position 2 is gone
 
 	// Directly through the Ctx.
-	w := ws{Alive: 0b011, Local: busy(3)}.world(3)
+	w := ws{Alive: 0b011, Local: busy(3)}.world(f.k)
 	c := f.e.at(w, 0)
 	c.Send(2, note(1))
-	requireState(t, 3, ws{Alive: 0b011, Local: busy(3)}, wsOf(w))
+	requireState(t, 3, ws{Alive: 0b011, Local: busy(3)}, wsOf(f.k, w))
 	c.Send(1, note(1))
 	c.Send(0, note(2))
-	requireState(t, 3, ws{Alive: 0b011, Local: busy(3), Chans: chans{{0, 1}: {note(1)}, {0, 0}: {note(2)}}}, wsOf(w))
+	requireState(t, 3, ws{Alive: 0b011, Local: busy(3), Chans: chans{{0, 1}: {note(1)}, {0, 0}: {note(2)}}}, wsOf(f.k, w))
 }
 
 func TestCrashEmptiesChannelsIntoItKeepsChannelsOutResetsLocal(t *testing.T) {
@@ -860,9 +868,9 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 		requireState(t, 4, s, f.dec(t, b))
 		// Canonical: the same state encodes to the same bytes, whatever the
 		// slices' capacities; a different state to different bytes.
-		w := s.world(4)
+		w := s.world(f.k)
 		for i := range w.chans {
-			w.chans[i] = append(make([]tMsg, 0, 17), w.chans[i]...)
+			w.chans[i] = append(make([]byte, 0, 17), w.chans[i]...)
 		}
 		assert.Equal(t, b, f.e.encode(nil, w))
 		empty := ws{Alive: 0b1111, Local: make([]tLocal, 4)}
@@ -908,14 +916,23 @@ func TestDecodeRejectsCorruptStates(t *testing.T) {
 		b = tCodecAlg{}.AppendLocal(b, &tLocal{})
 	}
 	b = binary.AppendUvarint(b, 1)
-	b = append(b, 16, 1)
-	b = tCodecAlg{}.AppendMsg(b, &tMsg{opNote, 1})
+	at := len(b) // the channel record: index, messages, bytes, messages
+	msg := tCodecAlg{}.AppendMsg(nil, &tMsg{opNote, 1})
+	b = append(b, 16, 1, byte(len(msg)))
+	b = append(b, msg...)
 	err = f.e.decode(b, w, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "channel index 16 out of range")
-	b[len(b)-4] = 15 // the last channel is fine
+	b[at] = 15 // the last channel is fine
 	require.NoError(t, f.e.decode(b, w, nil))
-	assert.Equal(t, []tMsg{note(1)}, w.chans[15])
+	assert.Equal(t, []tMsg{note(1)}, f.k.decodeChan(nil, w.chans[15]))
+	assert.Equal(t, 1, w.count[15])
+	b[at+2] = byte(len(msg) + 1) // more bytes than there are
+	assert.Error(t, f.e.decode(b, w, nil))
+	b[at+1], b[at+2] = 0, byte(len(msg)) // listed, but no messages
+	err = f.e.decode(b, w, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "empty but listed")
 }
 
 // ---- labels and rendering ----
@@ -1063,7 +1080,7 @@ func TestGenericAndCodecPathsExploreTheSameGraph(t *testing.T) {
 	// The whole decoded state, so that states are told apart by content.
 	full := func(k *Kernel[tLocal, tMsg]) func([]byte) string {
 		e := k.newExpander()
-		return func(b []byte) string { return fmt.Sprintf("%+v", wsOf(e.load(b)).norm(k.n)) }
+		return func(b []byte) string { return fmt.Sprintf("%+v", wsOf(k, e.load(b)).norm(k.n)) }
 	}
 	fast, err := New[tLocal, tMsg](tCodecAlg{}, cfg, nil)
 	require.NoError(t, err)

@@ -155,8 +155,9 @@ type PropertySystem interface {
 // ID and local state, every channel's messages, and the fault counters. It
 // is valid only during the predicate call; do not modify what it returns.
 type View[L, M any] struct {
-	k *Kernel[L, M]
-	w *world[L, M]
+	k    *Kernel[L, M]
+	w    *world[L, M]
+	msgs [][]M // per channel, decoded by Chan
 }
 
 // N is the number of processes, live or not.
@@ -187,8 +188,16 @@ func (v *View[L, M]) PosOf(id int) int { return v.lay().posOf(id) }
 // --anonymous, some process that carries it).
 func (v *View[L, M]) AliveID(id int) bool { return v.lay().aliveID(v.w.alive, id) }
 
-// Chan is chan(from, to), head first.
-func (v *View[L, M]) Chan(from, to int) []M { return v.w.chans[from*v.k.n+to] }
+// Chan is chan(from, to), head first. The slice is the view's own and is
+// valid until Chan is asked for the same channel again.
+func (v *View[L, M]) Chan(from, to int) []M {
+	ch := from*v.k.n + to
+	if v.msgs == nil {
+		v.msgs = make([][]M, v.k.n*v.k.n)
+	}
+	v.msgs[ch] = v.k.decodeChan(v.msgs[ch][:0], v.w.chans[ch])
+	return v.msgs[ch]
+}
 
 // Crashes and Restarts count the faults so far.
 func (v *View[L, M]) Crashes() int  { return v.w.crashes }

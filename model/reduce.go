@@ -103,13 +103,13 @@ func (e *expander[L, M]) closure(seed int) uint64 {
 		q := bits.TrailingZeros64(work)
 		work &^= 1 << q
 		for _, d := range k.around {
-			if r := e.nextAlive(cur, q, d.Back()); len(cur.chans[r*n+q]) == 0 {
+			if r := e.nextAlive(cur, q, d.Back()); cur.count[r*n+q] == 0 {
 				add(r)
 			}
 		}
 		if e.discardedBy&(1<<q) != 0 {
 			for y := 0; y < n; y++ {
-				if len(cur.chans[q*n+y]) > 0 {
+				if cur.count[q*n+y] > 0 {
 					add(y)
 				}
 			}

@@ -123,10 +123,7 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 		}
 		seen[key] = true
 		round++
-		inFlight := make([]int, n*n)
-		for ch, q := range e.cur.chans {
-			inFlight[ch] = len(q)
-		}
+		inFlight := slices.Clone(e.cur.count)
 		for to := 0; to < n; to++ {
 			for from := 0; from < n; from++ {
 				for range inFlight[from*n+to] {
@@ -155,10 +152,8 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 
 // syncDone: no message in flight, and no armed timer whose guard holds.
 func (k *Kernel[L, M]) syncDone(e *expander[L, M]) bool {
-	for _, q := range e.cur.chans {
-		if len(q) > 0 {
-			return false
-		}
+	if e.cur.busy != (chanSet{}) {
+		return false
 	}
 	for p := 0; p < k.n; p++ {
 		for t := range k.timers {
