@@ -4,7 +4,13 @@ package model
 // and sending. It is valid only during the handler call.
 type Ctx[M any] struct {
 	self int
-	env  env[M]
+	// ids (by position) and alive are fixed for the whole handler call, so
+	// the expander hands them over and the handlers' most frequent
+	// questions are field reads instead of calls through env. Without ids
+	// (TestEnv), everything goes to env.
+	ids   []int
+	alive uint64
+	env   env[M]
 }
 
 // env is implemented by the kernel's expander; Ctx forwards to it.
@@ -24,13 +30,23 @@ type env[M any] interface {
 func (c *Ctx[M]) Self() int { return c.self }
 
 // ID is the running process's own ID.
-func (c *Ctx[M]) ID() int { return c.env.idOf(c.self) }
+func (c *Ctx[M]) ID() int { return c.IDOf(c.self) }
 
 // N is the number of processes, live or not.
-func (c *Ctx[M]) N() int { return c.env.n() }
+func (c *Ctx[M]) N() int {
+	if c.ids != nil {
+		return len(c.ids)
+	}
+	return c.env.n()
+}
 
 // IDOf is the ID of position p.
-func (c *Ctx[M]) IDOf(p int) int { return c.env.idOf(p) }
+func (c *Ctx[M]) IDOf(p int) int {
+	if c.ids != nil {
+		return c.ids[p]
+	}
+	return c.env.idOf(p)
+}
 
 // PosOf is the position of the process with ID id, or -1.
 func (c *Ctx[M]) PosOf(id int) int { return c.env.posOf(id) }
@@ -39,7 +55,12 @@ func (c *Ctx[M]) PosOf(id int) int { return c.env.posOf(id) }
 func (c *Ctx[M]) ByID() []int { return c.env.byID() }
 
 // Alive reports whether position p is live.
-func (c *Ctx[M]) Alive(p int) bool { return c.env.alive(p) }
+func (c *Ctx[M]) Alive(p int) bool {
+	if c.ids != nil {
+		return c.alive&(1<<p) != 0
+	}
+	return c.env.alive(p)
+}
 
 // Suspects is suspects(self) of the perfect detector: elected is ⊥ or names
 // a crashed process. It reads the local state as it is now.

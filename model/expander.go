@@ -137,12 +137,14 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 // at points the Ctx at world w and process p.
 func (e *expander[L, M]) at(w *world[L, M], p int) *Ctx[M] {
 	e.w, e.ctx.self = w, p
+	e.ctx.ids, e.ctx.alive = e.k.layouts[w.lay].ids, w.alive
 	return &e.ctx
 }
 
 // guardAt points the GuardCtx at world w and process p.
 func (e *expander[L, M]) guardAt(w *world[L, M], p int) *GuardCtx[M] {
 	e.w, e.guard.self = w, p
+	e.guard.ids, e.guard.alive = e.k.layouts[w.lay].ids, w.alive
 	return &e.guard
 }
 
