@@ -1,5 +1,7 @@
 package model
 
+import "math/bits"
+
 // Ctx is a handler's window on the system: who it is, the ring around it,
 // and sending. It is valid only during the handler call.
 type Ctx[M any] struct {
@@ -68,19 +70,33 @@ func (c *Ctx[M]) Suspects() bool { return c.env.suspects(c.self) }
 
 // Next is the nearest live position after self in direction d (the repaired
 // ring); self when it is the only live process.
-func (c *Ctx[M]) Next(d Dir) int { return c.env.next(c.self, d) }
+func (c *Ctx[M]) Next(d Dir) int {
+	if c.ids != nil {
+		return nextLive(c.self, d, c.alive)
+	}
+	return c.env.next(c.self, d)
+}
 
 // nextLive is the nearest position after p in direction d whose bit is set
-// in alive; p when there is none.
-func nextLive(n, p int, d Dir, alive uint64) int {
-	step := 1
-	if d == CCW {
-		step = n - 1
-	}
-	for q := (p + step) % n; q != p; q = (q + step) % n {
-		if alive&(1<<q) != 0 {
-			return q
+// in alive; p when there is none. Bit arithmetic, no loop: a ring algorithm
+// asks it on every send.
+func nextLive(p int, d Dir, alive uint64) int {
+	below := alive & (1<<p - 1)
+	above := alive &^ (1<<(p+1) - 1)
+	if d == CW {
+		if above != 0 {
+			return bits.TrailingZeros64(above)
 		}
+		if below != 0 {
+			return bits.TrailingZeros64(below)
+		}
+		return p
+	}
+	if below != 0 {
+		return 63 - bits.LeadingZeros64(below)
+	}
+	if above != 0 {
+		return 63 - bits.LeadingZeros64(above)
 	}
 	return p
 }

@@ -35,3 +35,29 @@ func TestPackOneToOne(t *testing.T) {
 		}
 	}
 }
+
+// nextLive agrees with walking the ring one position at a time, for every
+// set of live positions of rings up to 8, every position and direction.
+func TestNextLiveWalksTheRing(t *testing.T) {
+	for n := 1; n <= 8; n++ {
+		for alive := uint64(0); alive < 1<<n; alive++ {
+			for p := range n {
+				for _, d := range []Dir{CW, CCW} {
+					want, step := p, 1
+					if d == CCW {
+						step = n - 1
+					}
+					for q := (p + step) % n; q != p; q = (q + step) % n {
+						if alive&(1<<q) != 0 {
+							want = q
+							break
+						}
+					}
+					if got := nextLive(p, d, alive); got != want {
+						t.Fatalf("n=%d alive=%b p=%d %v: %d, want %d", n, alive, p, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}

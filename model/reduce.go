@@ -120,7 +120,7 @@ func (e *expander[L, M]) closure(seed int) uint64 {
 
 // nextAlive is Ctx.Next of p in world w.
 func (e *expander[L, M]) nextAlive(w *world[L, M], p int, d Dir) int {
-	return nextLive(e.k.n, p, d, w.alive)
+	return nextLive(p, d, w.alive)
 }
 
 // checkRingLocal enforces RingLocal's promise on a send, whenever the

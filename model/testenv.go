@@ -54,7 +54,7 @@ func (e *TestEnv[M]) next(p int, d Dir) int {
 			alive |= 1 << q
 		}
 	}
-	return nextLive(len(e.Alive), p, d, alive)
+	return nextLive(p, d, alive)
 }
 func (e *TestEnv[M]) posOf(id int) int {
 	for p, x := range e.IDs {
