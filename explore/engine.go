@@ -223,6 +223,10 @@ func (s *search) runBatch(lo, hi int) {
 	if s.lazy {
 		s.encoded.reset(max(s.maxSuccs, 1<<14))
 	}
+	if err := s.cur.load(lo, hi); err != nil {
+		s.halt(StopIO, err.Error())
+		return
+	}
 	s.parallel(nch, func(w *worker, c int) { s.expandChunk(w, &chunks[c]) })
 	if s.ioFailed(chunks) {
 		return
@@ -329,10 +333,16 @@ func (s *search) runBatch(lo, hi int) {
 		}
 	}
 	s.links.grow(int(next))
+	from := s.next.size
 	s.next.reserve(int(next-s.next.base), nbytes)
+	s.next.batch(from, nbytes)
 	s.parallel(nch, func(_ *worker, c int) { s.writeChunk(&chunks[c]) })
 	s.links.flush()
 	if s.ioFailed(chunks) {
+		return
+	}
+	if err := s.next.flush(); err != nil {
+		s.halt(StopIO, err.Error())
 		return
 	}
 

@@ -9,9 +9,12 @@ import (
 
 // A level keeps each state's length and every chunkStates-th offset; the
 // states of any chunk come back byte for byte, in memory and spilled, and a
-// state too long for a length is refused, not cut.
+// state too long for a length is refused, not cut. A spilled level written
+// a batch at a time (batch, flush) and read a batch at a time (load) gives
+// the same bytes, from the loaded window and around it.
 func TestLevelStatesByChunk(t *testing.T) {
-	for _, spill := range []bool{false, true} {
+	for _, mode := range []struct{ spill, batched bool }{{false, false}, {true, false}, {true, true}} {
+		spill := mode.spill
 		var l level
 		l.dir = t.TempDir()
 		defer l.close()
@@ -31,11 +34,20 @@ func TestLevelStatesByChunk(t *testing.T) {
 		l.reserve(n, size)
 		spillFrontierAfter = old
 		require.Equal(t, spill, l.onDisk)
+		if mode.batched {
+			l.batch(0, size)
+		}
 		off := int64(0)
 		for i, s := range states {
 			require.NoError(t, l.set(i, off, len(s)))
 			require.NoError(t, l.write(off, s))
 			off += int64(len(s))
+		}
+		require.NoError(t, l.flush())
+		if mode.batched {
+			// Chunks 1 and 2 come from the window, 0 and 3 from the file.
+			require.NoError(t, l.load(chunkStates, 3*chunkStates))
+			require.NotEmpty(t, l.win)
 		}
 		var buf []byte
 		for lo := 0; lo < n; lo += chunkStates {
