@@ -259,6 +259,7 @@ type search struct {
 	links   links
 	cur     level
 	next    level
+	levelIO batchBufs // the memory of both levels' batch reads and writes
 	stats   Stats
 	// found[k] maps a predicate to the state index that violates it.
 	invFound map[int]uint32
@@ -321,6 +322,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		links: links{dir: opt.TempDir, spill: spillLinksAfter},
 	}
 	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
+	s.cur.io, s.next.io = &s.levelIO, &s.levelIO
 	defer func() {
 		s.links.close()
 		s.cur.close()
@@ -481,7 +483,7 @@ func (s *search) memBytes() int64 {
 		g += s.bits.bytes()
 	}
 	return g + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() + s.encoded.bytes() +
-		s.cur.memBytes() + s.next.memBytes()
+		s.cur.memBytes() + s.next.memBytes() + s.levelIO.bytes()
 }
 
 func (s *search) result() (*Result, error) {

@@ -28,7 +28,10 @@ type level struct {
 	// call each instead of one per chunk (128 states; the calls were 5% of
 	// a chang-roberts search): win holds the states of the batch being
 	// expanded, from byte winFrom on; out collects the new states of the
-	// batch being written, from byte outFrom on, while batching.
+	// batch being written, from byte outFrom on, while batching. Their
+	// memory is io's, which the search's two levels share: only the
+	// current level is read and only the next one written.
+	io       *batchBufs
 	win      []byte
 	winFrom  uint64
 	out      []byte
@@ -42,6 +45,11 @@ type level struct {
 // copies growTo leaves while they grow) were the heap's largest part, 11
 // MB of bully --n 4's peak (BENCHMARKS.md, off-heap table).
 var spillFrontierAfter int64 = 1 << 20
+
+// batchBufs is the memory of the levels' batch reads and writes.
+type batchBufs struct{ win, out []byte }
+
+func (b *batchBufs) bytes() int64 { return int64(cap(b.win)) + int64(cap(b.out)) }
 
 // maxStateBytes is the longest encoding a level can hold.
 const maxStateBytes = 1<<16 - 1
@@ -113,10 +121,10 @@ func (l *level) load(lo, hi int) error {
 		return nil
 	}
 	from, to := l.offs[lo/chunkStates], l.end(hi)
-	l.win = growTo(l.win[:0], int(to-from))
-	l.winFrom = from
+	l.io.win = growTo(l.io.win[:0], int(to-from))
+	l.win, l.winFrom = l.io.win, from
 	if _, err := l.file.ReadAt(l.win, int64(from)); err != nil {
-		l.win = l.win[:0]
+		l.win = nil
 		return fmt.Errorf("reading the frontier: %w", err)
 	}
 	return nil
@@ -128,8 +136,8 @@ func (l *level) batch(from, to int64) {
 	if !l.onDisk {
 		return
 	}
-	l.out = growTo(l.out[:0], int(to-from))
-	l.outFrom, l.batching = from, true
+	l.io.out = growTo(l.io.out[:0], int(to-from))
+	l.out, l.outFrom, l.batching = l.io.out, from, true
 }
 
 // flush writes what batch collected; call it when no worker runs.
@@ -146,7 +154,7 @@ func (l *level) flush() error {
 
 func (l *level) reset(base uint32) {
 	l.data, l.lens, l.offs, l.base, l.size, l.onDisk = l.data[:0], l.lens[:0], l.offs[:0], base, 0, false
-	l.win, l.winFrom, l.batching = l.win[:0], 0, false
+	l.win, l.winFrom, l.out, l.batching = nil, 0, nil, false
 }
 
 // reserve makes room for states up to count (exclusive) and bytes up to
@@ -207,5 +215,5 @@ func (l *level) close() {
 }
 
 func (l *level) memBytes() int64 {
-	return int64(cap(l.data)) + int64(cap(l.lens))*2 + int64(cap(l.offs))*8 + int64(cap(l.win)) + int64(cap(l.out))
+	return int64(cap(l.data)) + int64(cap(l.lens))*2 + int64(cap(l.offs))*8
 }

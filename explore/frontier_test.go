@@ -16,7 +16,7 @@ func TestLevelStatesByChunk(t *testing.T) {
 	for _, mode := range []struct{ spill, batched bool }{{false, false}, {true, false}, {true, true}} {
 		spill := mode.spill
 		var l level
-		l.dir = t.TempDir()
+		l.dir, l.io = t.TempDir(), &batchBufs{}
 		defer l.close()
 		l.reset(0)
 		n := 3*chunkStates + 5
