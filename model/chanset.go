@@ -10,8 +10,9 @@ import (
 // expanding and encoding a state visit those instead of all N² channels.
 type chanSet [4]uint64
 
-func (s *chanSet) add(ch int)    { s[ch>>6] |= 1 << (ch & 63) }
-func (s *chanSet) remove(ch int) { s[ch>>6] &^= 1 << (ch & 63) }
+func (s *chanSet) add(ch int)      { s[ch>>6] |= 1 << (ch & 63) }
+func (s *chanSet) remove(ch int)   { s[ch>>6] &^= 1 << (ch & 63) }
+func (s *chanSet) has(ch int) bool { return s[ch>>6]&(1<<(ch&63)) != 0 }
 
 // setTo adds ch if busy, removes it if not.
 func (s *chanSet) setTo(ch int, busy bool) {

@@ -18,11 +18,21 @@ import (
 // when it is sent; loading a state, hashing a channel and encoding a state
 // copy bytes instead of going through the codec message by message.
 type world[L, M any] struct {
-	alive    uint64
-	local    []L
-	chans    [][]byte // chan(p,q) at p*N+q
-	count    []int    // messages in each channel
-	busy     chanSet  // the non-empty channels
+	alive uint64
+	local []L
+	chans [][]byte // chan(p,q) at p*N+q
+	count []int    // messages in each channel
+	busy  chanSet  // the non-empty channels
+	// msgs caches the decoded messages of the channels in decoded, for
+	// guards and properties that look at channels (chanMsgs): a property
+	// that reads every channel of every successor would otherwise decode
+	// N² channels a transition. Whatever changes a channel drops it. A
+	// successor (nxt) has cur as its twin: the channels a step has not
+	// changed since sync are cur's, decoded once for all the successors.
+	msgs     [][]M
+	decoded  chanSet
+	twin     *world[L, M]
+	changed  chanSet // since the copy from twin
 	crashes  int
 	restarts int
 	lay      int // the arrangement of IDs (Kernel.layouts)
@@ -32,6 +42,13 @@ func (w *world[L, M]) init(n int) {
 	w.local = make([]L, n)
 	w.chans = make([][]byte, n*n)
 	w.count = make([]int, n*n)
+	w.msgs = make([][]M, n*n)
+}
+
+// changedChan records that channel ch changed.
+func (w *world[L, M]) changedChan(ch int) {
+	w.decoded.remove(ch)
+	w.changed.add(ch)
 }
 
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
@@ -41,7 +58,7 @@ func (w *world[L, M]) copyFrom(src *world[L, M]) {
 		w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
 		w.count[ch] = src.count[ch]
 	}
-	w.busy = src.busy
+	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
 }
 
 // expander generates the steps of states of one Kernel; one per goroutine.
@@ -113,6 +130,7 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	e.touch(ch)
 	e.w.chans[ch] = e.k.codec.AppendMsg(e.w.chans[ch], &e.typed)
 	e.w.count[ch]++
+	e.w.changedChan(ch)
 	e.w.busy.add(ch)
 	if e.w.count[ch] > e.k.cfg.MaxQueue {
 		e.overflow = true
@@ -124,9 +142,8 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 		panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
 	}
 	for from := 0; from < e.k.n; from++ {
-		for b := e.w.chans[from*e.k.n+to]; len(b) > 0; {
-			b = e.k.decodeMsg(b, &e.msg)
-			if pred(from, e.msg) {
+		for _, m := range e.k.chanMsgs(e.w, from*e.k.n+to) {
+			if pred(from, m) {
 				return true
 			}
 		}
@@ -157,6 +174,8 @@ func (e *expander[L, M]) begin() {
 		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
 		nxt.count[ch] = cur.count[ch]
 		nxt.busy.setTo(ch, cur.count[ch] > 0)
+		nxt.decoded.remove(ch)
+		nxt.changed.remove(ch) // cur's again
 	}
 	e.dirty = e.dirty[:0]
 	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
@@ -173,6 +192,7 @@ func (e *expander[L, M]) begin() {
 // sync makes nxt a full copy of cur, once per expanded state.
 func (e *expander[L, M]) sync() {
 	e.nxt.copyFrom(&e.cur)
+	e.nxt.twin = &e.cur
 	e.dirty = e.dirty[:0]
 	e.stepProc = -1
 }
@@ -186,7 +206,7 @@ func (e *expander[L, M]) touch(ch int) { e.dirty = append(e.dirty, ch) }
 func (e *expander[L, M]) Initial(out *Batch) {
 	out.Reset()
 	k, w := e.k, &e.nxt
-	e.w = w
+	e.w, w.twin = w, nil
 	for i := range k.layouts {
 		lay := &k.layouts[i]
 		w.alive, w.crashes, w.restarts, w.lay = 1<<k.n-1, 0, 0, i
@@ -202,7 +222,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 		for i := range w.chans {
 			w.chans[i], w.count[i] = w.chans[i][:0], 0
 		}
-		w.busy = chanSet{}
+		w.busy, w.decoded = chanSet{}, chanSet{}
 		e.overflow, e.sent = false, Sends{}
 		e.initial = true
 		e.emit(out, Action(i), NoFairness)
@@ -298,6 +318,7 @@ func (e *expander[L, M]) deliver(from, to int) {
 	// escape, one allocation per message.
 	rest := e.k.decodeMsg(q, &e.msg)
 	e.nxt.chans[ch] = q[:copy(q, rest)]
+	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)
 	}
@@ -342,6 +363,7 @@ func (e *expander[L, M]) crash(p int) {
 			e.touch(ch)
 			nxt.chans[ch], nxt.count[ch] = nxt.chans[ch][:0], 0
 			nxt.busy.remove(ch)
+			nxt.changedChan(ch)
 		}
 	}
 	nxt.crashes++
@@ -554,7 +576,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			h.chans[ch] = 0
 		}
 	}
-	w.busy = chanSet{}
+	w.busy, w.decoded = chanSet{}, chanSet{}
 	if h != nil {
 		h.head = hashHead(w.lay, w.crashes, w.restarts, w.alive)
 	}
@@ -616,12 +638,34 @@ func (k *Kernel[L, M]) decodeMsg(b []byte, m *M) []byte {
 
 // decodeChan appends the messages of channel b to dst, head first.
 func (k *Kernel[L, M]) decodeChan(dst []M, b []byte) []M {
-	var m M
+	var zero M
 	for len(b) > 0 {
-		b = k.decodeMsg(b, &m)
-		dst = append(dst, m)
+		// Into dst itself: a local's address would go through the codec
+		// interface and escape, an allocation per message.
+		dst = append(dst, zero)
+		b = k.decodeMsg(b, &dst[len(dst)-1])
 	}
 	return dst
+}
+
+// chanMsgs is the messages of channel ch of w, head first, decoded once
+// until the channel changes; valid until then.
+func (k *Kernel[L, M]) chanMsgs(w *world[L, M], ch int) []M {
+	if !w.decoded.has(ch) {
+		k.decodeMsgs(w, ch)
+	}
+	return w.msgs[ch]
+}
+
+// decodeMsgs fills chanMsgs' cache for channel ch of w, from its twin's
+// when the channel is still the twin's.
+func (k *Kernel[L, M]) decodeMsgs(w *world[L, M], ch int) {
+	if t := w.twin; t != nil && !w.changed.has(ch) {
+		w.msgs[ch] = append(w.msgs[ch][:0], k.chanMsgs(t, ch)...)
+	} else {
+		w.msgs[ch] = k.decodeChan(w.msgs[ch][:0], w.chans[ch])
+	}
+	w.decoded.add(ch)
 }
 
 func readUvarint(b []byte) (int, []byte, error) {
@@ -633,6 +677,7 @@ func readUvarint(b []byte) (int, []byte, error) {
 }
 
 func (e *expander[L, M]) load(state []byte) *world[L, M] {
+	e.nxt.twin = nil // cur is no longer what nxt was copied from
 	if err := e.decode(state, &e.cur, &e.h); err != nil {
 		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
 	}
@@ -700,7 +745,7 @@ func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	}
 	for ch := range w.busy.all() {
 		c := ChannelSnapshot{From: lay.ids[ch/k.n], To: lay.ids[ch%k.n], FromAlias: lay.alias(ch / k.n), ToAlias: lay.alias(ch % k.n)}
-		for _, m := range k.decodeChan(nil, w.chans[ch]) {
+		for _, m := range k.chanMsgs(w, ch) {
 			c.Messages = append(c.Messages, k.msgValue(m))
 		}
 		snap.Channels = append(snap.Channels, c)

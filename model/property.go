@@ -155,9 +155,8 @@ type PropertySystem interface {
 // ID and local state, every channel's messages, and the fault counters. It
 // is valid only during the predicate call; do not modify what it returns.
 type View[L, M any] struct {
-	k    *Kernel[L, M]
-	w    *world[L, M]
-	msgs [][]M // per channel, decoded by Chan
+	k *Kernel[L, M]
+	w *world[L, M]
 }
 
 // N is the number of processes, live or not.
@@ -188,15 +187,17 @@ func (v *View[L, M]) PosOf(id int) int { return v.lay().posOf(id) }
 // --anonymous, some process that carries it).
 func (v *View[L, M]) AliveID(id int) bool { return v.lay().aliveID(v.w.alive, id) }
 
-// Chan is chan(from, to), head first. The slice is the view's own and is
-// valid until Chan is asked for the same channel again.
+// Chan is chan(from, to), head first. The slice is valid during the
+// property's call; do not change it.
 func (v *View[L, M]) Chan(from, to int) []M {
-	ch := from*v.k.n + to
-	if v.msgs == nil {
-		v.msgs = make([][]M, v.k.n*v.k.n)
+	w, ch := v.w, from*v.k.n+to
+	if w.count[ch] == 0 {
+		return nil
 	}
-	v.msgs[ch] = v.k.decodeChan(v.msgs[ch][:0], v.w.chans[ch])
-	return v.msgs[ch]
+	if !w.decoded.has(ch) {
+		v.k.decodeMsgs(w, ch)
+	}
+	return w.msgs[ch]
 }
 
 // Crashes and Restarts count the faults so far.
