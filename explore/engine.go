@@ -265,24 +265,6 @@ func (s *search) runBatch(lo, hi int) {
 				s.halt(StopFirstViolation, "stopped at the first violation")
 			}
 		}
-		if g != nil {
-			e := g.dst.len() + ch.firstEdge
-			for i, n := range ch.fanout {
-				g.starts.push(uint32(e))
-				e += int(n)
-				for k, p := range s.goals {
-					if ch.good[i]&(1<<p) != 0 {
-						g.good[k].set(s.cur.base + uint32(ch.lo+i))
-					}
-				}
-				if ch.cut[i] {
-					g.cut.set(s.cur.base + uint32(ch.lo+i))
-				}
-				if ch.quiet[i] {
-					g.quiet.set(s.cur.base + uint32(ch.lo+i))
-				}
-			}
-		}
 	}
 	if s.stop {
 		return
@@ -352,6 +334,18 @@ func (s *search) runBatch(lo, hi int) {
 		s.tab.dropIndex()
 	}
 	if g != nil {
+		// One start per expanded state, in state order: the batch's states
+		// are the next ones.
+		if g.starts.len() != int(s.cur.base)+lo {
+			panic(fmt.Sprintf("mcheck: internal error: the graph has %d states, the batch starts at state %d", g.starts.len(), int(s.cur.base)+lo))
+		}
+		end := s.cur.base + uint32(hi)
+		g.starts.grow(int(end))
+		for k := range g.good {
+			g.good[k].fit(end)
+		}
+		g.cut.fit(end)
+		g.quiet.fit(end)
 		g.dst.grow(g.dst.len() + succs)
 		g.class.grow(g.class.len() + succs)
 		if g.measured {
@@ -624,9 +618,29 @@ func (s *search) writeChunk(ch *chunk) {
 	}
 }
 
+// resolveChunk writes chunk ch's part of the graph: its states' edge
+// offsets and marks, and its edges (which start at edge base+firstEdge).
 func (s *search) resolveChunk(ch *chunk, base int) {
 	g := s.graph
 	e := base + ch.firstEdge
+	at := uint32(e)
+	for i, n := range ch.fanout {
+		v := s.cur.base + uint32(ch.lo+i)
+		g.starts.set(v, at)
+		at += n
+		// Atomic: the states of two chunks can share a word.
+		for k, p := range s.goals {
+			if ch.good[i]&(1<<p) != 0 {
+				g.good[k].setAtomic(v)
+			}
+		}
+		if ch.cut[i] {
+			g.cut.setAtomic(v)
+		}
+		if ch.quiet[i] {
+			g.quiet.setAtomic(v)
+		}
+	}
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome == recLost {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcheck/mcheck/internal/offheap"
@@ -167,11 +168,19 @@ type bitset []uint64
 func (b bitset) has(s uint32) bool { return int(s>>6) < len(b) && b[s>>6]&(1<<(s&63)) != 0 }
 
 func (b *bitset) set(s uint32) {
-	for int(s>>6) >= len(*b) {
-		*b = append(*b, 0)
-	}
+	b.fit(s + 1)
 	(*b)[s>>6] |= 1 << (s & 63)
 }
+
+// fit makes room for the states below n.
+func (b *bitset) fit(n uint32) {
+	for int(n+63)>>6 > len(*b) {
+		*b = append(*b, 0)
+	}
+}
+
+// setAtomic is set for workers that share the bitset; fit first.
+func (b bitset) setAtomic(s uint32) { atomic.OrUint64(&b[s>>6], 1<<(s&63)) }
 
 func (g *graph) n() int { return len(g.start) - 1 }
 
