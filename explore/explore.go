@@ -406,8 +406,10 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	}
 	for _, w := range s.workers {
 		// The expanded state's predicates serve the goals only.
-		w.x.batch.NoStateProps = s.goalMask == 0
-		w.alt.batch.NoStateProps = s.goalMask == 0
+		// The expanded state's predicates are needed for the goals only:
+		// the invariants were checked when the state was found.
+		w.x.batch.NoStateProps, w.x.batch.StatePropsOnly = s.goalMask == 0, s.goalMask
+		w.alt.batch.NoStateProps, w.alt.batch.StatePropsOnly = s.goalMask == 0, s.goalMask
 	}
 	s.started = time.Now()
 	s.bfs()

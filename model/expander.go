@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/mcheck/mcheck/ts"
@@ -235,7 +236,11 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
 	k, cur := e.k, e.load(state)
 	if !out.NoStateProps {
-		out.Props = e.props(cur) | k.stepMask
+		if only := out.StatePropsOnly; only != 0 {
+			out.Props = e.propsOf(cur, only) | k.stepMask
+		} else {
+			out.Props = e.props(cur) | k.stepMask
+		}
 	}
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
@@ -493,6 +498,18 @@ func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 		}
 	}
 	return bits
+}
+
+// propsOf evaluates the state predicates of mask in w; the other bits are 0.
+func (e *expander[L, M]) propsOf(w *world[L, M], mask uint64) uint64 {
+	e.view.w = w
+	var holds uint64
+	for m := mask &^ e.k.stepMask; m != 0; m &= m - 1 {
+		if i := bits.TrailingZeros64(m); i < len(e.k.props) && e.k.props[i].Holds(&e.view) {
+			holds |= 1 << i
+		}
+	}
+	return holds
 }
 
 // steps evaluates the step predicates on the step a from cur to nxt (all

@@ -79,7 +79,11 @@ type Batch struct {
 	// NoStateProps says the searcher needs no predicates of the expanded
 	// state: an expander may leave Props 0. Reset keeps it.
 	NoStateProps bool
-	buf          []byte
+	// StatePropsOnly, when not 0, says the searcher needs only these
+	// predicates of the expanded state: an expander may leave the others'
+	// bits of Props 0. Reset keeps it.
+	StatePropsOnly uint64
+	buf            []byte
 }
 
 // Reset empties the batch, keeping its memory.
