@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -112,7 +113,9 @@ func (s *search) fairCycles(r *Result) error {
 	s.graph.close()
 	// The SCC pass counts the states it finishes.
 	s.graph.poll = s.poll(CheckingFairCycles, int64(s.graph.n()))
-	comp, found := s.graph.violations()
+	// The judge runs beside the SCC pass when the search may use more
+	// than one goroutine.
+	comp, found := s.graph.violations(len(s.workers) > 1)
 	for k := range s.goals {
 		if s.graph.interrupted() != nil {
 			break
@@ -217,6 +220,25 @@ func (g *graph) goodBytes() int64 {
 // renumbers from 0 at the end).
 // Interrupted (g.interrupted), it returns early with a partial answer.
 func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int) {
+	comp, ncomp, done := g.tarjan(each)
+	if done {
+		renumber(comp)
+	}
+	return comp, ncomp
+}
+
+// renumber turns tarjan's numbering (the first component found, a sink,
+// got n) into sccs' (from 0 up).
+func renumber(comp []uint32) {
+	n := uint32(len(comp))
+	for s := range comp {
+		comp[s] = n - comp[s]
+	}
+}
+
+// tarjan is sccs without the final renumbering; done is false when it was
+// interrupted.
+func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int, done bool) {
 	n := g.n()
 	rindex := make([]uint32, n) // 0: not visited yet
 	type frame struct {
@@ -256,7 +278,7 @@ func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []ui
 				continue
 			}
 			if g.poll.stop(1) {
-				return rindex, ncomp
+				return rindex, ncomp, false
 			}
 			root := f.root
 			call = call[:len(call)-1]
@@ -285,11 +307,7 @@ func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []ui
 			}
 		}
 	}
-	// The first component found (a sink) got n: number from 0 up.
-	for s := range rindex {
-		rindex[s] = uint32(n) - rindex[s]
-	}
-	return rindex, ncomp
+	return rindex, ncomp, true
 }
 
 // cycleEdge is one step of a cycle: the edge index in the graph.
@@ -316,10 +334,16 @@ type fairComponent struct {
 // it then passes every state of C, including a bad one if C has one.
 //
 // Interrupted (g.interrupted), its answer proves nothing.
-func (g *graph) violations() ([]uint32, []fairComponent) {
+//
+// With concurrent set, a second goroutine judges the components that can
+// hold a cycle while the SCC pass goes on: the pass is most of the check
+// and runs on one core. The judge reads comp only at states of components
+// already found, which the pass no longer writes, and judges them in the
+// order found, so the answer is the same.
+func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 	found := make([]fairComponent, len(g.good))
 	var marks classMarks
-	comp, ncomp := g.sccs(func(comp []uint32, c uint32, ms []uint32) {
+	judge := func(comp []uint32, c uint32, ms []uint32) {
 		if !g.fairInside(comp, c, ms, &marks) {
 			return
 		}
@@ -328,7 +352,35 @@ func (g *graph) violations() ([]uint32, []fairComponent) {
 				found[k] = fairComponent{true, c, bad}
 			}
 		}
-	})
+	}
+	each := judge
+	var jobs chan judgeJob
+	var judged sync.WaitGroup
+	if concurrent {
+		jobs = make(chan judgeJob, 1024)
+		judged.Add(1)
+		go func() {
+			defer judged.Done()
+			for j := range jobs {
+				judge(j.comp, j.c, j.ms)
+			}
+		}()
+		each = func(comp []uint32, c uint32, ms []uint32) {
+			// Most components are one state off every cycle: dismissed
+			// here, without a copy.
+			if len(ms) > 1 || g.selfLoop(ms[0]) {
+				jobs <- judgeJob{comp, c, slices.Clone(ms)}
+			}
+		}
+	}
+	comp, ncomp, done := g.tarjan(each)
+	if concurrent {
+		close(jobs)
+		judged.Wait()
+	}
+	if done {
+		renumber(comp)
+	}
 	for k := range found {
 		found[k].c = uint32(g.n()) - found[k].c // sccs' final numbering
 	}
@@ -336,6 +388,14 @@ func (g *graph) violations() ([]uint32, []fairComponent) {
 		g.comp, g.ncomp = comp, ncomp
 	}
 	return comp, found
+}
+
+// judgeJob is a component for violations' judge: its states and its
+// number in comp.
+type judgeJob struct {
+	comp []uint32
+	c    uint32
+	ms   []uint32
 }
 
 // components are the graph's components, as sccs numbers them, found once.
@@ -384,11 +444,7 @@ func (m *classMarks) fit(cl int32) {
 // is nontrivial and the walk through all of it is weakly fair.
 func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) bool {
 	// Two states or more are on a cycle; a lone one only with a self-loop.
-	internal := len(ms) > 1
-	for e, end := g.edges(ms[0]); e < end && !internal; e++ {
-		internal = g.dst.at(e) == ms[0]
-	}
-	if !internal {
+	if len(ms) == 1 && !g.selfLoop(ms[0]) {
 		return false
 	}
 	m.stamp++
@@ -420,6 +476,16 @@ func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) 
 		}
 	}
 	return true
+}
+
+// selfLoop reports whether state s has an edge to itself.
+func (g *graph) selfLoop(s uint32) bool {
+	for e, end := g.edges(s); e < end; e++ {
+		if g.dst.at(e) == s {
+			return true
+		}
+	}
+	return false
 }
 
 // enabledEverywhere lists the fair classes with an out-edge (in the whole
