@@ -405,7 +405,6 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		}
 	}
 	for _, w := range s.workers {
-		// The expanded state's predicates serve the goals only.
 		// The expanded state's predicates are needed for the goals only:
 		// the invariants were checked when the state was found.
 		w.x.batch.NoStateProps, w.x.batch.StatePropsOnly = s.goalMask == 0, s.goalMask

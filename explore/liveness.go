@@ -368,7 +368,7 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 		each = func(comp []uint32, c uint32, ms []uint32) {
 			// Most components are one state off every cycle: dismissed
 			// here, without a copy.
-			if len(ms) > 1 || g.selfLoop(ms[0]) {
+			if g.onCycle(ms) {
 				jobs <- judgeJob{comp, c, slices.Clone(ms)}
 			}
 		}
@@ -384,7 +384,7 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 	for k := range found {
 		found[k].c = uint32(g.n()) - found[k].c // sccs' final numbering
 	}
-	if g.interrupted() == nil {
+	if done {
 		g.comp, g.ncomp = comp, ncomp
 	}
 	return comp, found
@@ -443,8 +443,7 @@ func (m *classMarks) fit(cl int32) {
 // fairInside reports whether component c (with states ms, in any order)
 // is nontrivial and the walk through all of it is weakly fair.
 func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) bool {
-	// Two states or more are on a cycle; a lone one only with a self-loop.
-	if len(ms) == 1 && !g.selfLoop(ms[0]) {
+	if !g.onCycle(ms) {
 		return false
 	}
 	m.stamp++
@@ -478,10 +477,14 @@ func (g *graph) fairInside(comp []uint32, c uint32, ms []uint32, m *classMarks) 
 	return true
 }
 
-// selfLoop reports whether state s has an edge to itself.
-func (g *graph) selfLoop(s uint32) bool {
-	for e, end := g.edges(s); e < end; e++ {
-		if g.dst.at(e) == s {
+// onCycle reports whether component ms holds a cycle: two states or more
+// do; a lone one only with a self-loop.
+func (g *graph) onCycle(ms []uint32) bool {
+	if len(ms) > 1 {
+		return true
+	}
+	for e, end := g.edges(ms[0]); e < end; e++ {
+		if g.dst.at(e) == ms[0] {
 			return true
 		}
 	}

@@ -490,14 +490,7 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 
 // props evaluates the state predicates in w; step bits are 0.
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
-	e.view.w = w
-	var bits uint64
-	for i := range e.k.props {
-		if p := &e.k.props[i]; p.Kind != StepProperty && p.Holds(&e.view) {
-			bits |= 1 << i
-		}
-	}
-	return bits
+	return e.propsOf(w, 1<<len(e.k.props)-1)
 }
 
 // propsOf evaluates the state predicates of mask in w; the other bits are 0.
@@ -668,6 +661,9 @@ func (k *Kernel[L, M]) decodeChan(dst []M, b []byte) []M {
 // chanMsgs is the messages of channel ch of w, head first, decoded once
 // until the channel changes; valid until then.
 func (k *Kernel[L, M]) chanMsgs(w *world[L, M], ch int) []M {
+	if w.count[ch] == 0 {
+		return nil
+	}
 	if !w.decoded.has(ch) {
 		k.decodeMsgs(w, ch)
 	}

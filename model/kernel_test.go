@@ -246,14 +246,15 @@ func wsOf(k *Kernel[tLocal, tMsg], w *world[tLocal, tMsg]) ws {
 	n := len(w.local)
 	s := ws{Alive: w.alive, Local: slices.Clone(w.local), Crashes: w.crashes, Restarts: w.restarts}
 	for i, q := range w.chans {
-		if ms := k.decodeChan(nil, q); len(ms) > 0 {
+		ms := k.decodeChan(nil, q)
+		if w.count[i] != len(ms) {
+			panic(fmt.Sprintf("channel %d: count %d, %d messages", i, w.count[i], len(ms)))
+		}
+		if len(ms) > 0 {
 			if s.Chans == nil {
 				s.Chans = chans{}
 			}
 			s.Chans[[2]int{i / n, i % n}] = ms
-		}
-		if w.count[i] != len(k.decodeChan(nil, q)) {
-			panic(fmt.Sprintf("channel %d: count %d, %d messages", i, w.count[i], len(k.decodeChan(nil, q))))
 		}
 	}
 	return s

@@ -189,16 +189,7 @@ func (v *View[L, M]) AliveID(id int) bool { return v.lay().aliveID(v.w.alive, id
 
 // Chan is chan(from, to), head first. The slice is valid during the
 // property's call; do not change it.
-func (v *View[L, M]) Chan(from, to int) []M {
-	w, ch := v.w, from*v.k.n+to
-	if w.count[ch] == 0 {
-		return nil
-	}
-	if !w.decoded.has(ch) {
-		v.k.decodeMsgs(w, ch)
-	}
-	return w.msgs[ch]
-}
+func (v *View[L, M]) Chan(from, to int) []M { return v.k.chanMsgs(v.w, from*v.k.n+to) }
 
 // Crashes and Restarts count the faults so far.
 func (v *View[L, M]) Crashes() int  { return v.w.crashes }
