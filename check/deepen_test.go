@@ -179,23 +179,23 @@ func TestDeepenDoesNotStartAHopelessBound(t *testing.T) {
 // finished: the verdicts are those of the bound before, all decided.
 func TestDeepenStopsWhereAPropertyStaysUnknown(t *testing.T) {
 	spec, _ := specs.Builtin().Lookup("bully")
-	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, MemoryBudget: 10 << 20, Workers: 1}, 0)
+	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, MemoryBudget: 8 << 20, Workers: 1}, 0)
 	require.NoError(t, err)
 	d := rep.Deepening
-	// Which bound's graph outgrows 10 MiB depends on how the search counts
+	// Which bound's graph outgrows 8 MiB depends on how the search counts
 	// its memory (batch sizes, block sizes), not on the model: the counts of
 	// every bound searched are exact, and the last one is the stopped one.
 	all := []bound{{1, true, 932, 529}, {2, true, 3973, 1159}, {3, true, 9721, 1750}, {4, true, 15961, 1984},
 		{5, true, 19694, 1802}, {6, true, 22661, 1550}, {7, true, 25333, 1121}}
 	got := bounds(d)
-	require.GreaterOrEqual(t, len(got), 2, "bound 1 fits in 10 MiB")
-	require.LessOrEqual(t, len(got), len(all), "the graph at bound %d should outgrow 10 MiB", len(all))
+	require.GreaterOrEqual(t, len(got), 2, "bound 1 fits in 8 MiB")
+	require.LessOrEqual(t, len(got), len(all), "the graph at bound %d should outgrow 8 MiB", len(all))
 	assert.Equal(t, all[:len(got)], got)
 	last := len(got)
 	assert.Equal(t, last-1, d.Verdicts)
 	require.NotNil(t, d.Stopped())
 	assert.Equal(t, last, d.Stopped().MaxQueue)
-	assert.Contains(t, d.Stopped().Undecided, "Termination: no stuck state, but fair cycles were not checked: the state graph outgrew the memory budget of 10.0 MiB")
+	assert.Contains(t, d.Stopped().Undecided, "Termination: no stuck state, but fair cycles were not checked: the state graph outgrew the memory budget of 8.0 MiB")
 	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
 	assert.Equal(t, last-1, rep.Config.MaxQueue)
 }

@@ -69,14 +69,14 @@ const (
 	recLost              // a new state first reached by an earlier successor
 )
 
+// succRec is a successor that may be a new state (with lazy expansion, one
+// the table did not hold when it was looked up).
 type succRec struct {
 	fp       uint64
 	slot     uint64 // in the claims table, valid within the batch
 	tslot    uint64 // in the main table: where the lookup ended
 	props    uint64
-	sent     ts.Sends
 	action   ts.Action
-	fair     int32
 	src      uint32 // index of the expanded state
 	off, end uint32 // encoding in chunk.buf
 	idx      uint32
@@ -84,16 +84,31 @@ type succRec struct {
 	borrowed bool // its encoding is another successor's (lazy expansion; see encodingOf)
 }
 
+// edgeRec is an edge of the liveness graph as expansion leaves it: to is
+// the target's index when the table held it already, else newEdge|its
+// record in recs, resolved once the batch has numbered its new states.
+// Eight bytes: most edges of a liveness search go to old states, and a
+// successor record for each cost a search with the graph seconds.
+type edgeRec struct {
+	to   uint32
+	fair int32
+}
+
+// newEdge marks an edgeRec's to as a record (indices stay below maxStates).
+const newEdge = 1 << 31
+
 type chunk struct {
 	id          int // its place in the batch
 	lo, hi      int // frontier positions
 	recs        []succRec
 	buf         []byte
-	fanout      []uint32 // successors per expanded state, for the graph
-	good        []uint64 // the goals that hold in the expanded state, for the graph
-	cut         []bool   // the bound discarded a fair successor of it, for the graph
-	quiet       []bool   // it is quiescent, for the measures
-	stuckCut    []bool   // ... of the first stuck state, per goal
+	edges       []edgeRec  // with the graph: every successor followed, in order
+	sends       []ts.Sends // ... and the messages each step sent, for the measures
+	fanout      []uint32   // successors per expanded state, for the graph
+	good        []uint64   // the goals that hold in the expanded state, for the graph
+	cut         []bool     // the bound discarded a fair successor of it, for the graph
+	quiet       []bool     // it is quiescent, for the measures
+	stuckCut    []bool     // ... of the first stuck state, per goal
 	transitions int64
 	discarded   int64
 	provisoFull int64
@@ -105,12 +120,20 @@ type chunk struct {
 	firstByte   int64  // frontier offset of its bytes
 	out         []byte // its new states, back to back, for the frontier
 	err         error  // reading or writing the frontier failed
-	firstEdge   int    // graph edge index of the chunk's first successor
+	firstEdge   int    // graph edge index of the chunk's first edge
 	encBytes    int    // room its winners' encodings take (exact search)
 	encAt       uint64 // where they go in the encoding store
 	collided    bool   // two distinct new states share a fingerprint (exact search)
 	bad         [64]int64
 	badStep     [64]stepAt // the chunk's first step violating each step predicate
+}
+
+// addEdge records, for graph g, the step y as an edge to to (see edgeRec).
+func (ch *chunk) addEdge(g *graph, to uint32, y *ts.Succ) {
+	ch.edges = append(ch.edges, edgeRec{to, y.Fair})
+	if g.measured {
+		ch.sends = append(ch.sends, y.Sent)
+	}
 }
 
 // stepAt is a step: the state it leaves and its action.
@@ -234,13 +257,14 @@ func (s *search) runBatch(lo, hi int) {
 
 	// Between phases: totals in chunk order, room in the table, the graph's
 	// per-state bookkeeping, the first stuck state.
-	succs := 0
-	defer func() { s.maxSuccs = max(s.maxSuccs, succs) }()
+	succs, edges := 0, 0
+	defer func() { s.maxSuccs = max(s.maxSuccs, succs, edges) }()
 	g := s.graph
 	for c := range chunks {
 		ch := &chunks[c]
-		ch.firstEdge = succs
+		ch.firstEdge = edges
 		succs += len(ch.recs)
+		edges += len(ch.edges)
 		s.stats.Transitions += ch.transitions
 		s.stats.Discarded += ch.discarded
 		s.stats.ProvisoFull += ch.provisoFull
@@ -346,12 +370,12 @@ func (s *search) runBatch(lo, hi int) {
 		}
 		g.cut.fit(end)
 		g.quiet.fit(end)
-		g.dst.grow(g.dst.len() + succs)
-		g.class.grow(g.class.len() + succs)
+		g.dst.grow(g.dst.len() + edges)
+		g.class.grow(g.class.len() + edges)
 		if g.measured {
-			g.sent.grow(g.sent.len() + succs)
+			g.sent.grow(g.sent.len() + edges)
 		}
-		base := g.dst.len() - succs
+		base := g.dst.len() - edges
 		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
 	}
 	for c := range chunks {
@@ -383,6 +407,7 @@ func (s *search) ioFailed(chunks []chunk) bool {
 
 func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut, ch.quiet = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0], ch.quiet[:0]
+	ch.edges, ch.sends = ch.edges[:0], ch.sends[:0]
 	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
 	ch.stuck, ch.stuckCut = ch.stuck[:0], ch.stuckCut[:0]
 	for range s.goals {
@@ -424,8 +449,11 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 			}
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(j)...)
+			if s.graph != nil {
+				ch.addEdge(s.graph, newEdge|uint32(len(ch.recs)), y)
+			}
 			ch.recs = append(ch.recs, succRec{
-				fp: y.FP, props: y.Props, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
+				fp: y.FP, props: y.Props, action: y.Action, src: src,
 				off: uint32(off), end: uint32(len(ch.buf)),
 			})
 		}
@@ -641,15 +669,18 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 			g.quiet.setAtomic(v)
 		}
 	}
-	for j := range ch.recs {
-		r := &ch.recs[j]
-		if r.outcome == recLost {
-			r.idx = s.claims.indexAt(r.slot)
+	for j, ed := range ch.edges {
+		to := ed.to
+		if to&newEdge != 0 {
+			r := &ch.recs[to&^newEdge]
+			if to = r.idx; r.outcome == recLost {
+				to = s.claims.indexAt(r.slot)
+			}
 		}
-		g.dst.set(uint32(e+j), r.idx)
-		g.class.set(uint32(e+j), r.fair)
+		g.dst.set(uint32(e+j), to)
+		g.class.set(uint32(e+j), ed.fair)
 		if g.measured {
-			g.sent.set(uint32(e+j), r.sent)
+			g.sent.set(uint32(e+j), ch.sends[j])
 		}
 	}
 }

@@ -478,7 +478,8 @@ func (s *search) memBytes() int64 {
 	}
 	for i := range s.chunks {
 		c := &s.chunks[i]
-		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf)+cap(c.out))
+		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf)+cap(c.out)) +
+			int64(cap(c.edges))*int64(unsafe.Sizeof(edgeRec{})) + int64(cap(c.sends))*int64(unsafe.Sizeof(ts.Sends{}))
 	}
 	if s.bits != nil {
 		g += s.bits.bytes()

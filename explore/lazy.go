@@ -63,7 +63,7 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 }
 
 // recordLazy looks up the successors x holds and records them: one seen in
-// an earlier batch leaves a record only for the graph; a new one is encoded
+// an earlier batch leaves only its edge, for the graph; a new one is encoded
 // if no other successor of the batch encoded it first.
 func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	b, src := &x.batch, x.src
@@ -77,17 +77,14 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 		w.probes = append(w.probes, probe{idx, slot, old})
 	}
 	w.mine = w.mine[:0]
-	rec := len(ch.recs) // the record successor pick[k] gets
+	rec := len(ch.recs) // the record the next new successor gets
 	for k, j := range x.pick {
-		if w.probes[k].old {
-			if s.graph != nil {
-				rec++
-			}
-			continue
+		if !w.probes[k].old {
+			w.mine = append(w.mine, s.encoded.add(b.Succs[j].FP, claimPos(ch.id, rec)))
+			rec++
 		}
-		w.mine = append(w.mine, s.encoded.add(b.Succs[j].FP, claimPos(ch.id, rec)))
-		rec++
 	}
+	g := s.graph
 	m := 0
 	for k, j := range x.pick {
 		y, p := &b.Succs[j], &w.probes[k]
@@ -95,16 +92,16 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 			ch.recordSteps(bad, src, y.Action)
 		}
 		if p.old {
-			if s.graph != nil {
-				ch.recs = append(ch.recs, succRec{
-					fp: y.FP, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
-					idx: p.idx, outcome: recOld,
-				})
+			if g != nil {
+				ch.addEdge(g, p.idx, y)
 			}
 			continue
 		}
+		if g != nil {
+			ch.addEdge(g, newEdge|uint32(len(ch.recs)), y)
+		}
 		r := succRec{
-			fp: y.FP, tslot: p.slot, sent: y.Sent, action: y.Action, fair: y.Fair, src: src,
+			fp: y.FP, tslot: p.slot, action: y.Action, src: src,
 			outcome: recLost,
 		}
 		if w.mine[m] {
