@@ -87,9 +87,12 @@ func (s *search) nextBytes() int64 {
 	}
 	b += growBytes(cap(s.next.lens), len(s.next.lens), succs, 2) + growBytes(cap(s.next.offs), len(s.next.offs), succs/chunkStates+1, 8)
 	if g := s.graph; g != nil {
-		b += g.starts.growBytes(g.starts.len()+succs) + g.dst.growBytes(g.dst.len()+succs) + g.class.growBytes(g.class.len()+succs) + g.sent.growBytes(g.sent.len()+succs)
+		edges := 2 * max(s.maxEdges, chunkStates*batchChunks)
+		b += g.starts.growBytes(g.starts.len()+succs) + g.dst.growBytes(g.dst.len()+edges) + g.class.growBytes(g.class.len()+edges) + g.sent.growBytes(g.sent.len()+edges)
 		// The fair-cycle check after the search, with the graph still kept.
 		b += int64(s.links.n+succs) * tarjanBytes
+		// The batch's edge records.
+		b += int64(edges) * int64(unsafe.Sizeof(edgeRec{}))
 	}
 	// The batch's successor records and encodings.
 	b += int64(succs) * int64(unsafe.Sizeof(succRec{})+16)

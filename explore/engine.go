@@ -258,7 +258,7 @@ func (s *search) runBatch(lo, hi int) {
 	// Between phases: totals in chunk order, room in the table, the graph's
 	// per-state bookkeeping, the first stuck state.
 	succs, edges := 0, 0
-	defer func() { s.maxSuccs = max(s.maxSuccs, succs, edges) }()
+	defer func() { s.maxSuccs, s.maxEdges = max(s.maxSuccs, succs), max(s.maxEdges, edges) }()
 	g := s.graph
 	for c := range chunks {
 		ch := &chunks[c]

@@ -279,7 +279,8 @@ type search struct {
 	stop      bool
 	roots     int       // the initial states are indices 0..roots-1
 	initials  int64     // initial states generated
-	maxSuccs  int       // the most successors of a batch so far
+	maxSuccs  int       // the most successors of a batch so far that may be new states
+	maxEdges  int       // the most edges of a batch so far, with the graph
 	graph     *graph    // with Options.Liveness
 	bits      *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
