@@ -344,11 +344,20 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 	found := make([]fairComponent, len(g.good))
 	var marks classMarks
 	judge := func(comp []uint32, c uint32, ms []uint32) {
-		if !g.fairInside(comp, c, ms, &marks) {
-			return
-		}
+		// Whether the component is fair matters only to a goal for which
+		// it has a bad state below the best so far: once a violation is
+		// found, most components are dismissed without a look at their
+		// edges.
+		fair, judged := false, false
 		for k := range found {
-			if bad, ok := g.lowestBad(k, ms); ok && (!found[k].ok || bad < found[k].bad) {
+			bad, ok := g.lowestBad(k, ms)
+			if !ok || found[k].ok && bad >= found[k].bad {
+				continue
+			}
+			if !judged {
+				fair, judged = g.fairInside(comp, c, ms, &marks), true
+			}
+			if fair {
 				found[k] = fairComponent{true, c, bad}
 			}
 		}
