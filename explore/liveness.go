@@ -342,6 +342,13 @@ type fairComponent struct {
 // order found, so the answer is the same.
 func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 	found := make([]fairComponent, len(g.good))
+	// best[k] is found[k].bad (^0: none yet), for the pass to dismiss
+	// components itself when the judge runs beside it: it may lag behind
+	// found, never lead, so what it dismisses could not improve found.
+	best := make([]atomic.Uint32, len(found))
+	for k := range best {
+		best[k].Store(^uint32(0))
+	}
 	var marks classMarks
 	judge := func(comp []uint32, c uint32, ms []uint32) {
 		// Whether the component is fair matters only to a goal for which
@@ -359,6 +366,7 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 			}
 			if fair {
 				found[k] = fairComponent{true, c, bad}
+				best[k].Store(bad)
 			}
 		}
 	}
@@ -375,9 +383,9 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 			}
 		}()
 		each = func(comp []uint32, c uint32, ms []uint32) {
-			// Most components are one state off every cycle: dismissed
-			// here, without a copy.
-			if g.onCycle(ms) {
+			// Most components are one state off every cycle, or have no
+			// bad state below the best: dismissed here, without a copy.
+			if g.onCycle(ms) && g.belowBest(ms, best) {
 				jobs <- judgeJob{comp, c, slices.Clone(ms)}
 			}
 		}
@@ -397,6 +405,17 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 		g.comp, g.ncomp = comp, ncomp
 	}
 	return comp, found
+}
+
+// belowBest reports whether ms has, for some goal k, a bad state below
+// best[k].
+func (g *graph) belowBest(ms []uint32, best []atomic.Uint32) bool {
+	for k := range best {
+		if bad, ok := g.lowestBad(k, ms); ok && bad < best[k].Load() {
+			return true
+		}
+	}
+	return false
 }
 
 // judgeJob is a component for violations' judge: its states and its
