@@ -215,9 +215,11 @@ func (g *graph) goodBytes() int64 {
 // states), a finished one its component, counted down from n so that it is
 // above every open lowlink and never lowers one. That is a third of
 // Tarjan's per-state memory and one random access per edge instead of two.
-// Each, unless nil, sees every component as it is found: its states ms,
-// and its number c in comp at that moment (counted down from n; sccs
-// renumbers from 0 at the end).
+// Each, unless nil, sees every component that holds a cycle (onCycle) as
+// it is found: its states ms, and its number c in comp at that moment
+// (counted down from n; sccs renumbers from 0 at the end). Most components
+// are one state with no step to itself, which the pass notes while it
+// scans the state's edges: each is not called for them.
 // Interrupted (g.interrupted), it returns early with a partial answer.
 func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int) {
 	comp, ncomp, done := g.tarjan(each)
@@ -244,6 +246,7 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 	type frame struct {
 		v, edge uint32
 		root    bool // no edge from v's subtree reached an open state below v
+		loop    bool // v has a step to itself
 	}
 	var call []frame
 	var open []uint32 // finished states whose component is still open
@@ -254,7 +257,7 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 			continue
 		}
 		rindex[r], index = index, index+1
-		call = append(call, frame{r, g.start[r], true})
+		call = append(call, frame{r, g.start[r], true, false})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
@@ -268,19 +271,21 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 					break
 				} else if rw < low {
 					low, f.root = rw, false
+				} else if w == v {
+					f.loop = true
 				}
 			}
 			rindex[v] = low
 			if next != 0 {
 				w := next - 1
 				rindex[w], index = index, index+1
-				call = append(call, frame{w, g.start[w], true})
+				call = append(call, frame{w, g.start[w], true, false})
 				continue
 			}
 			if g.poll.stop(1) {
 				return rindex, ncomp, false
 			}
-			root := f.root
+			root, loop := f.root, f.loop
 			call = call[:len(call)-1]
 			if root {
 				index--
@@ -292,7 +297,7 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 					index--
 				}
 				rindex[v] = c
-				if each != nil {
+				if each != nil && (len(ms) > 1 || loop) {
 					each(rindex, c, ms)
 				}
 				c--
