@@ -406,10 +406,14 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		}
 	}
 	for _, w := range s.workers {
-		// The expanded state's predicates are needed for the goals only:
-		// the invariants were checked when the state was found.
-		w.x.batch.NoStateProps, w.x.batch.StatePropsOnly = s.goalMask == 0, s.goalMask
-		w.alt.batch.NoStateProps, w.alt.batch.StatePropsOnly = s.goalMask == 0, s.goalMask
+		// The expanded state's predicates are needed for the goals only
+		// (the invariants were checked when the state was found), and a
+		// successor's for the invariants only (its goals count when it
+		// is expanded).
+		for _, b := range []*ts.Batch{&w.x.batch, &w.alt.batch} {
+			b.NoStateProps, b.StatePropsOnly = s.goalMask == 0, s.goalMask
+			b.NoSuccProps, b.SuccPropsOnly = s.invMask == 0, s.invMask
+		}
 	}
 	s.started = time.Now()
 	s.bfs()

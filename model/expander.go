@@ -236,11 +236,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	out.Reset()
 	k, cur := e.k, e.load(state)
 	if !out.NoStateProps {
-		if only := out.StatePropsOnly; only != 0 {
-			out.Props = e.propsOf(cur, only) | k.stepMask
-		} else {
-			out.Props = e.props(cur) | k.stepMask
-		}
+		out.Props = e.askedProps(cur, false, out.StatePropsOnly) | k.stepMask
 	}
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
@@ -438,14 +434,14 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 		return
 	}
 	buf := e.encode(out.Tail(), &e.nxt)
-	out.Commit(buf, ts.Action(a), fair, fp, e.props(&e.nxt)|steps, e.sent)
+	out.Commit(buf, ts.Action(a), fair, fp, e.askedProps(&e.nxt, out.NoSuccProps, out.SuccPropsOnly)|steps, e.sent)
 }
 
 // Materialize implements ts.LazyExpander: the step is taken again from
 // cur, which the last expansion left loaded.
 func (e *expander[L, M]) Materialize(out *Batch, i int) {
 	e.apply(Action(out.Succs[i].Action))
-	out.Fill(i, e.encode(out.Tail(), &e.nxt), e.props(&e.nxt))
+	out.Fill(i, e.encode(out.Tail(), &e.nxt), e.askedProps(&e.nxt, out.NoSuccProps, out.SuccPropsOnly))
 }
 
 // succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
@@ -491,6 +487,18 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 // props evaluates the state predicates in w; step bits are 0.
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 	return e.propsOf(w, 1<<len(e.k.props)-1)
+}
+
+// askedProps evaluates the state predicates a Batch asks for in w: none,
+// those of only, or (only 0) all.
+func (e *expander[L, M]) askedProps(w *world[L, M], none bool, only uint64) uint64 {
+	switch {
+	case none:
+		return 0
+	case only != 0:
+		return e.propsOf(w, only)
+	}
+	return e.props(w)
 }
 
 // propsOf evaluates the state predicates of mask in w; the other bits are 0.

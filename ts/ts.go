@@ -83,7 +83,12 @@ type Batch struct {
 	// predicates of the expanded state: an expander may leave the others'
 	// bits of Props 0. Reset keeps it.
 	StatePropsOnly uint64
-	buf            []byte
+	// NoSuccProps and SuccPropsOnly say the same of the successors' state
+	// predicates (Commit, and Fill after a lazy expansion); the bits of
+	// the step predicates are always there. Reset keeps them.
+	NoSuccProps   bool
+	SuccPropsOnly uint64
+	buf           []byte
 }
 
 // Reset empties the batch, keeping its memory.
