@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/mcheck/mcheck/internal/offheap"
@@ -68,6 +70,8 @@ func (c *column[T]) bytes() int64 {
 func newBlock[T any]() []T {
 	var zero T
 	switch any(zero).(type) {
+	case uint16:
+		return any(offheap.Make[uint16](colBlock)).([]T)
 	case uint32:
 		return any(offheap.Make[uint32](colBlock)).([]T)
 	case int32:
@@ -76,11 +80,62 @@ func newBlock[T any]() []T {
 	return make([]T, colBlock)
 }
 
+// classes is the weak-fairness class of every edge in two bytes: class+1,
+// 0 for none (ts.NoFairness). A system has few classes (the kernel N²+N
+// plus one per process and timer), and an edge's two bytes instead of an
+// int32's four take a fifth off the graph; a class that does not fit is
+// kept in wide, by edge.
+type classes struct {
+	col  column[uint16]
+	mu   sync.Mutex
+	wide map[uint32]int32
+}
+
+// wideClass marks an edge whose class is in classes.wide.
+const wideClass = math.MaxUint16
+
+// at is edge e's class; call it once no set runs.
+func (c *classes) at(e uint32) int32 {
+	if v := c.col.at(e); v != wideClass {
+		return int32(v) - 1
+	}
+	return c.wide[e]
+}
+
+// set gives edge e class cl. Safe for concurrent use on distinct edges.
+func (c *classes) set(e uint32, cl int32) {
+	if v := uint32(cl + 1); v < wideClass {
+		c.col.set(e, uint16(v))
+		return
+	}
+	c.mu.Lock()
+	if c.wide == nil {
+		c.wide = map[uint32]int32{}
+	}
+	c.wide[e] = cl
+	c.mu.Unlock()
+	c.col.set(e, wideClass)
+}
+
+// push appends an edge of class cl.
+func (c *classes) push(cl int32) {
+	c.col.grow(c.col.len() + 1)
+	c.set(uint32(c.col.len()-1), cl)
+}
+
+func (c *classes) len() int              { return c.col.len() }
+func (c *classes) grow(n int)            { c.col.grow(n) }
+func (c *classes) growBytes(n int) int64 { return c.col.growBytes(n) }
+func (c *classes) bytes() int64          { return c.col.bytes() + int64(len(c.wide))*16 }
+func (c *classes) free()                 { c.col.free(); c.wide = nil }
+
 // free gives back the blocks mapped outside the heap; the column is empty
 // afterwards.
 func (c *column[T]) free() {
 	for _, b := range c.blocks {
 		switch b := any(b).(type) {
+		case []uint16:
+			offheap.Free(b)
 		case []uint32:
 			offheap.Free(b)
 		case []int32:

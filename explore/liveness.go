@@ -23,7 +23,7 @@ type graph struct {
 	// checks read it without a block lookup.
 	starts column[uint32]
 	dst    column[uint32]
-	class  column[int32]
+	class  classes
 	// comp and ncomp are the components (sccs), once a complete pass
 	// has found them: the fair-cycle check and the measures share them.
 	comp  []uint32

@@ -576,3 +576,18 @@ func BenchmarkSCCs(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.dst.len()), "ns/edge")
 }
+
+// An edge's fairness class takes two bytes; the few classes that do not
+// fit are kept aside, and every class reads back as it was set.
+func TestEdgeClassesReadBack(t *testing.T) {
+	var c classes
+	defer c.free()
+	want := []int32{unfair, 0, 1, 65533, 65534, 65535, 1 << 20, unfair, 7}
+	for _, cl := range want {
+		c.push(cl)
+	}
+	for e, cl := range want {
+		require.Equal(t, cl, c.at(uint32(e)), "edge %d", e)
+	}
+	require.Len(t, c.wide, 3, "65534, 65535 and 1<<20 do not fit")
+}

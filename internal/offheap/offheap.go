@@ -15,4 +15,6 @@
 package offheap
 
 // Word is what an off-heap array may hold: plain integers, no pointers.
-type Word interface{ ~int32 | ~uint32 | ~uint64 }
+type Word interface {
+	~uint16 | ~int32 | ~uint32 | ~uint64
+}
