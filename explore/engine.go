@@ -26,8 +26,8 @@ import (
 //	count    the winners: the first occurrence of each new state
 //	write    winners get consecutive indices in sequential order (from
 //	         prefix sums over chunks), a table slot, parent links and
-//	         frontier bytes
-//	resolve  every successor's index, for the liveness graph
+//	         frontier bytes; with the liveness graph, every successor's
+//	         index is written as the chunk's edges (resolveChunk)
 //
 // So state indices, counts, first violations and traces are exactly those of
 // a one-goroutine search, for any number of workers.
@@ -342,21 +342,12 @@ func (s *search) runBatch(lo, hi int) {
 	from := s.next.size
 	s.next.reserve(int(next-s.next.base), nbytes)
 	s.next.batch(from, nbytes)
-	s.parallel(nch, func(_ *worker, c int) { s.writeChunk(&chunks[c]) })
-	s.links.flush()
-	if s.ioFailed(chunks) {
-		return
-	}
-	if err := s.next.flush(); err != nil {
-		s.halt(StopIO, err.Error())
-		return
-	}
-
 	if capped {
 		// The graph is of no use to an incomplete search.
 		s.graph, g = nil, nil
 		s.tab.dropIndex()
 	}
+	base := 0 // the graph's index of the batch's first edge
 	if g != nil {
 		// One start per expanded state, in state order: the batch's states
 		// are the next ones.
@@ -375,8 +366,23 @@ func (s *search) runBatch(lo, hi int) {
 		if g.measured {
 			g.sent.grow(g.sent.len() + edges)
 		}
-		base := g.dst.len() - edges
-		s.parallel(nch, func(_ *worker, c int) { s.resolveChunk(&chunks[c], base) })
+		base = g.dst.len() - edges
+	}
+	// A chunk's edges need no other chunk's writes (see resolveChunk), so
+	// they are resolved in the same phase.
+	s.parallel(nch, func(_ *worker, c int) {
+		s.writeChunk(&chunks[c])
+		if g != nil {
+			s.resolveChunk(&chunks[c], base)
+		}
+	})
+	s.links.flush()
+	if s.ioFailed(chunks) {
+		return
+	}
+	if err := s.next.flush(); err != nil {
+		s.halt(StopIO, err.Error())
+		return
 	}
 	for c := range chunks {
 		for p, idx := range chunks[c].bad {
@@ -552,7 +558,7 @@ func (s *search) countChunk(c int, ch *chunk) {
 			continue
 		}
 		if s.claims.won(r.slot, claimPos(c, j)) {
-			r.outcome = recWon
+			r.outcome, r.idx = recWon, uint32(ch.winners) // its rank, until written
 			ch.winners++
 			enc, _ := s.encodingOf(ch, r)
 			ch.winBytes += len(enc)
@@ -586,6 +592,7 @@ func (s *search) keepFirst(ch *chunk, n int) {
 			r.outcome = recLost // not stored
 			continue
 		}
+		r.idx = uint32(ch.winners)
 		ch.winners++
 		enc, _ := s.encodingOf(ch, r)
 		ch.winBytes += len(enc)
@@ -613,7 +620,6 @@ func (s *search) writeChunk(ch *chunk) {
 		if r.outcome != recWon {
 			continue
 		}
-		r.idx = idx
 		enc, props := s.encodingOf(ch, r)
 		if s.bits == nil {
 			if s.tab.gen == s.claimGen {
@@ -621,7 +627,6 @@ func (s *search) writeChunk(ch *chunk) {
 			} else {
 				s.tab.insert(r.fp, idx)
 			}
-			s.claims.setAt(r.slot, idx)
 			if s.tab.enc != nil {
 				encAt = s.tab.enc.put(encAt, idx, enc)
 			}
@@ -644,6 +649,22 @@ func (s *search) writeChunk(ch *chunk) {
 	if err := s.next.write(ch.firstByte, ch.out); err != nil {
 		ch.err = err
 	}
+}
+
+// indexOf is the index of the state successor r of chunk ch reaches, once
+// the batch's winners are counted: a winner's is its chunk's first index
+// plus its rank among the chunk's winners (countChunk), and a loser's that
+// of the winner of its claim. It reads nothing the write phase changes.
+func (s *search) indexOf(ch *chunk, r *succRec) uint32 {
+	switch r.outcome {
+	case recWon:
+		return ch.firstIdx + r.idx
+	case recLost:
+		pos := s.claims.winner(r.slot)
+		w := &s.chunks[pos>>25]
+		return w.firstIdx + w.recs[pos&(1<<25-1)].idx
+	}
+	return r.idx // recOld: found in the table
 }
 
 // resolveChunk writes chunk ch's part of the graph: its states' edge
@@ -672,10 +693,7 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 	for j, ed := range ch.edges {
 		to := ed.to
 		if to&newEdge != 0 {
-			r := &ch.recs[to&^newEdge]
-			if to = r.idx; r.outcome == recLost {
-				to = s.claims.indexAt(r.slot)
-			}
+			to = s.indexOf(ch, &ch.recs[to&^newEdge])
 		}
 		g.dst.set(uint32(e+j), to)
 		g.class.set(uint32(e+j), ed.fair)

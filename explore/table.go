@@ -296,8 +296,7 @@ func (t *table) bytes() int64 {
 // which workers got there. It is open addressing over a power of two slots,
 // sized for the batch and cleared between batches.
 //
-// A slot's value is pending|pos while successors claim it, then idx+1 once
-// the state has its index.
+// A slot's value is pending|pos: the earliest position that claimed it.
 type claims struct{ batchSlots }
 
 // batchSlots is open addressing over a power of two slots, each a
@@ -376,9 +375,3 @@ func (c *claims) won(slot uint64, pos uint32) bool {
 // winner is the position of the earliest claim of a slot; call it after
 // every claim of the batch has been made.
 func (c *claims) winner(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) &^ pending }
-
-// setAt gives the state of a slot its index.
-func (c *claims) setAt(slot uint64, idx uint32) { atomic.StoreUint32(&c.vals[slot], idx+1) }
-
-// indexAt is the index of the state of a slot, once set.
-func (c *claims) indexAt(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) - 1 }

@@ -129,6 +129,8 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 		}
 		tab.reserve(winners)
 		grew := tab.gen != gen
+		// Inserts and the losers' indices in one phase, as the write phase
+		// does: a loser takes its winner's index through the claim.
 		parallel(func(c int, rs []rec) {
 			for j := range rs {
 				if r := &rs[j]; r.won {
@@ -137,14 +139,9 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 					} else {
 						tab.insertFrom(r.tslot, r.fp, r.idx)
 					}
-					cl.setAt(r.slot, r.idx)
-				}
-			}
-		})(recs)
-		parallel(func(c int, rs []rec) {
-			for j := range rs {
-				if r := &rs[j]; !r.old && !r.won {
-					r.idx = cl.indexAt(r.slot)
+				} else if !r.old {
+					pos := cl.winner(r.slot)
+					r.idx = recs[int(pos>>25)*perChunk+int(pos&(1<<25-1))].idx
 				}
 			}
 		})(recs)
