@@ -46,8 +46,8 @@ timed() {
 	return 0
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) mcheck $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?'); $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# mcheck $FLAGS --check safety | safety,Termination ${MCHECK_ARGS:-}"

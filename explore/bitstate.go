@@ -80,7 +80,7 @@ func (s *search) claimBits(ch *chunk) {
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if s.bits.add(r.fp) {
-			r.outcome = recWon
+			r.outcome, r.idx = recWon, uint32(ch.winners) // its rank (indexOf)
 			ch.winners++
 			ch.winBytes += int(r.end - r.off)
 		} else {

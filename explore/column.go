@@ -117,12 +117,6 @@ func (c *classes) set(e uint32, cl int32) {
 	c.col.set(e, wideClass)
 }
 
-// push appends an edge of class cl.
-func (c *classes) push(cl int32) {
-	c.col.grow(c.col.len() + 1)
-	c.set(uint32(c.col.len()-1), cl)
-}
-
 func (c *classes) len() int              { return c.col.len() }
 func (c *classes) grow(n int)            { c.col.grow(n) }
 func (c *classes) growBytes(n int) int64 { return c.col.growBytes(n) }

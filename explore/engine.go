@@ -79,7 +79,7 @@ type succRec struct {
 	action   ts.Action
 	src      uint32 // index of the expanded state
 	off, end uint32 // encoding in chunk.buf
-	idx      uint32
+	idx      uint32 // recOld: the state's index; recWon: its rank among the chunk's winners (indexOf)
 	outcome  uint8
 	borrowed bool // its encoding is another successor's (lazy expansion; see encodingOf)
 }
@@ -558,7 +558,7 @@ func (s *search) countChunk(c int, ch *chunk) {
 			continue
 		}
 		if s.claims.won(r.slot, claimPos(c, j)) {
-			r.outcome, r.idx = recWon, uint32(ch.winners) // its rank, until written
+			r.outcome, r.idx = recWon, uint32(ch.winners) // its rank (indexOf)
 			ch.winners++
 			enc, _ := s.encodingOf(ch, r)
 			ch.winBytes += len(enc)
@@ -574,8 +574,7 @@ func (s *search) countChunk(c int, ch *chunk) {
 // fingerprint only.
 func (s *search) sameAsWinner(ch *chunk, r *succRec) bool {
 	pos := s.claims.winner(r.slot)
-	w := &s.chunks[pos>>25]
-	wr := &w.recs[pos&(1<<25-1)]
+	w, wr := s.recAt(pos)
 	return bytes.Equal(ch.buf[r.off:r.end], w.buf[wr.off:wr.end])
 }
 
@@ -608,7 +607,6 @@ func (s *search) writeChunk(ch *chunk) {
 	for p := range ch.bad {
 		ch.bad[p] = -1
 	}
-	idx := ch.firstIdx
 	ch.out = ch.out[:0]
 	encAt := ch.encAt
 	insertAt := s.bits == nil && s.tab.gen == s.claimGen
@@ -620,6 +618,7 @@ func (s *search) writeChunk(ch *chunk) {
 		if r.outcome != recWon {
 			continue
 		}
+		idx := s.indexOf(ch, r)
 		enc, props := s.encodingOf(ch, r)
 		if s.bits == nil {
 			if s.tab.gen == s.claimGen {
@@ -644,7 +643,6 @@ func (s *search) writeChunk(ch *chunk) {
 				}
 			}
 		}
-		idx++
 	}
 	if err := s.next.write(ch.firstByte, ch.out); err != nil {
 		ch.err = err
@@ -660,11 +658,16 @@ func (s *search) indexOf(ch *chunk, r *succRec) uint32 {
 	case recWon:
 		return ch.firstIdx + r.idx
 	case recLost:
-		pos := s.claims.winner(r.slot)
-		w := &s.chunks[pos>>25]
-		return w.firstIdx + w.recs[pos&(1<<25-1)].idx
+		w, wr := s.recAt(s.claims.winner(r.slot))
+		return w.firstIdx + wr.idx
 	}
 	return r.idx // recOld: found in the table
+}
+
+// recAt is the chunk and the record at a claim position (claimPos).
+func (s *search) recAt(pos uint32) (*chunk, *succRec) {
+	ch := &s.chunks[pos>>25]
+	return ch, &ch.recs[pos&(1<<25-1)]
 }
 
 // resolveChunk writes chunk ch's part of the graph: its states' edge

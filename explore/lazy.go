@@ -129,8 +129,7 @@ type probe struct {
 // that hold in it; call it once expansion is over.
 func (s *search) encodingOf(ch *chunk, r *succRec) ([]byte, uint64) {
 	if r.borrowed {
-		pos := s.encoded.owner(r.fp)
-		ch, r = &s.chunks[pos>>25], &s.chunks[pos>>25].recs[pos&(1<<25-1)]
+		ch, r = s.recAt(s.encoded.owner(r.fp))
 	}
 	return ch.buf[r.off:r.end], r.props
 }

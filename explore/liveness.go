@@ -347,9 +347,10 @@ type fairComponent struct {
 // order found, so the answer is the same.
 func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 	found := make([]fairComponent, len(g.good))
-	// best[k] is found[k].bad (^0: none yet), for the pass to dismiss
-	// components itself when the judge runs beside it: it may lag behind
-	// found, never lead, so what it dismisses could not improve found.
+	// best[k] is found[k].bad (^0: none yet). The judge writes it; the
+	// pass, when the judge runs beside it, reads it to dismiss components
+	// itself: it may lag behind found, never lead, so what the pass
+	// dismisses could not improve found.
 	best := make([]atomic.Uint32, len(found))
 	for k := range best {
 		best[k].Store(^uint32(0))
@@ -363,7 +364,7 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 		fair, judged := false, false
 		for k := range found {
 			bad, ok := g.lowestBad(k, ms)
-			if !ok || found[k].ok && bad >= found[k].bad {
+			if !ok || bad >= best[k].Load() {
 				continue
 			}
 			if !judged {
@@ -388,9 +389,9 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 			}
 		}()
 		each = func(comp []uint32, c uint32, ms []uint32) {
-			// Most components are one state off every cycle, or have no
-			// bad state below the best: dismissed here, without a copy.
-			if g.onCycle(ms) && g.belowBest(ms, best) {
+			// Most components have no bad state below the best: dismissed
+			// here, without a copy.
+			if g.belowBest(ms, best) {
 				jobs <- judgeJob{comp, c, slices.Clone(ms)}
 			}
 		}

@@ -25,6 +25,12 @@ type edge struct {
 
 const unfair = model.NoFairness
 
+// push appends an edge of class cl (graphs built by hand).
+func (c *classes) push(cl int32) {
+	c.col.grow(c.col.len() + 1)
+	c.set(uint32(c.col.len()-1), cl)
+}
+
 // mk builds a graph: states[i] is 'G' (good) or 'B' (bad); edges keep their
 // order among those of the same source, and edge indices follow the sources.
 func mk(states string, edges ...edge) *graph {

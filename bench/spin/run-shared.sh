@@ -57,8 +57,8 @@ timed() {
 	T_RSS_MB=$(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# shellcheck source=../lib.sh
+. "$HERE/../lib.sh"
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(spin -V | head -1); mcheck $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?'); $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'config\ttool\trun\tstates\twall_s\tcpu_s\trss_MiB\n'
