@@ -53,8 +53,9 @@ const (
 	maxLoad = 80
 )
 
-// maxStates is the most states a search can number: indices are uint32, and
-// the claim table stores them +1 below its pending bit.
+// maxStates is the most states a search can number: indices are uint32, the
+// table stores them +1 (0 is no index), and the graph's edge records keep
+// the top bit for a possibly new state's record (newEdge).
 const maxStates = 1<<31 - 2
 
 // newTable returns a table for about capacity states; indexed tables also
@@ -296,7 +297,7 @@ func (t *table) bytes() int64 {
 // which workers got there. It is open addressing over a power of two slots,
 // sized for the batch and cleared between batches.
 //
-// A slot's value is pending|pos: the earliest position that claimed it.
+// A slot's value is claimed|pos: the earliest position that claimed it.
 type claims struct{ batchSlots }
 
 // batchSlots is open addressing over a power of two slots, each a
@@ -327,7 +328,9 @@ func (b *batchSlots) empty(n int) {
 
 func (b *batchSlots) bytes() int64 { return int64(cap(b.keys))*8 + int64(cap(b.vals))*4 }
 
-const pending = uint32(1) << 31
+// claimed marks a claims slot's value, so that position 0 is not read as
+// no claim at all.
+const claimed = uint32(1) << 31
 
 // claimPos is the sequential position of record j of chunk c within a batch
 // (batchChunks <= 64 chunks of fewer than 2^25 successors).
@@ -354,7 +357,7 @@ func (c *claims) claim(fp uint64, pos uint32) uint64 {
 		}
 		i = (i + 1) & c.mask
 	}
-	want := pending | pos
+	want := claimed | pos
 	for {
 		v := atomic.LoadUint32(&c.vals[i])
 		if v != 0 && v <= want {
@@ -369,9 +372,9 @@ func (c *claims) claim(fp uint64, pos uint32) uint64 {
 // won reports whether the claim at pos is the earliest of its slot; call it
 // after every claim of the batch has been made.
 func (c *claims) won(slot uint64, pos uint32) bool {
-	return atomic.LoadUint32(&c.vals[slot]) == pending|pos
+	return atomic.LoadUint32(&c.vals[slot]) == claimed|pos
 }
 
 // winner is the position of the earliest claim of a slot; call it after
 // every claim of the batch has been made.
-func (c *claims) winner(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) &^ pending }
+func (c *claims) winner(slot uint64) uint32 { return atomic.LoadUint32(&c.vals[slot]) &^ claimed }
