@@ -443,7 +443,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		if pick != nil {
 			n = len(pick)
 		}
-		s.noteExpanded(ch, b, i-ch.lo, n)
+		s.noteExpanded(ch, b, i-ch.lo, n, s.graph.kept(b, pick))
 		for k := range n {
 			j := k
 			if pick != nil {
@@ -455,7 +455,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 			}
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(j)...)
-			if s.graph != nil {
+			if s.graph.keeps(y) {
 				ch.addEdge(s.graph, newEdge|uint32(len(ch.recs)), y)
 			}
 			ch.recs = append(ch.recs, succRec{
@@ -467,9 +467,9 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 }
 
 // noteExpanded records what the search keeps of expanded state i (its
-// position in the chunk) with n steps followed: counts, the first stuck
-// state, the graph's per-state bookkeeping.
-func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
+// position in the chunk) with n steps followed, of which the graph keeps
+// edges: counts, the first stuck state, the graph's per-state bookkeeping.
+func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n, edges int) {
 	ch.transitions += int64(n)
 	ch.discarded += int64(b.Discarded)
 	if s.goalMask&^b.Props != 0 && !b.AnyFair() {
@@ -480,7 +480,7 @@ func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
 		}
 	}
 	if s.graph != nil {
-		ch.fanout = append(ch.fanout, uint32(n))
+		ch.fanout = append(ch.fanout, uint32(edges))
 		ch.good = append(ch.good, b.Props&s.goalMask)
 		ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		ch.quiet = append(ch.quiet, b.Quiescent())

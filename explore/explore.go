@@ -165,6 +165,11 @@ type Stats struct {
 	Stopped  string
 	Elapsed  time.Duration
 	MemBytes int64 // fingerprint table, parent links, frontier and graph
+	// GraphEdges is how many transitions the state graph kept for the
+	// liveness check or the measures (0 without a graph): all of them for
+	// the measures; for the fair-cycle check only, none that ts.Succ calls
+	// Acyclic and no fair class takes (a crash, a restart).
+	GraphEdges int64
 	// Reduced: partial-order reduction left steps out of at least one
 	// state, so the counts are of the reduced graph. ReducedStates counts
 	// those states; ProvisoFull the states that had stubborn sets but were
@@ -497,6 +502,9 @@ func (s *search) result() (*Result, error) {
 	s.stats.States = int64(s.links.n)
 	s.stats.Reduced = s.stats.ReducedStates > 0
 	s.stats.MemBytes = s.memBytes()
+	if s.graph != nil {
+		s.stats.GraphEdges = int64(s.graph.dst.len())
+	}
 	s.stats.Exact = s.tab.enc != nil
 	if s.bits == nil && !s.stats.Exact {
 		s.stats.CollisionProbability = collisionProbability(s.stats.States, s.stats.Transitions+s.initials)

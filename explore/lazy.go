@@ -57,8 +57,9 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 		}
 	}
 	for _, j := range x.pick {
-		s.tab.prefetch(b.Succs[j].FP)
-		s.encoded.prefetch(b.Succs[j].FP)
+		y := &b.Succs[j]
+		s.tab.prefetch(y.FP, s.graph.keeps(y))
+		s.encoded.prefetch(y.FP)
 	}
 }
 
@@ -67,14 +68,21 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 // if no other successor of the batch encoded it first.
 func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	b, src := &x.batch, x.src
-	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick))
+	g := s.graph
+	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick), g.kept(b, x.pick))
 	// The lookups first, in a loop of their own: they are independent
 	// cache misses, and the processor overlaps them only if nothing heavy
-	// sits between them.
+	// sits between them. An old state's index is read for an edge only.
 	w.probes = w.probes[:0]
 	for _, j := range x.pick {
-		idx, slot, old := s.tab.lookupSlot(b.Succs[j].FP, nil)
-		w.probes = append(w.probes, probe{idx, slot, old})
+		y := &b.Succs[j]
+		if g.keeps(y) {
+			idx, slot, old := s.tab.lookupSlot(y.FP, nil)
+			w.probes = append(w.probes, probe{idx, slot, old})
+		} else {
+			slot, old := s.tab.find(fix(y.FP), nil)
+			w.probes = append(w.probes, probe{0, slot, old})
+		}
 	}
 	w.mine = w.mine[:0]
 	rec := len(ch.recs) // the record the next new successor gets
@@ -84,7 +92,6 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 			rec++
 		}
 	}
-	g := s.graph
 	m := 0
 	for k, j := range x.pick {
 		y, p := &b.Succs[j], &w.probes[k]
@@ -92,12 +99,12 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 			ch.recordSteps(bad, src, y.Action)
 		}
 		if p.old {
-			if g != nil {
+			if g.keeps(y) {
 				ch.addEdge(g, p.idx, y)
 			}
 			continue
 		}
-		if g != nil {
+		if g.keeps(y) {
 			ch.addEdge(g, newEdge|uint32(len(ch.recs)), y)
 		}
 		r := succRec{

@@ -187,6 +187,38 @@ func (b bitset) setAtomic(s uint32) { atomic.OrUint64(&b[s>>6], 1<<(s&63)) }
 
 func (g *graph) n() int { return len(g.start) - 1 }
 
+// keeps reports whether the graph (nil: none) keeps the edge of step y.
+// The measures need every step. The fair-cycle check needs the steps a
+// cycle may go through, and those of a fair class, which say the class is
+// enabled in their state; a step that is neither joins no component and
+// changes no component's fairness.
+func (g *graph) keeps(y *ts.Succ) bool {
+	return g != nil && (g.measured || !y.Acyclic || y.Fair != ts.NoFairness)
+}
+
+// kept is how many edges the graph (nil: none) keeps of the steps of b
+// followed: those of pick, or with pick nil all of them.
+func (g *graph) kept(b *ts.Batch, pick []int32) int {
+	if g == nil {
+		return 0
+	}
+	n := 0
+	if pick == nil {
+		for j := range b.Succs {
+			if g.keeps(&b.Succs[j]) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, j := range pick {
+		if g.keeps(&b.Succs[j]) {
+			n++
+		}
+	}
+	return n
+}
+
 // edges are the indices of the out-edges of state s: lo up to hi.
 func (g *graph) edges(s uint32) (lo, hi uint32) { return g.start[s], g.start[s+1] }
 

@@ -123,11 +123,12 @@ func (t *table) next(i uint64) uint64 {
 	return i
 }
 
-// prefetch hints that fp's home slot will be probed soon.
-func (t *table) prefetch(fp uint64) {
+// prefetch hints that fp's home slot will be probed soon, and with index
+// set that the index of a state found there will be read.
+func (t *table) prefetch(fp uint64, index bool) {
 	i := t.home(fix(fp))
 	prefetch.Line(unsafe.Pointer(&t.keys[i>>segShift][i&segMask]))
-	if t.indexed {
+	if index && t.indexed {
 		// A state found is read with its index: another line.
 		prefetch.Line(unsafe.Pointer(&t.vals[i>>segShift][i&segMask]))
 	}

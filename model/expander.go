@@ -431,10 +431,15 @@ func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	}
 	if out.Lazy {
 		out.CommitLazy(ts.Action(a), fair, fp, steps, e.sent)
-		return
+	} else {
+		buf := e.encode(out.Tail(), &e.nxt)
+		out.Commit(buf, ts.Action(a), fair, fp, e.askedProps(&e.nxt, out.NoSuccProps, out.SuccPropsOnly)|steps, e.sent)
 	}
-	buf := e.encode(out.Tail(), &e.nxt)
-	out.Commit(buf, ts.Action(a), fair, fp, e.askedProps(&e.nxt, out.NoSuccProps, out.SuccPropsOnly)|steps, e.sent)
+	// A crash counts crashes up and a restart restarts, and no step counts
+	// either down: no cycle goes through them.
+	if k := a.Kind(); k == KindCrash || k == KindRestart {
+		out.Succs[len(out.Succs)-1].Acyclic = true
+	}
 }
 
 // Materialize implements ts.LazyExpander: the step is taken again from

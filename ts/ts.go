@@ -24,6 +24,11 @@ type Succ struct {
 	Sent   Sends  // the messages the step sent and lost
 	off    uint32 // encoding of the successor in Batch.buf
 	end    uint32
+	// Acyclic says that no cycle of the state graph goes through the
+	// step: nothing leads from the successor back to the expanded state
+	// (the kernel's crashes and restarts, which count up). A searcher
+	// that keeps the graph only to find cycles may leave it out.
+	Acyclic bool
 }
 
 // MaxMsgTypes is the most message types a system may name (Messenger).

@@ -1,0 +1,77 @@
+package explore_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
+)
+
+// crashOrRestartSteps counts, by a plain search over whole encodings, the
+// transitions that are crashes or restarts, and all transitions.
+func crashOrRestartSteps(sys model.System) (crashes, all int64) {
+	exp := sys.NewExpander()
+	var b model.Batch
+	exp.Initial(&b)
+	var frontier []string
+	seen := map[string]bool{}
+	for i := range b.Succs {
+		if s := string(b.State(i)); !seen[s] {
+			seen[s], frontier = true, append(frontier, s)
+		}
+	}
+	for len(frontier) > 0 {
+		s := frontier[len(frontier)-1]
+		frontier = frontier[:len(frontier)-1]
+		exp.Expand([]byte(s), &b)
+		for i := range b.Succs {
+			all++
+			if k := model.Action(b.Succs[i].Action).Kind(); k == model.KindCrash || k == model.KindRestart {
+				crashes++
+			}
+			if next := string(b.State(i)); !seen[next] {
+				seen[next], frontier = true, append(frontier, next)
+			}
+		}
+	}
+	return crashes, all
+}
+
+// The fair-cycle check's graph leaves out crashes and restarts (no cycle
+// goes through them, and they are not fair), and finds the same lassos as
+// the graph of the measures, which keeps every step.
+func TestLivenessGraphLeavesOutCrashesAndRestarts(t *testing.T) {
+	for _, c := range []struct {
+		algo     string
+		cfg      model.Config
+		violates bool // Termination
+	}{
+		{"bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, false},
+		{"chang-roberts", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, MaxQueue: 2}, true},
+		{"lelann", model.Config{N: 3, MaxCrashes: 2, MaxQueue: 3}, true},
+	} {
+		spec, err := specs.Builtin().Lookup(c.algo)
+		require.NoError(t, err)
+		sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
+		require.NoError(t, err)
+		crashes, all := crashOrRestartSteps(sys)
+		require.NotZero(t, crashes, c.algo)
+		for _, workers := range []int{1, 2} {
+			opt := explore.Options{Goal: explore.GoalOf(2), Liveness: true, Continue: true, Workers: workers}
+			live := run(t, sys, opt)
+			require.True(t, live.Complete, c.algo)
+			require.Equal(t, all, live.Transitions, c.algo)
+			assert.Equal(t, all-crashes, live.GraphEdges, "%s, %d workers: the fair-cycle check's graph", c.algo, workers)
+
+			opt.Measure = true
+			both := run(t, sys, opt)
+			assert.Equal(t, all, both.GraphEdges, "%s, %d workers: the graph of the measures", c.algo, workers)
+			require.Equal(t, c.violates, len(live.Violations) > 0, c.algo)
+			assert.Equal(t, both.Violations, live.Violations, "%s, %d workers: the lassos", c.algo, workers)
+		}
+	}
+}
