@@ -16,6 +16,11 @@ import (
 // naiveBFS is the simplest possible search: a Go map from the full state
 // encoding to its depth. No fingerprints, no parallelism, no reduction.
 func naiveBFS(sys model.System) (states, transitions, discarded int64, depth int) {
+	return naiveBFSSteps(sys, nil)
+}
+
+// naiveBFSSteps is naiveBFS, showing each transition to step (unless nil).
+func naiveBFSSteps(sys model.System, step func(*model.Succ)) (states, transitions, discarded int64, depth int) {
 	exp := sys.NewExpander()
 	var b model.Batch
 	exp.Initial(&b)
@@ -28,6 +33,9 @@ func naiveBFS(sys model.System) (states, transitions, discarded int64, depth int
 			transitions += int64(len(b.Succs))
 			discarded += int64(b.Discarded)
 			for i := range b.Succs {
+				if step != nil {
+					step(&b.Succs[i])
+				}
 				key := string(b.State(i))
 				if _, ok := seen[key]; !ok {
 					seen[key] = depth + 1

@@ -11,33 +11,14 @@ import (
 	"github.com/mcheck/mcheck/specs"
 )
 
-// crashOrRestartSteps counts, by a plain search over whole encodings, the
-// transitions that are crashes or restarts, and all transitions.
+// crashOrRestartSteps counts, by the naive search, the transitions that
+// are crashes or restarts, and all transitions.
 func crashOrRestartSteps(sys model.System) (crashes, all int64) {
-	exp := sys.NewExpander()
-	var b model.Batch
-	exp.Initial(&b)
-	var frontier []string
-	seen := map[string]bool{}
-	for i := range b.Succs {
-		if s := string(b.State(i)); !seen[s] {
-			seen[s], frontier = true, append(frontier, s)
+	_, all, _, _ = naiveBFSSteps(sys, func(y *model.Succ) {
+		if k := model.Action(y.Action).Kind(); k == model.KindCrash || k == model.KindRestart {
+			crashes++
 		}
-	}
-	for len(frontier) > 0 {
-		s := frontier[len(frontier)-1]
-		frontier = frontier[:len(frontier)-1]
-		exp.Expand([]byte(s), &b)
-		for i := range b.Succs {
-			all++
-			if k := model.Action(b.Succs[i].Action).Kind(); k == model.KindCrash || k == model.KindRestart {
-				crashes++
-			}
-			if next := string(b.State(i)); !seen[next] {
-				seen[next], frontier = true, append(frontier, next)
-			}
-		}
-	}
+	})
 	return crashes, all
 }
 
