@@ -136,6 +136,14 @@ func (ch *chunk) addEdge(g *graph, to uint32, y *ts.Succ) {
 	}
 }
 
+// noteFanout records, for graph g (nil: none), how many edges the state
+// just expanded has: those added since edge e0.
+func (ch *chunk) noteFanout(g *graph, e0 int) {
+	if g != nil {
+		ch.fanout = append(ch.fanout, uint32(len(ch.edges)-e0))
+	}
+}
+
 // stepAt is a step: the state it leaves and its action.
 type stepAt struct {
 	src    uint32
@@ -443,7 +451,8 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		if pick != nil {
 			n = len(pick)
 		}
-		s.noteExpanded(ch, b, i-ch.lo, n, s.graph.kept(b, pick))
+		s.noteExpanded(ch, b, i-ch.lo, n)
+		e0 := len(ch.edges)
 		for k := range n {
 			j := k
 			if pick != nil {
@@ -463,13 +472,14 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 				off: uint32(off), end: uint32(len(ch.buf)),
 			})
 		}
+		ch.noteFanout(s.graph, e0)
 	}
 }
 
 // noteExpanded records what the search keeps of expanded state i (its
-// position in the chunk) with n steps followed, of which the graph keeps
-// edges: counts, the first stuck state, the graph's per-state bookkeeping.
-func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n, edges int) {
+// position in the chunk) with n steps followed: counts, the first stuck
+// state, the graph's per-state bookkeeping but for its edges (noteFanout).
+func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
 	ch.transitions += int64(n)
 	ch.discarded += int64(b.Discarded)
 	if s.goalMask&^b.Props != 0 && !b.AnyFair() {
@@ -480,7 +490,6 @@ func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n, edges int) {
 		}
 	}
 	if s.graph != nil {
-		ch.fanout = append(ch.fanout, uint32(edges))
 		ch.good = append(ch.good, b.Props&s.goalMask)
 		ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		ch.quiet = append(ch.quiet, b.Quiescent())
@@ -538,7 +547,7 @@ func (s *search) claimChunk(c int, ch *chunk) {
 		} else {
 			// The table holds the states of earlier batches; it does not
 			// change while claims are made.
-			idx, tslot, old := s.tab.lookupSlot(r.fp, ch.buf[r.off:r.end])
+			idx, tslot, old := s.tab.lookupSlot(r.fp, ch.buf[r.off:r.end], true)
 			if old {
 				r.outcome, r.idx = recOld, idx
 				continue

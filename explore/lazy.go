@@ -69,20 +69,16 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	b, src := &x.batch, x.src
 	g := s.graph
-	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick), g.kept(b, x.pick))
+	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick))
+	e0 := len(ch.edges)
 	// The lookups first, in a loop of their own: they are independent
 	// cache misses, and the processor overlaps them only if nothing heavy
 	// sits between them. An old state's index is read for an edge only.
 	w.probes = w.probes[:0]
 	for _, j := range x.pick {
 		y := &b.Succs[j]
-		if g.keeps(y) {
-			idx, slot, old := s.tab.lookupSlot(y.FP, nil)
-			w.probes = append(w.probes, probe{idx, slot, old})
-		} else {
-			slot, old := s.tab.find(fix(y.FP), nil)
-			w.probes = append(w.probes, probe{0, slot, old})
-		}
+		idx, slot, old := s.tab.lookupSlot(y.FP, nil, g.keeps(y))
+		w.probes = append(w.probes, probe{idx, slot, old})
 	}
 	w.mine = w.mine[:0]
 	rec := len(ch.recs) // the record the next new successor gets
@@ -122,6 +118,7 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 		m++
 		ch.recs = append(ch.recs, r)
 	}
+	ch.noteFanout(g, e0)
 }
 
 // probe is the outcome of a table lookup: found (old) with its index, or

@@ -196,29 +196,6 @@ func (g *graph) keeps(y *ts.Succ) bool {
 	return g != nil && (g.measured || !y.Acyclic || y.Fair != ts.NoFairness)
 }
 
-// kept is how many edges the graph (nil: none) keeps of the steps of b
-// followed: those of pick, or with pick nil all of them.
-func (g *graph) kept(b *ts.Batch, pick []int32) int {
-	if g == nil {
-		return 0
-	}
-	n := 0
-	if pick == nil {
-		for j := range b.Succs {
-			if g.keeps(&b.Succs[j]) {
-				n++
-			}
-		}
-		return n
-	}
-	for _, j := range pick {
-		if g.keeps(&b.Succs[j]) {
-			n++
-		}
-	}
-	return n
-}
-
 // edges are the indices of the out-edges of state s: lo up to hi.
 func (g *graph) edges(s uint32) (lo, hi uint32) { return g.start[s], g.start[s+1] }
 

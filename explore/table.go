@@ -161,16 +161,17 @@ func (t *table) find(fp uint64, enc []byte) (i uint64, ok bool) {
 // lookup returns whether the state (fingerprint fp, encoding enc) is
 // stored and, in an indexed table, its index.
 func (t *table) lookup(fp uint64, enc []byte) (idx uint32, ok bool) {
-	idx, _, ok = t.lookupSlot(fp, enc)
+	idx, _, ok = t.lookupSlot(fp, enc, true)
 	return idx, ok
 }
 
 // lookupSlot is lookup that also returns where the state is, or the empty
 // slot where it would go: a later insert can start there, as long as the
-// table has not grown in between (gen).
-func (t *table) lookupSlot(fp uint64, enc []byte) (idx uint32, slot uint64, ok bool) {
+// table has not grown in between (gen). The index of a state found is read
+// only with index set (another cache line).
+func (t *table) lookupSlot(fp uint64, enc []byte, index bool) (idx uint32, slot uint64, ok bool) {
 	i, ok := t.find(fix(fp), enc)
-	if ok && t.indexed {
+	if ok && index && t.indexed {
 		idx = atomic.LoadUint32(&t.vals[i>>segShift][i&segMask]) - 1
 	}
 	return idx, i, ok

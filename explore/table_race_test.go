@@ -74,7 +74,7 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 		parallel(func(c int, rs []rec) {
 			for j := range rs {
 				r := &rs[j]
-				idx, slot, old := tab.lookupSlot(r.fp, nil)
+				idx, slot, old := tab.lookupSlot(r.fp, nil, true)
 				r.old, r.idx, r.tslot = old, idx, slot
 				if !old {
 					r.slot = cl.claim(r.fp, claimPos(c, j))
