@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcheck/mcheck/ts"
@@ -158,33 +156,22 @@ func (ch *chunk) recordSteps(bad uint64, src uint32, a ts.Action) {
 	}
 }
 
-// parallel runs f(worker, i) for i in [0, n) on the workers.
+// parallel runs f(worker, i) for i in [0, n) on the workers (the crew).
 func (s *search) parallel(n int, f func(w *worker, i int)) {
-	if len(s.workers) == 1 || n == 1 {
+	if s.crew == nil || n == 1 {
 		for i := 0; i < n; i++ {
 			f(&s.workers[0], i)
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range s.workers {
-		wg.Add(1)
-		go func(w *worker) {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(w, i)
-			}
-		}(&s.workers[w])
-	}
-	wg.Wait()
+	s.crew.run(n, func(w, i int) { f(&s.workers[w], i) })
 }
 
 func (s *search) bfs() {
+	if len(s.workers) > 1 {
+		s.crew = newCrew(len(s.workers) - 1)
+		defer func() { s.crew.stop(); s.crew = nil }()
+	}
 	s.exp.Initial(&s.batch)
 	s.initials = int64(len(s.batch.Succs))
 	for j := range s.batch.Succs {

@@ -260,6 +260,7 @@ type search struct {
 	// workers expand and claim chunks of a batch in parallel; each has its
 	// own expander.
 	workers []worker
+	crew    *crew // the helpers of the workers after the first, while the search runs
 	chunks  []chunk
 	links   links
 	cur     level

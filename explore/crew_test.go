@@ -1,0 +1,104 @@
+package explore
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Every item of every phase runs exactly once, on a worker number in range,
+// and its writes are seen by the caller when run returns; helpers that
+// sleep between phases (the pauses) are woken.
+func TestCrewRunsEveryItemOnce(t *testing.T) {
+	for _, helpers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("helpers=%d", helpers), func(t *testing.T) {
+			c := newCrew(helpers)
+			defer c.stop()
+			for round := range 300 {
+				n := 1 + round%70
+				counts := make([]int, n) // plain writes: run must publish them
+				var bad atomic.Int32
+				c.run(n, func(w, i int) {
+					if w < 0 || w > helpers {
+						bad.Add(1)
+					}
+					counts[i]++
+				})
+				require.Zero(t, bad.Load(), "round %d: a worker number out of range", round)
+				for i, k := range counts {
+					require.Equal(t, 1, k, "round %d: item %d ran %d times", round, i, k)
+				}
+				if round%50 == 49 {
+					time.Sleep(2 * spinFor) // the helpers go to sleep
+				}
+			}
+		})
+	}
+}
+
+// The helper takes part in the phases: an item waits (up to a second) for
+// the phase's other item to start, which only another worker can do.
+func TestCrewHelperTakesPart(t *testing.T) {
+	c := newCrew(1)
+	defer c.stop()
+	var byHelper atomic.Int64
+	for range 20 {
+		started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+		c.run(2, func(w, i int) {
+			if w == 1 {
+				byHelper.Add(1)
+			}
+			close(started[i])
+			select {
+			case <-started[1-i]:
+			case <-time.After(time.Second):
+			}
+		})
+	}
+	require.Equal(t, int64(20), byHelper.Load(), "the helper took part in %d of 20 phases", byHelper.Load())
+}
+
+// The cost of starting a phase of 64 short items on two workers: goroutines
+// started for each phase (the search before the crew) against the crew.
+func BenchmarkPhaseStart(b *testing.B) {
+	work := func(i int) uint64 {
+		x := uint64(i)
+		for range 300 { // about 0.3-0.5 µs
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+		return x
+	}
+	const items = 64
+	var sink atomic.Uint64
+	b.Run("goroutines", func(b *testing.B) {
+		for b.Loop() {
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			for range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1) - 1)
+						if i >= items {
+							return
+						}
+						sink.Add(work(i))
+					}
+				}()
+			}
+			wg.Wait()
+		}
+	})
+	b.Run("crew", func(b *testing.B) {
+		c := newCrew(1)
+		defer c.stop()
+		for b.Loop() {
+			c.run(items, func(_, i int) { sink.Add(work(i)) })
+		}
+	})
+}
