@@ -350,6 +350,10 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		s.workers = append(s.workers, w)
 		s.lazy = w.x.lazy != nil
 	}
+	// The table grows in parts on the workers (between phases, when they
+	// are idle).
+	s.tab.parts = n
+	s.tab.run = func(k int, f func(i int)) { s.parallel(k, func(_ *worker, i int) { f(i) }) }
 	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
 		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
 	}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"math/bits"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -39,6 +40,13 @@ type table struct {
 	indexed bool
 	spare   [][]uint64 // emptied segments, for reuse while growing
 	spareV  [][]uint32
+	mu      sync.Mutex // the segments, while parts of a growth run at once
+	// run, if set, runs f(i) for i in [0, n) on parts goroutines at once
+	// (the search's crew): a growth then moves parts of the table at once.
+	run      func(n int, f func(i int))
+	parts    int
+	partSegs int // the fewest old segments a part moves (minPartSegs)
+	leftOver int // fingerprints the parts of growths left to the end, in all
 	// enc, in an exact search, holds every stored state's encoding: a
 	// fingerprint matches only a state with the same encoding, and equal
 	// fingerprints of distinct states both stay in the table.
@@ -61,7 +69,7 @@ const maxStates = 1<<31 - 2
 // newTable returns a table for about capacity states; indexed tables also
 // map each fingerprint to its state index.
 func newTable(capacity int, indexed bool) *table {
-	t := &table{indexed: indexed}
+	t := &table{indexed: indexed, partSegs: minPartSegs}
 	t.alloc(slotsFor(capacity))
 	return t
 }
@@ -207,45 +215,44 @@ func (t *table) reserve(extra int) {
 	t.used += extra
 }
 
-// grow rehashes into size slots, segment by segment (see table).
+// grow rehashes into size slots, segment by segment (see table). With run
+// set and a table of some size, parts of it grow at once (see part).
 func (t *table) grow(size uint64) {
-	oldKeys, oldVals := t.keys, t.vals
+	old, oldV, oldSize := t.keys, t.vals, t.size
 	t.size = size
 	t.gen++
 	t.keys = make([][]uint64, size/segSlots)
 	if t.indexed {
 		t.vals = make([][]uint32, size/segSlots)
 	}
-	for s, seg := range oldKeys {
-		for j, k := range seg {
-			if k == 0 {
-				continue
-			}
-			// Old slots come in order of home, so the new ones fill in
-			// order too: this loop is sequential writes, and its cost is
-			// the loop's own (it runs with no worker, ~3 moves a state).
-			i := t.home(k)
-			for {
-				ns := t.keys[i>>segShift]
-				if ns == nil {
-					t.segment(int(i >> segShift))
-					ns = t.keys[i>>segShift]
-				}
-				if ns[i&segMask] == 0 {
-					ns[i&segMask] = k
-					break
-				}
-				i = t.next(i)
-			}
-			if t.indexed {
-				t.vals[i>>segShift][i&segMask] = oldVals[s][j]
-			}
-		}
-		clear(seg)
-		t.spare, oldKeys[s] = append(t.spare, seg), nil
-		if t.indexed {
-			clear(oldVals[s])
-			t.spareV, oldVals[s] = append(t.spareV, oldVals[s]), nil
+	parts := 1
+	if t.run != nil && len(old) >= t.partSegs*t.parts {
+		parts = t.parts
+	}
+	// Part p moves the old segments from bounds[p] on into the new slots
+	// from its start on: where the home of the first of them now falls,
+	// down to a whole segment, so that no two parts share a segment.
+	bounds, starts := make([]int, parts+1), make([]uint64, parts+1)
+	for p := range parts {
+		bounds[p] = p * len(old) / parts
+		hi, lo := bits.Mul64(uint64(bounds[p])*segSlots, size)
+		q, _ := bits.Div64(hi, lo, oldSize)
+		starts[p] = q &^ segMask
+	}
+	bounds[parts], starts[parts] = len(old), size
+	left := make([][]moved, parts)
+	movePart := func(p int) {
+		left[p] = t.part(old, oldV, bounds[p], bounds[p+1], starts[p], starts[p+1])
+	}
+	if parts == 1 {
+		movePart(0)
+	} else {
+		t.run(parts, movePart)
+	}
+	for _, ms := range left {
+		t.leftOver += len(ms)
+		for _, m := range ms {
+			t.insertFrom(t.home(m.key), m.key, m.val-1)
 		}
 	}
 	for s := range t.keys {
@@ -254,6 +261,77 @@ func (t *table) grow(size uint64) {
 	freeAll(t.spare)
 	freeAll(t.spareV)
 	t.spare, t.spareV = nil, nil
+}
+
+// minPartSegs is the fewest old segments per part for a growth in parts:
+// below it the parts' start costs more than they save.
+const minPartSegs = 4
+
+// moved is a fingerprint and its slot's value (index+1, or 0), moved by a
+// growth.
+type moved struct {
+	key uint64
+	val uint32
+}
+
+// part moves the fingerprints of old segments [from, to) into the new slots
+// [lo, hi), and returns those it left: the ones whose home is outside, or
+// whose probe runs past hi. Linear probing is right for any order of
+// insertion, so grow inserts those afterwards. Old slots come in order of
+// home, so the new ones fill in order too: the loop is sequential writes.
+// Each old segment is recycled as soon as it is empty, so the old and the
+// new table are never both whole in memory. Parts run at once: each writes
+// only its own segments, and the segments change hands under the lock.
+func (t *table) part(old [][]uint64, oldV [][]uint32, from, to int, lo, hi uint64) []moved {
+	var left []moved
+	for s := from; s < to; s++ {
+		seg := old[s]
+		for j, k := range seg {
+			if k == 0 {
+				continue
+			}
+			var v uint32
+			if t.indexed {
+				v = oldV[s][j]
+			}
+			i := t.home(k)
+			for i >= lo && i < hi {
+				ns := t.keys[i>>segShift]
+				if ns == nil {
+					t.lockedSegment(int(i >> segShift))
+					ns = t.keys[i>>segShift]
+				}
+				if ns[i&segMask] == 0 {
+					break
+				}
+				i++
+			}
+			if i < lo || i >= hi {
+				left = append(left, moved{k, v})
+				continue
+			}
+			t.keys[i>>segShift][i&segMask] = k
+			if t.indexed {
+				t.vals[i>>segShift][i&segMask] = v
+			}
+		}
+		clear(seg)
+		t.mu.Lock()
+		t.spare, old[s] = append(t.spare, seg), nil
+		if t.indexed {
+			clear(oldV[s])
+			t.spareV, oldV[s] = append(t.spareV, oldV[s]), nil
+		}
+		t.mu.Unlock()
+	}
+	return left
+}
+
+// lockedSegment is segment for parts of a growth that run at once.
+func (t *table) lockedSegment(s int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.segment(s)
 }
 
 // dropIndex forgets the indices (the graph that needed them is gone),

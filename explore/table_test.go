@@ -2,6 +2,7 @@ package explore
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,6 +43,61 @@ func TestTableGrowsWithoutLosingStates(t *testing.T) {
 			_, ok := tab.lookup(rng.Uint64(), nil)
 			require.False(t, ok)
 		}
+		require.Empty(t, tab.spare, "growing leaves no spare segments")
+	}
+}
+
+// A growth in parts (the search's crew moves parts of the table at once)
+// keeps every fingerprint and index too, including those a part leaves to
+// the end: homes past its slots, or probes that run past them.
+func TestTableGrowsInParts(t *testing.T) {
+	for _, parts := range []int{2, 3} {
+		tab := newTable(0, true)
+		defer tab.free()
+		tab.parts, tab.partSegs = parts, 1 // parts from the second segment on
+		tab.run = func(n int, f func(i int)) {
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f(i)
+				}()
+			}
+			wg.Wait()
+		}
+		rng := rand.New(rand.NewPCG(3, uint64(parts)))
+		var fps []uint64
+		inParts := 0
+		for len(fps) < 1_000_000 {
+			fp := rng.Uint64()
+			if _, ok := tab.lookup(fp, nil); ok {
+				continue
+			}
+			gen, segs := tab.gen, len(tab.keys)
+			tab.reserve(1)
+			if tab.gen != gen && segs >= parts {
+				inParts++
+			}
+			tab.insert(fp, uint32(len(fps)))
+			fps = append(fps, fp)
+		}
+		require.GreaterOrEqual(t, inParts, 4, "growths in parts")
+		require.Positive(t, tab.leftOver, "no part left a fingerprint to the end: the boundaries went untested")
+		for i, fp := range fps {
+			idx, ok := tab.lookup(fp, nil)
+			require.True(t, ok, "fingerprint %d lost", i)
+			require.Equal(t, uint32(i), idx)
+		}
+		used := 0
+		for _, seg := range tab.keys {
+			for _, k := range seg {
+				if k != 0 {
+					used++
+				}
+			}
+		}
+		require.Equal(t, len(fps), used, "each fingerprint in one slot")
 		require.Empty(t, tab.spare, "growing leaves no spare segments")
 	}
 }
