@@ -160,6 +160,10 @@ func TestSpillingToDiskChangesNothing(t *testing.T) {
 		{"lelann", model.Config{N: 4, MaxCrashes: 1}},
 		{"bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}},
 		{"hirschberg-sinclair", model.Config{N: 5}},
+		// Levels of more than one batch (14 levels above 8,192 states, up
+		// to 57,804): a batch's writes go to the files while the next
+		// batch is expanded.
+		{"hirschberg-sinclair", model.Config{N: 7}},
 	} {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
 			spec, err := reg.Lookup(c.algo)

@@ -222,6 +222,14 @@ func (s *search) bfs() {
 			}
 			s.runBatch(lo, min(lo+chunkStates*batchChunks, s.cur.count()))
 		}
+		// The next level is read from its file from the next batch on.
+		if s.flushPending {
+			s.flushPending = false
+			if err := s.flushWritten(); err != nil {
+				s.halt(StopIO, err.Error())
+				return
+			}
+		}
 		s.cur, s.next = s.next, s.cur
 	}
 	if !s.stop {
@@ -245,7 +253,28 @@ func (s *search) runBatch(lo, hi int) {
 		s.halt(StopIO, err.Error())
 		return
 	}
-	s.parallel(nch, func(w *worker, c int) { s.expandChunk(w, &chunks[c]) })
+	// The previous batch's new states go to the files while this one is
+	// expanded (the first item: it starts at once), instead of while the
+	// other workers wait.
+	flush, items := s.flushPending, nch
+	var flushErr error
+	if flush {
+		s.flushPending, items = false, nch+1
+	}
+	s.parallel(items, func(w *worker, c int) {
+		if flush {
+			if c == 0 {
+				flushErr = s.flushWritten()
+				return
+			}
+			c--
+		}
+		s.expandChunk(w, &chunks[c])
+	})
+	if flushErr != nil {
+		s.halt(StopIO, flushErr.Error())
+		return
+	}
 	if s.ioFailed(chunks) {
 		return
 	}
@@ -371,14 +400,10 @@ func (s *search) runBatch(lo, hi int) {
 			s.resolveChunk(&chunks[c], base)
 		}
 	})
-	s.links.flush()
 	if s.ioFailed(chunks) {
 		return
 	}
-	if err := s.next.flush(); err != nil {
-		s.halt(StopIO, err.Error())
-		return
-	}
+	s.flushPending = true // with the next batch's expansion, or at the level's end
 	for c := range chunks {
 		for p, idx := range chunks[c].bad {
 			if idx >= 0 {
@@ -392,6 +417,13 @@ func (s *search) runBatch(lo, hi int) {
 	case s.links.n >= maxStates:
 		s.halt(StopTableFull, fmt.Sprintf("the state table is full at %d states", maxStates))
 	}
+}
+
+// flushWritten writes what the last batch left in memory for the files:
+// the parent links (when they spill) and the next level's new states.
+func (s *search) flushWritten() error {
+	s.links.flush()
+	return s.next.flush()
 }
 
 // ioFailed stops the search if a chunk could not read or write the

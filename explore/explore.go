@@ -261,12 +261,15 @@ type search struct {
 	// own expander.
 	workers []worker
 	crew    *crew // the helpers of the workers after the first, while the search runs
-	chunks  []chunk
-	links   links
-	cur     level
-	next    level
-	levelIO batchBufs // the memory of both levels' batch reads and writes
-	stats   Stats
+	// flushPending: the last batch's links and new states are still to
+	// be written to the files (flushWritten).
+	flushPending bool
+	chunks       []chunk
+	links        links
+	cur          level
+	next         level
+	levelIO      batchBufs // the memory of both levels' batch reads and writes
+	stats        Stats
 	// found[k] maps a predicate to the state index that violates it.
 	invFound map[int]uint32
 	// Per goal (in the order of goals): the first stuck state outside it,
