@@ -45,10 +45,16 @@ func (c *column[T]) push(v T) {
 
 // grow makes the length n, adding blocks as needed; new elements are zero.
 func (c *column[T]) grow(n int) {
+	c.reserve(n)
+	c.n = max(c.n, n)
+}
+
+// reserve adds blocks until n elements fit, without changing the length:
+// a later grow up to n then maps nothing.
+func (c *column[T]) reserve(n int) {
 	for len(c.blocks)*colBlock < n {
 		c.blocks = append(c.blocks, newBlock[T]())
 	}
-	c.n = max(c.n, n)
 }
 
 // growBytes is what grow(n) would allocate.

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -253,26 +254,29 @@ func (s *search) runBatch(lo, hi int) {
 		s.halt(StopIO, err.Error())
 		return
 	}
-	// The previous batch's new states go to the files while this one is
-	// expanded (the first item: it starts at once), instead of while the
-	// other workers wait.
-	flush, items := s.flushPending, nch
-	var flushErr error
-	if flush {
-		s.flushPending, items = false, nch+1
+	// Beside the expansion, as its first items (they start at once), work
+	// that would otherwise run while the other workers wait: the previous
+	// batch's new states go to the files, and the graph maps the blocks
+	// this batch's edges will take.
+	var side []func() error
+	if s.flushPending {
+		s.flushPending = false
+		side = append(side, s.flushWritten)
 	}
-	s.parallel(items, func(w *worker, c int) {
-		if flush {
-			if c == 0 {
-				flushErr = s.flushWritten()
-				return
-			}
-			c--
+	if g := s.graph; g != nil {
+		end, edges := int(s.cur.base)+hi, s.maxEdges
+		side = append(side, func() error { g.reserve(end, edges); return nil })
+	}
+	sideErr := make([]error, len(side))
+	s.parallel(len(side)+nch, func(w *worker, c int) {
+		if c < len(side) {
+			sideErr[c] = side[c]()
+			return
 		}
-		s.expandChunk(w, &chunks[c])
+		s.expandChunk(w, &chunks[c-len(side)])
 	})
-	if flushErr != nil {
-		s.halt(StopIO, flushErr.Error())
+	if err := errors.Join(sideErr...); err != nil {
+		s.halt(StopIO, err.Error())
 		return
 	}
 	if s.ioFailed(chunks) {

@@ -196,6 +196,17 @@ func (g *graph) keeps(y *ts.Succ) bool {
 	return g != nil && (g.measured || !y.Acyclic || y.Fair != ts.NoFairness)
 }
 
+// reserve maps the blocks that states up to end (exclusive) and edges more
+// edges will take (see column.reserve).
+func (g *graph) reserve(end, edges int) {
+	g.starts.reserve(end)
+	g.dst.reserve(g.dst.len() + edges)
+	g.class.col.reserve(g.class.len() + edges)
+	if g.measured {
+		g.sent.reserve(g.sent.len() + edges)
+	}
+}
+
 // edges are the indices of the out-edges of state s: lo up to hi.
 func (g *graph) edges(s uint32) (lo, hi uint32) { return g.start[s], g.start[s+1] }
 
