@@ -30,6 +30,11 @@ import (
 //
 // So state indices, counts, first violations and traces are exactly those of
 // a one-goroutine search, for any number of workers.
+//
+// The phases run on a crew (crew.go) that stays for the whole search. What
+// would leave workers waiting between phases runs in a phase instead: the
+// table grows in parts on the crew, and the expand phase also writes the
+// previous batch's files and maps the graph's blocks for this one.
 const (
 	// Frontier states per chunk: 128 rather than 256 halves the batch's
 	// records and sets for the same speed (BENCHMARKS.md).
