@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -52,5 +53,33 @@ func BenchmarkTableInsert(b *testing.B) {
 		tab.reserve(1)
 		tab.insert(rng.Uint64(), uint32(n))
 		n++
+	}
+}
+
+// One growth of a table of 8 M fingerprints at its load limit (as a search
+// grows it: by half), on one goroutine and in two parts at once.
+func BenchmarkTableGrow(b *testing.B) {
+	const stored = 8 << 20
+	rng := rand.New(rand.NewPCG(5, 6))
+	fps := make([]uint64, stored)
+	for i := range fps {
+		fps[i] = rng.Uint64()
+	}
+	for _, parts := range []int{1, 2} {
+		b.Run(fmt.Sprintf("parts=%d", parts), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				tab := newTable(stored, true)
+				tab.parts, tab.run = parts, onGoroutines
+				for i, fp := range fps {
+					tab.insert(fp, uint32(i))
+				}
+				tab.used = stored
+				b.StartTimer()
+				tab.grow(slotsFor(stored * 3 / 2))
+				b.StopTimer()
+				tab.free()
+			}
+		})
 	}
 }

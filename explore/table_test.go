@@ -55,17 +55,7 @@ func TestTableGrowsInParts(t *testing.T) {
 		tab := newTable(0, true)
 		defer tab.free()
 		tab.parts, tab.partSegs = parts, 1 // parts from the second segment on
-		tab.run = func(n int, f func(i int)) {
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					f(i)
-				}()
-			}
-			wg.Wait()
-		}
+		tab.run = onGoroutines
 		rng := rand.New(rand.NewPCG(3, uint64(parts)))
 		var fps []uint64
 		inParts := 0
@@ -100,6 +90,20 @@ func TestTableGrowsInParts(t *testing.T) {
 		require.Equal(t, len(fps), used, "each fingerprint in one slot")
 		require.Empty(t, tab.spare, "growing leaves no spare segments")
 	}
+}
+
+// onGoroutines runs f(i) for i in [0, n) on a goroutine each, as a table's
+// run (the search's crew stands in for it).
+func onGoroutines(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // An exact table keeps two distinct states whose fingerprints are equal,
