@@ -263,6 +263,12 @@ func renumber(comp []uint32) {
 func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int, done bool) {
 	n := g.n()
 	rindex := make([]uint32, n) // 0: not visited yet
+	// Two bits a state, 32 times smaller than rindex and so mostly in the
+	// cache: whether it was visited and whether its component is found.
+	// An edge reads rindex only for a state whose component is still open;
+	// one to a found component cannot lower a lowlink (its number is
+	// above all of them).
+	mark := make(sccMarks, (2*n+63)/64)
 	type frame struct {
 		v, edge uint32
 		root    bool // no edge from v's subtree reached an open state below v
@@ -273,10 +279,11 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 	var ms []uint32   // the states of the component just found, for each
 	index, c := uint32(1), uint32(n)
 	for r := range uint32(n) {
-		if rindex[r] != 0 {
+		if mark.get(r) != unvisited {
 			continue
 		}
 		rindex[r], index = index, index+1
+		mark.set(r, visited)
 		call = append(call, frame{r, g.start[r], true, false})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
@@ -286,10 +293,16 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 			next, low := uint32(0), rindex[v]
 			for e, end := f.edge, g.start[v+1]; e < end; e++ {
 				w := g.dst.at(e)
-				if rw := rindex[w]; rw == 0 {
+				switch mark.get(w) {
+				case unvisited:
 					next, f.edge = w+1, e+1
+				case found:
+					continue
+				}
+				if next != 0 {
 					break
-				} else if rw < low {
+				}
+				if rw := rindex[w]; rw < low {
 					low, f.root = rw, false
 				} else if w == v {
 					f.loop = true
@@ -299,6 +312,7 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 			if next != 0 {
 				w := next - 1
 				rindex[w], index = index, index+1
+				mark.set(w, visited)
 				call = append(call, frame{w, g.start[w], true, false})
 				continue
 			}
@@ -313,10 +327,12 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 				for len(open) > 0 && rindex[v] <= rindex[open[len(open)-1]] {
 					ms = append(ms, open[len(open)-1])
 					rindex[open[len(open)-1]] = c
+					mark.set(open[len(open)-1], found)
 					open = open[:len(open)-1]
 					index--
 				}
 				rindex[v] = c
+				mark.set(v, found)
 				if each != nil && (len(ms) > 1 || loop) {
 					each(rindex, c, ms)
 				}
@@ -334,6 +350,21 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 	}
 	return rindex, ncomp, true
 }
+
+// sccMarks is two bits a state for the SCC pass (tarjan): unvisited,
+// visited (its component still open) or found.
+type sccMarks []uint64
+
+const (
+	unvisited = 0
+	visited   = 1
+	found     = 3
+)
+
+func (m sccMarks) get(s uint32) uint64 { return m[s>>5] >> (2 * (s & 31)) & 3 }
+
+// set raises s's mark to k (marks only go up: unvisited, visited, found).
+func (m sccMarks) set(s uint32, k uint64) { m[s>>5] |= k << (2 * (s & 31)) }
 
 // cycleEdge is one step of a cycle: the edge index in the graph.
 type cycleEdge = uint32
