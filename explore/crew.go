@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +35,21 @@ type phase struct {
 	next   atomic.Int64
 	active atomic.Int32 // workers inside the phase
 	stop   bool
+	mu     sync.Mutex
+	failed *WorkerPanic // the first item that panicked
+}
+
+// WorkerPanic is a panic of an item of a phase (an algorithm's handler, say),
+// raised again in the goroutine that ran the phase, so that its caller can
+// recover it as if the search had one goroutine. Its text has the stack of
+// the worker where the panic happened.
+type WorkerPanic struct {
+	Value any
+	Stack []byte
+}
+
+func (p *WorkerPanic) Error() string {
+	return fmt.Sprintf("%v\n\nstack of the worker at the panic:\n%s", p.Value, p.Stack)
 }
 
 // spinFor is how long an idle helper spins before it sleeps: longer than
@@ -62,6 +79,12 @@ func (c *crew) run(n int, f func(w, i int)) {
 	// Items are all handed out: wait for the helpers' last ones.
 	for p.active.Load() != 0 {
 		runtime.Gosched()
+	}
+	p.mu.Lock()
+	failed := p.failed
+	p.mu.Unlock()
+	if failed != nil {
+		panic(failed)
 	}
 }
 
@@ -99,6 +122,8 @@ func (c *crew) help(w int, last *phase) {
 // worker active knows that every item has been done.
 func (p *phase) work(w int) {
 	p.active.Add(1)
+	defer p.active.Add(-1)
+	defer p.catch()
 	for {
 		i := p.next.Add(1) - 1
 		if i >= p.n {
@@ -106,7 +131,22 @@ func (p *phase) work(w int) {
 		}
 		p.f(w, int(i))
 	}
-	p.active.Add(-1)
+}
+
+// catch keeps the first panic of the phase's items for run to raise, and
+// hands out no more items. A panic on a helper would otherwise end the
+// process, whatever its caller recovers.
+func (p *phase) catch() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.failed == nil {
+		p.failed = &WorkerPanic{Value: v, Stack: debug.Stack()}
+	}
+	p.mu.Unlock()
+	p.next.Store(p.n)
 }
 
 // await returns the first phase started after last.

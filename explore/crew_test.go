@@ -62,6 +62,40 @@ func TestCrewHelperTakesPart(t *testing.T) {
 	require.Equal(t, int64(20), byHelper.Load(), "the helper took part in %d of 20 phases", byHelper.Load())
 }
 
+// A panic in an item, on the helper or on the caller, comes out of run in
+// the caller, with its value and the stack where it happened; the crew
+// goes on with the next phase.
+func TestCrewRaisesAPanicInTheCaller(t *testing.T) {
+	c := newCrew(1)
+	defer c.stop()
+	for _, on := range []int{0, 1} {
+		for range 20 {
+			started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+			caught := func() (v any) {
+				defer func() { v = recover() }()
+				c.run(2, func(w, i int) {
+					close(started[i])
+					select { // both items start, one on each worker
+					case <-started[1-i]:
+					case <-time.After(time.Second):
+					}
+					if w == on {
+						panic(fmt.Sprintf("boom on %d", w))
+					}
+				})
+				return nil
+			}()
+			wp, ok := caught.(*WorkerPanic)
+			require.True(t, ok, "run raised %v, not a *WorkerPanic", caught)
+			require.Equal(t, fmt.Sprintf("boom on %d", on), wp.Value)
+			require.Contains(t, wp.Error(), "crew_test.go", "the stack of the panic")
+		}
+	}
+	var sum atomic.Int64
+	c.run(10, func(_, i int) { sum.Add(int64(i)) })
+	require.Equal(t, int64(45), sum.Load())
+}
+
 // The cost of starting a phase of 64 short items on two workers: goroutines
 // started for each phase (the search before the crew) against the crew.
 func BenchmarkPhaseStart(b *testing.B) {
