@@ -76,13 +76,11 @@ func (b *bitstate) bytes() int64 { return int64(len(b.words)) * 8 }
 // on one goroutine, chunk after chunk, so the outcome is that of a
 // sequential search whatever the number of workers.
 func (s *search) claimBits(ch *chunk) {
-	ch.winners, ch.winBytes = 0, 0
+	ch.noWinners()
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if s.bits.add(r.fp) {
-			r.outcome, r.idx = recWon, uint32(ch.winners) // its rank (indexOf)
-			ch.winners++
-			ch.winBytes += int(r.end - r.off)
+			ch.win(r, ch.buf[r.off:r.end])
 		} else {
 			r.outcome = recOld
 		}

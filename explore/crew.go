@@ -17,7 +17,6 @@ import (
 // chang-roberts --n 4 --crash-any, BENCHMARKS.md), and the short phases
 // (claim, count, write: tens of µs a batch) ran on one core meanwhile.
 type crew struct {
-	helpers  int
 	spin     bool // helpers may spin: each has a core of its own
 	phase    atomic.Pointer[phase]
 	mu       sync.Mutex
@@ -59,7 +58,7 @@ const spinFor = 200 * time.Microsecond
 
 // newCrew starts helpers goroutines; stop ends them.
 func newCrew(helpers int) *crew {
-	c := &crew{helpers: helpers, spin: helpers < runtime.GOMAXPROCS(0)}
+	c := &crew{spin: helpers < runtime.GOMAXPROCS(0)}
 	c.wake = sync.NewCond(&c.mu)
 	idle := &phase{}
 	c.phase.Store(idle)

@@ -588,18 +588,16 @@ func (s *search) claimChunk(c int, ch *chunk) {
 }
 
 func (s *search) countChunk(c int, ch *chunk) {
-	ch.winners, ch.winBytes, ch.encBytes, ch.collided = 0, 0, 0, false
+	ch.noWinners()
+	ch.collided = false
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome == recOld {
 			continue
 		}
 		if s.claims.won(r.slot, claimPos(c, j)) {
-			r.outcome, r.idx = recWon, uint32(ch.winners) // its rank (indexOf)
-			ch.winners++
 			enc, _ := s.encodingOf(ch, r)
-			ch.winBytes += len(enc)
-			ch.encBytes += encLen(len(enc))
+			ch.win(r, enc)
 		} else if s.tab.enc != nil && !s.sameAsWinner(ch, r) {
 			ch.collided = true
 		}
@@ -618,7 +616,7 @@ func (s *search) sameAsWinner(ch *chunk, r *succRec) bool {
 // keepFirst drops all but the first n winners of the chunk (the cap of
 // --max-states falls inside it).
 func (s *search) keepFirst(ch *chunk, n int) {
-	ch.winners, ch.winBytes, ch.encBytes = 0, 0, 0
+	ch.noWinners()
 	for j := range ch.recs {
 		r := &ch.recs[j]
 		if r.outcome != recWon {
@@ -628,12 +626,21 @@ func (s *search) keepFirst(ch *chunk, n int) {
 			r.outcome = recLost // not stored
 			continue
 		}
-		r.idx = uint32(ch.winners)
-		ch.winners++
 		enc, _ := s.encodingOf(ch, r)
-		ch.winBytes += len(enc)
-		ch.encBytes += encLen(len(enc))
+		ch.win(r, enc)
 	}
+}
+
+// noWinners empties the chunk's count of winners, before it counts them.
+func (ch *chunk) noWinners() { ch.winners, ch.winBytes, ch.encBytes = 0, 0, 0 }
+
+// win makes r, whose state's encoding is enc, the chunk's next winner: its
+// rank among the winners (indexOf) and the room its state takes.
+func (ch *chunk) win(r *succRec, enc []byte) {
+	r.outcome, r.idx = recWon, uint32(ch.winners)
+	ch.winners++
+	ch.winBytes += len(enc)
+	ch.encBytes += encLen(len(enc))
 }
 
 // writeAhead is how many records ahead writeChunk prefetches the table
@@ -703,8 +710,8 @@ func (s *search) indexOf(ch *chunk, r *succRec) uint32 {
 
 // recAt is the chunk and the record at a claim position (claimPos).
 func (s *search) recAt(pos uint32) (*chunk, *succRec) {
-	ch := &s.chunks[pos>>25]
-	return ch, &ch.recs[pos&(1<<25-1)]
+	c, j := claimAt(pos)
+	return &s.chunks[c], &s.chunks[c].recs[j]
 }
 
 // resolveChunk writes chunk ch's part of the graph: its states' edge

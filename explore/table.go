@@ -416,6 +416,9 @@ const claimed = uint32(1) << 31
 // (batchChunks <= 64 chunks of fewer than 2^25 successors).
 func claimPos(c, j int) uint32 { return uint32(c)<<25 | uint32(j) }
 
+// claimAt is the chunk and the record of claim position pos.
+func claimAt(pos uint32) (c, j int) { return int(pos >> 25), int(pos & (1<<25 - 1)) }
+
 // reset empties the table and makes room for n claims.
 func (c *claims) reset(n int) { c.empty((n*5 + 3) / 4) } // at most 80% full, even if every claim is new
 

@@ -35,6 +35,10 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 		encodes         bool // the encoded set named it to encode its state
 	}
 	perChunk := perRound / goroutines
+	at := func(pos uint32) int { // the record at a claim position
+		c, j := claimAt(pos)
+		return c*perChunk + j
+	}
 	parallel := func(f func(c int, recs []rec)) func([]rec) {
 		return func(all []rec) {
 			var wg sync.WaitGroup
@@ -103,7 +107,7 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 			require.True(t, encoder[fix(r.fp)], "round %d: nobody encodes %#x", round, r.fp)
 			if !r.encodes {
 				pos := enc.owner(r.fp)
-				o := &recs[int(pos>>25)*perChunk+int(pos&(1<<25-1))]
+				o := &recs[at(pos)]
 				require.True(t, o.encodes && fix(o.fp) == fix(r.fp), "round %d: owner of %#x", round, r.fp)
 			}
 		}
@@ -141,7 +145,7 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 					}
 				} else if !r.old {
 					pos := cl.winner(r.slot)
-					r.idx = recs[int(pos>>25)*perChunk+int(pos&(1<<25-1))].idx
+					r.idx = recs[at(pos)].idx
 				}
 			}
 		})(recs)
