@@ -92,6 +92,35 @@ func TestJSONSummary(t *testing.T) {
 	}
 }
 
+// The time line and --json say what the fair-cycle check after the search
+// took, and only when one ran: a Termination check can spend a second there
+// that the search's time leaves out.
+func TestTimeOfTheFairCycleCheck(t *testing.T) {
+	for _, c := range []struct {
+		check     string
+		withCheck bool
+	}{{"all", true}, {"safety", false}} {
+		code, out, _ := run("--algo", "ring", "--n", "3", "--check", c.check)
+		require.Equal(t, 0, code)
+		line := regexp.MustCompile(`(?m)^time .*$`).FindString(out)
+		if c.withCheck {
+			assert.Regexp(t, `^time         \d+\.\d\d s: search \d+\.\d\d s \([\d,]+ states/s\), fair-cycle check \d+\.\d\d s; `, line)
+		} else {
+			assert.Regexp(t, `^time         \d+\.\d\d s, [\d,]+ states/s, `, line)
+		}
+
+		code, out, _ = run("--algo", "ring", "--n", "3", "--check", c.check, "--json")
+		require.Equal(t, 0, code)
+		var rep map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &rep))
+		secs, ok := rep["fair_cycle_seconds"].(float64)
+		assert.Equal(t, c.withCheck, ok, "fair_cycle_seconds with --check %s", c.check)
+		if c.withCheck {
+			assert.Greater(t, secs, 0.0)
+		}
+	}
+}
+
 func TestJSONTrace(t *testing.T) {
 	code, out, _ := run("--algo", "bully", "--n", "3", "--crashes", "1", "--restarts", "1", "--check", "SingleLeader", "--json")
 	require.Equal(t, 1, code)

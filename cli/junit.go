@@ -70,7 +70,7 @@ type junitSkipped struct {
 // one fails with its one-line explanation and the text of its traces, an
 // unknown one is an error with the reason, an unchecked one is skipped.
 func writeJUnit(w io.Writer, r *check.Report) error {
-	secs := strconv.FormatFloat(r.Stats.Elapsed.Seconds(), 'f', 3, 64)
+	secs := strconv.FormatFloat((r.Stats.Elapsed + r.Stats.CycleCheck).Seconds(), 'f', 3, 64)
 	cfg := trace.ConfigOf(r.Algo, r.Config)
 	s := junitSuite{Name: "mcheck " + cfg.Describe(), junitCounts: junitCounts{Time: secs}, SystemOut: searchLine(r)}
 	s.Properties = []junitProperty{

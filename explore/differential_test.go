@@ -138,7 +138,7 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 					opts.Workers = workers
 					res, err := explore.Run(sys, opts)
 					require.NoError(t, err)
-					res.Elapsed, res.MemBytes = 0, 0
+					res.Elapsed, res.CycleCheck, res.MemBytes = 0, 0, 0
 					if first == nil {
 						first = res
 						continue
@@ -181,7 +181,8 @@ func TestSpillingToDiskChangesNothing(t *testing.T) {
 				spilled, err := explore.Run(sys, opts)
 				restore()
 				require.NoError(t, err)
-				inMemory.Elapsed, inMemory.MemBytes, spilled.Elapsed, spilled.MemBytes = 0, 0, 0, 0
+				inMemory.Elapsed, inMemory.CycleCheck, inMemory.MemBytes = 0, 0, 0
+				spilled.Elapsed, spilled.CycleCheck, spilled.MemBytes = 0, 0, 0
 				require.Equal(t, inMemory.Stats, spilled.Stats)
 				require.Equal(t, inMemory.Violations, spilled.Violations)
 				require.True(t, spilled.Complete)
@@ -235,7 +236,7 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 				res, err := explore.Run(red.reset(), opts)
 				require.NoError(t, err)
 				require.True(t, res.Complete)
-				res.Elapsed, res.MemBytes = 0, 0
+				res.Elapsed, res.CycleCheck, res.MemBytes = 0, 0, 0
 				if first == nil {
 					first = res
 				} else {

@@ -161,10 +161,13 @@ type Stats struct {
 	Depth       int   // the deepest BFS level reached
 	Complete    bool  // every reachable state was explored
 	// Stop says why an incomplete search stopped; Stopped says it in words.
-	Stop     StopReason
-	Stopped  string
-	Elapsed  time.Duration
-	MemBytes int64 // fingerprint table, parent links, frontier and graph
+	Stop    StopReason
+	Stopped string
+	Elapsed time.Duration // the breadth-first search's
+	// CycleCheck is the time of the fair-cycle check after the search
+	// (components, judging, lassos); 0 when none ran.
+	CycleCheck time.Duration
+	MemBytes   int64 // fingerprint table, parent links, frontier and graph
 	// GraphEdges is how many transitions the state graph kept for the
 	// liveness check or the measures (0 without a graph): all of them for
 	// the measures; for the fair-cycle check only, none that ts.Succ calls
@@ -564,9 +567,11 @@ func (s *search) result() (*Result, error) {
 		case !s.stats.Complete:
 			r.LivenessSkipped = "the search did not finish"
 		default:
+			began := time.Now()
 			if err := s.fairCycles(r); err != nil {
 				return nil, err
 			}
+			r.CycleCheck = time.Since(began)
 		}
 	}
 	if s.opt.Measure {
