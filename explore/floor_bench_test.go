@@ -54,13 +54,13 @@ func (e *floorExpander) Expand(state []byte, out *ts.Batch) {
 		h := (x + k*0x632be59bd9b4e019) * 0xd6e8feb86659fd93
 		e.succ = append(e.succ, (h^h>>32)%e.n)
 	}
-	var enc [24]byte
+	var buf [24]byte
 	for k, y := range e.succ {
-		fp := xxh3.Hash(floorState(enc[:0], y))
+		enc := floorState(buf[:0], y)
 		if out.Lazy {
-			out.CommitLazy(ts.Action(k), ts.NoFairness, fp, 0, ts.Sends{})
+			out.CommitLazy(ts.Action(k), ts.NoFairness, xxh3.Hash(enc), 0, ts.Sends{})
 		} else {
-			out.Commit(floorState(out.Tail(), y), ts.Action(k), ts.NoFairness, fp, 0, ts.Sends{})
+			out.Add(ts.Action(k), ts.NoFairness, 0, enc) // the same fingerprint: xxh3 of the encoding
 		}
 	}
 }
