@@ -17,7 +17,6 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
-	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -41,7 +40,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := newFlagSet(&o)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, usageText, strings.Join(reg.Names(), ", "), model.MaxN)
+			writeUsage(stdout, reg.Names())
 			fmt.Fprint(stdout, exploreHelp)
 			if spec, err := reg.Lookup(o.algo); err == nil {
 				fmt.Fprintln(stdout)

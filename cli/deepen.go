@@ -5,50 +5,19 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcheck/mcheck/check"
 )
-
-// queueBound reads --max-queue: a number, or auto for bound deepening.
-type queueBound struct {
-	k    *int
-	auto *bool
-}
-
-func (f queueBound) String() string {
-	if f.auto != nil && *f.auto {
-		return "auto"
-	}
-	if f.k == nil || *f.k < 0 {
-		return "2N"
-	}
-	return strconv.Itoa(*f.k)
-}
-
-func (f queueBound) Set(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "auto" {
-		*f.auto, *f.k = true, -1
-		return nil
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a number: use 1 or more, or auto to deepen the bound within --time-limit and --memory", s)
-	}
-	*f.auto, *f.k = false, v
-	return nil
-}
 
 // checkDeepen applies the rules of --max-queue auto and --time-limit.
 func (o *options) checkDeepen() error {
 	switch {
 	case o.timeLimit < 0:
 		return fmt.Errorf("--time-limit %s is negative: give a duration like 60s or 5m", o.timeLimit)
-	case o.autoQueue && o.complexity:
+	case o.model.AutoQueue && o.complexity:
 		return errors.New("--complexity with --max-queue auto: measures need one fixed bound, give --max-queue K")
-	case o.autoQueue && o.bitstate > 0:
+	case o.model.AutoQueue && o.bitstate > 0:
 		return errors.New("--bitstate with --max-queue auto: a bitstate search proves no bound, give --max-queue K")
 	}
 	return nil
@@ -57,7 +26,7 @@ func (o *options) checkDeepen() error {
 // runCheck runs the check of o: one search, or with --max-queue auto one
 // per bound; --time-limit bounds the time of all of it.
 func runCheck(req check.Request, o *options) (*check.Report, error) {
-	if o.autoQueue {
+	if o.model.AutoQueue {
 		return check.Deepen(req, o.timeLimit)
 	}
 	if o.timeLimit > 0 {

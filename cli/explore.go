@@ -13,11 +13,10 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/webui"
@@ -37,7 +36,7 @@ Explore by hand in the browser (a local web server; Ctrl-C stops it):
 
 // modelFlags are the flags of a configuration: those an explorer URL may
 // hold, besides the page's own parameters.
-var modelFlags = []string{"algo", "n", "ids", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue"}
+var modelFlags = append([]string{"algo"}, modelopt.Flags()...)
 
 // exploreOnly are the other flags explore takes.
 var exploreOnly = []string{"addr", "max-states", "memory", "workers", "quiet"}
@@ -79,7 +78,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 			wrong = fmt.Errorf("explore: --%s does not apply to explore (usage: %s)", f.Name, exploreUsage)
 		}
 	})
-	if wrong == nil && o.autoQueue {
+	if wrong == nil && o.model.AutoQueue {
 		wrong = fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
 	}
 	if wrong != nil {
@@ -198,35 +197,7 @@ func ExploreModels(reg *specs.Registry) (parse func(url.Values) (webui.Model, er
 		return modelOf(fs, &o, reg)
 	}
 	query = func(m webui.Model) url.Values {
-		c := m.Config.WithDefaults()
-		q := url.Values{"algo": {m.Spec.Name}, "n": {strconv.Itoa(c.N)}}
-		if !slices.Equal(c.IDs, model.Config{N: c.N}.WithDefaults().IDs) {
-			q.Set("ids", joinInts(c.IDs, ","))
-		}
-		for _, x := range []struct {
-			name string
-			v    int
-		}{{"crashes", c.MaxCrashes}, {"restarts", c.MaxRestarts}} {
-			if x.v != 0 {
-				q.Set(x.name, strconv.Itoa(x.v))
-			}
-		}
-		if c.Detector != model.Perfect {
-			q.Set("detector", c.Detector.String())
-		}
-		if c.Initiators != nil {
-			q.Set("initiators", joinInts(c.Initiators, ","))
-		}
-		if len(c.Down) > 0 {
-			q.Set("down", joinInts(c.Down, ","))
-		}
-		if c.InitialLeader != m.Spec.InitialLeader {
-			q.Set("initial-leader", strconv.FormatBool(c.InitialLeader))
-		}
-		if c.MaxQueue != 2*c.N {
-			q.Set("max-queue", strconv.Itoa(c.MaxQueue))
-		}
-		return q
+		return modelopt.Query(m.Spec.Name, m.Config, m.Spec.InitialLeader)
 	}
 	return parse, query
 }

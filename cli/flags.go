@@ -9,17 +9,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 )
 
 // options are the parsed command line of a check.
 type options struct {
-	algo          string
-	cfg           model.Config
-	crashAny      bool
-	initialLeader optBool
-	check         string // --check as given; resolved against the algorithm's properties
+	algo string
+	// model is the model's flags as given; cfg is their configuration,
+	// resolved by finish.
+	model modelopt.Given
+	cfg   model.Config
+	check string // --check as given; resolved against the algorithm's properties
 	cont          bool
 	json          bool
 	maxStates     int64
@@ -38,63 +40,7 @@ type options struct {
 	complexity    bool
 	witness       string
 	version       bool
-	autoQueue     bool          // --max-queue auto
 	timeLimit     time.Duration // --time-limit
-}
-
-// optBool is a bool flag that remembers whether it was given, for defaults
-// that depend on the algorithm (--initial-leader).
-type optBool struct{ set, value bool }
-
-func (b *optBool) IsBoolFlag() bool { return true }
-func (b *optBool) String() string {
-	if b == nil || !b.set {
-		return "algorithm's default"
-	}
-	return strconv.FormatBool(b.value)
-}
-func (b *optBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return fmt.Errorf("want true or false")
-	}
-	b.set, b.value = true, v
-	return nil
-}
-
-// idList is a comma list of positive IDs; for --ids, "perm" too (every
-// arrangement of 1..N).
-type idList struct {
-	ids  *[]int
-	perm *bool
-}
-
-func (l idList) String() string {
-	if l.ids == nil || *l.ids == nil {
-		return ""
-	}
-	return joinInts(*l.ids, ",")
-}
-
-func (l idList) Set(s string) error {
-	if l.perm != nil && strings.TrimSpace(s) == "perm" {
-		*l.perm, *l.ids = true, nil
-		return nil
-	}
-	var ids []int
-	for _, w := range strings.Split(s, ",") {
-		w = strings.TrimSpace(w)
-		v, err := strconv.Atoi(w)
-		if err != nil {
-			return fmt.Errorf("%q is not a number: give comma-separated positive integers like 3,9,4,8", w)
-		}
-		if v <= 0 {
-			return fmt.Errorf("%d is not positive: IDs are positive integers like 3,9,4,8", v)
-		}
-		ids = append(ids, v)
-	}
-	*l.ids = ids
-	return nil
 }
 
 func joinInts(xs []int, sep string) string {
@@ -103,23 +49,6 @@ func joinInts(xs []int, sep string) string {
 		parts[i] = strconv.Itoa(x)
 	}
 	return strings.Join(parts, sep)
-}
-
-type detectorFlag struct{ d *model.Detector }
-
-func (f detectorFlag) String() string {
-	if f.d == nil {
-		return "perfect"
-	}
-	return f.d.String()
-}
-func (f detectorFlag) Set(s string) error {
-	d, err := model.ParseDetector(s)
-	if err != nil {
-		return errors.New("use perfect, incomplete or unreliable (docs/model.md explains them)")
-	}
-	*f.d = d
-	return nil
 }
 
 // propertyList renders the properties of an algorithm for --check list.
@@ -175,7 +104,8 @@ func (f byteSize) Set(s string) error {
 	return nil
 }
 
-// usageText is shown by --help.
+// usageText is shown by --help, with the algorithms' names and the
+// model's options (modelUsage) filled in.
 const usageText = `mcheck: an explicit-state model checker for leader-election algorithms.
 
 Usage:
@@ -184,29 +114,7 @@ Usage:
 Algorithms: %s
 
 Model (defined in docs/model.md of mcheck's repository):
-  --n N                 processes, 2..%d (default 3, or the number of --ids)
-  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N);
-                        --ids perm: every arrangement of 1..N, as separate
-                        initial states of one search (N <= 8)
-  --anonymous           allow duplicate IDs (--ids 1,1,1); an ID in --initiators
-                        or --down names every process carrying it
-  --crashes K           up to K crashes in a run (default 0)
-  --crash-any           any process may crash at any step, one stays live (--crashes N-1)
-  --restarts R          up to R restarts of crashed processes (default 0)
-  --detector D          perfect, incomplete (the leader's crash may never be
-                        noticed) or unreliable (default perfect)
-  --initiators 3,9      only these IDs initiate/detect/suspect (default all)
-  --down 4              these IDs are crashed from the start
-  --initial-leader      start as if the largest ID had just been elected
-                        (default on for bully, off for the ring algorithms;
-                        --initial-leader=false turns it off)
-  --max-queue K         at most K messages per channel (default 2N); steps
-                        beyond it are discarded and counted; auto: check at
-                        bound 1, 2, 3, ... until a bound does not finish
-                        within --time-limit and --memory, and report the
-                        verdicts of the largest bound that finished (or of a
-                        violation, at the bound where it was found)
-
+%s
 Checking:
   --check LIST          comma list of the algorithm's property names and
                         groups (safety, liveness), or all (default: every
@@ -287,24 +195,18 @@ violated, 2 bad input or an incomplete search. Ctrl-C, SIGTERM and SIGHUP
 stop the search with its partial report; a second signal exits at once.
 `
 
+// writeUsage writes --help's text.
+func writeUsage(w io.Writer, algos []string) {
+	fmt.Fprintf(w, usageText, strings.Join(algos, ", "), modelopt.Usage())
+}
+
 func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&o.algo, "algo", "", "")
-	fs.IntVar(&o.cfg.N, "n", 0, "")
-	fs.Var(idList{ids: &o.cfg.IDs, perm: &o.cfg.Perm}, "ids", "")
-	fs.IntVar(&o.cfg.MaxCrashes, "crashes", 0, "")
-	fs.BoolVar(&o.crashAny, "crash-any", false, "")
-	fs.IntVar(&o.cfg.MaxRestarts, "restarts", 0, "")
-	fs.Var(detectorFlag{&o.cfg.Detector}, "detector", "")
-	fs.Var(idList{ids: &o.cfg.Initiators}, "initiators", "")
-	fs.Var(idList{ids: &o.cfg.Down}, "down", "")
-	fs.BoolVar(&o.cfg.Anonymous, "anonymous", false, "")
-	fs.Var(&o.initialLeader, "initial-leader", "")
+	o.model.Bind(fs)
 	fs.StringVar(&o.check, "check", "all", "")
-	o.cfg.MaxQueue = -1
-	fs.Var(queueBound{&o.cfg.MaxQueue, &o.autoQueue}, "max-queue", "")
 	fs.DurationVar(&o.timeLimit, "time-limit", 0, "")
 	fs.BoolVar(&o.cont, "continue", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
@@ -331,34 +233,15 @@ func newFlagSet(o *options) *flag.FlagSet {
 func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if o.cfg.N == 0 && !given["n"] {
-		o.cfg.N = 3
-		if o.cfg.IDs != nil {
-			o.cfg.N = len(o.cfg.IDs)
-		}
-	}
-	if o.cfg.N < 2 || o.cfg.N > model.MaxN {
-		return fmt.Errorf("--n %d is out of range: use 2 to %d processes", o.cfg.N, model.MaxN)
-	}
-	if o.crashAny {
-		if given["crashes"] && o.cfg.MaxCrashes != o.cfg.N-1 {
-			return fmt.Errorf("--crash-any means --crashes %d for --n %d: give only one of them", o.cfg.N-1, o.cfg.N)
-		}
-		o.cfg.MaxCrashes = o.cfg.N - 1
-	}
+	q := &o.model.Config.MaxQueue
 	switch {
-	case o.cfg.MaxQueue == 0:
+	case *q == 0:
 		return errors.New("--max-queue 0 would allow no message at all: use 1 or more (default 2N)")
-	case o.cfg.MaxQueue < 0 && given["max-queue"] && !o.autoQueue:
-		return fmt.Errorf("--max-queue %d is negative: use 1 or more (default 2N)", o.cfg.MaxQueue)
-	case o.cfg.MaxQueue < 0:
-		o.cfg.MaxQueue = 0 // the model's default, 2N
+	case *q < 0 && given["max-queue"] && !o.model.AutoQueue:
+		return fmt.Errorf("--max-queue %d is negative: use 1 or more (default 2N)", *q)
 	}
-	if o.cfg.MaxCrashes < 0 {
-		return fmt.Errorf("--crashes %d is negative: use 0 or more", o.cfg.MaxCrashes)
-	}
-	if o.cfg.MaxRestarts < 0 {
-		return fmt.Errorf("--restarts %d is negative: use 0 or more", o.cfg.MaxRestarts)
+	if *q < 0 {
+		*q = 0 // the model's default, 2N
 	}
 	if o.workers < 0 {
 		return fmt.Errorf("--workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
@@ -378,22 +261,10 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	if err := o.checkComplexity(given); err != nil {
 		return err
 	}
-	o.cfg.InitialLeader = initialLeaderDefault
-	if o.initialLeader.set {
-		o.cfg.InitialLeader = o.initialLeader.value
-	}
-	err := o.cfg.WithDefaults().ValidateNamed(flagOf)
-	if fe := (*model.FieldError)(nil); errors.As(err, &fe) && fe.Field == "MaxCrashes" {
-		return fmt.Errorf("%w (--crash-any means --crashes %d; see docs/model.md)", err, o.cfg.N-1)
-	}
+	cfg, err := o.model.Resolve(func(field string) bool {
+		o, _ := modelopt.Lookup(field)
+		return given[o.Flag]
+	}, modelopt.FlagName, initialLeaderDefault)
+	o.cfg = cfg
 	return err
-}
-
-// flagOf names a model.Config field by its flag, for Validate's messages.
-func flagOf(field string) string {
-	return map[string]string{
-		"N": "--n", "IDs": "--ids", "MaxCrashes": "--crashes", "MaxRestarts": "--restarts",
-		"Initiators": "--initiators", "Down": "--down", "MaxQueue": "--max-queue", "Detector": "--detector",
-		"Anonymous": "--anonymous", "Perm": "--ids perm",
-	}[field]
 }

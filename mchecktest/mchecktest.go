@@ -53,25 +53,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 )
 
 // The default caps of a search, when Config.MaxStates and Config.MaxTime
-// are 0: enough for every configuration of the course (N up to 4 or 5),
-// small enough that a runaway model fails the test in seconds instead of
-// hanging it. The time cap is there for models without a Codec, which
-// explore some 50,000 states a second: the state cap alone took 38 s.
+// are 0. The state cap is the guard: whether a search reaches it does not
+// depend on the machine, so a test either finishes under it or fails the
+// same way everywhere; two million states cover every configuration of the
+// course (N up to 4 or 5) and a runaway model stops there. The time cap is
+// only a safety valve, far beyond the state cap's time even for a model
+// without a Codec on a loaded machine (some 50,000 states a second
+// unloaded, 40 s to the state cap; the valve allows 10,000 a second).
 const (
 	DefaultMaxStates = 2_000_000
-	DefaultMaxTime   = 10 * time.Second
+	DefaultMaxTime   = 5 * time.Minute
 )
 
 // Config is a check's model and properties; the fields mean what the
@@ -92,7 +97,8 @@ type Config struct {
 	CrashAny bool
 	// Restarts is the most restarts (with the same ID) in a run.
 	Restarts int
-	// Detector is model.Perfect (the zero value) or model.Unreliable.
+	// Detector is model.Perfect (the zero value), model.Incomplete or
+	// model.Unreliable.
 	Detector model.Detector
 	// Initiators: only these IDs initiate (nil: all). Down: these IDs are
 	// crashed from the start.
@@ -102,6 +108,15 @@ type Config struct {
 	InitialLeader bool
 	// MaxQueue bounds every channel (default 2N).
 	MaxQueue int
+	// Anonymous allows duplicate IDs; an ID in Initiators or Down then
+	// names every process that carries it.
+	Anonymous bool
+	// Perm explores every arrangement of the IDs 1..N on the ring, as
+	// separate initial states of one search (IDs nil or 1..N).
+	Perm bool
+	// Complexity measures messages over all complete runs and plays the
+	// synchronous schedule (the report's Complexity), as --complexity.
+	Complexity bool
 	// Check is the properties: a comma list of property names and groups
 	// ("safety"), or "all" (the default: every property not marked
 	// Optional, including those of Properties).
@@ -118,18 +133,6 @@ type Config struct {
 	FullStates bool
 }
 
-// configField names model.Config's fields by this package's Config, for
-// the model's validation messages.
-func configField(field string) string {
-	switch field {
-	case "MaxCrashes":
-		return "Config.Crashes"
-	case "MaxRestarts":
-		return "Config.Restarts"
-	}
-	return "Config." + field
-}
-
 // errTimeCap is the cause of a search stopped by Config.MaxTime.
 var errTimeCap = errors.New("the time cap (Config.MaxTime) was reached")
 
@@ -139,22 +142,9 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	if name == "" {
 		name = fmt.Sprintf("%T", alg)
 	}
-	mc := model.Config{
-		N: cfg.N, IDs: cfg.IDs, MaxCrashes: cfg.Crashes, MaxRestarts: cfg.Restarts,
-		Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
-		InitialLeader: cfg.InitialLeader, MaxQueue: cfg.MaxQueue,
-	}
-	if mc.N == 0 {
-		mc.N = 3
-		if mc.IDs != nil {
-			mc.N = len(mc.IDs)
-		}
-	}
-	if cfg.CrashAny {
-		if cfg.Crashes != 0 && cfg.Crashes != mc.N-1 {
-			return check.Request{}, 0, fmt.Errorf("Config.CrashAny means Config.Crashes %d for N %d: give only one of them", mc.N-1, mc.N)
-		}
-		mc.MaxCrashes = mc.N - 1
+	mc, err := modelConfig(cfg)
+	if err != nil {
+		return check.Request{}, 0, err
 	}
 	var extra []model.Property[L, M]
 	for _, p := range cfg.Properties {
@@ -183,14 +173,28 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	case maxTime < 0:
 		maxTime = 0
 	}
-	if err := mc.WithDefaults().ValidateNamed(configField); err != nil {
-		return check.Request{}, 0, err
-	}
 	if _, ok := any(alg).(model.Leaderer[L]); cfg.InitialLeader && !ok {
 		var l L
 		return check.Request{}, 0, fmt.Errorf("Config.InitialLeader needs the method InitLeader(leader int) %T on %T (model.Leaderer): the local state of a process right after leader was elected", l, alg)
 	}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates}, maxTime, nil
+	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates, Complexity: cfg.Complexity}, maxTime, nil
+}
+
+// modelConfig is cfg's model configuration, with the defaults and rules of
+// the command line's options (modelopt), named by Config's fields.
+func modelConfig(cfg Config) (model.Config, error) {
+	g := modelopt.Given{
+		Config: model.Config{
+			N: cfg.N, IDs: cfg.IDs, MaxCrashes: cfg.Crashes, MaxRestarts: cfg.Restarts,
+			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
+			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
+		},
+		CrashAny:      cfg.CrashAny,
+		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},
+	}
+	// A zero field is not given: its default applies.
+	given := func(field string) bool { return !reflect.ValueOf(g.Config).FieldByName(field).IsZero() }
+	return g.Resolve(given, modelopt.APIName, false)
 }
 
 // withTimeCap bounds req's search by maxTime (0: no cap).
@@ -222,15 +226,58 @@ func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) str
 }
 
 // Run checks alg under cfg and returns the report; it fails nothing. The
-// search always runs to the end (Continue), so the counts are complete and
-// every violated property has its shortest counterexample.
+// search goes on after violations (Continue), so every violated property
+// has its shortest counterexample and, when the search finishes, the
+// counts are complete. When it does not finish (a cap stopped it), or the
+// measures of Config.Complexity could not be computed, Run returns the
+// partial report with an *IncompleteError that says why.
 func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error) {
 	req, maxTime, err := request(alg, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer withTimeCap(&req, maxTime)()
-	return check.Run(req)
+	rep, err := check.Run(req)
+	if err != nil {
+		return nil, err
+	}
+	if why := incomplete(req, maxTime, rep); why != "" {
+		return rep, &IncompleteError{Why: why}
+	}
+	return rep, nil
+}
+
+// measuresSkipped says why a complete search of Config.Complexity has no
+// measures.
+func measuresSkipped(r *check.Report) string {
+	return "the measures of Config.Complexity were not computed: " + r.Complexity.Skipped
+}
+
+// IncompleteError is Run's error when the search did not finish or gave
+// no measures: the report that comes with it has partial counts, and no
+// property of it holds.
+type IncompleteError struct {
+	// Why says what stopped it and how to raise that cap.
+	Why string
+}
+
+func (e *IncompleteError) Error() string {
+	return "the search did not finish: " + e.Why + ", so its counts are partial and no property can be said to hold"
+}
+
+// incomplete says why rep is not a finished check, in Config's words, or
+// "" when it is.
+func incomplete(req check.Request, maxTime time.Duration, rep *check.Report) string {
+	switch {
+	case !rep.Stats.Complete:
+		if why := whyStopped(req, maxTime, rep); why != "" {
+			return why
+		}
+		return rep.Stats.Stopped
+	case rep.Complexity != nil && rep.Complexity.Measures == nil:
+		return measuresSkipped(rep)
+	}
+	return ""
 }
 
 // Check model-checks alg under cfg. When a property is violated, or the
@@ -307,6 +354,8 @@ func failure(r *check.Report, fullStates bool, why string) string {
 		}
 	}
 	switch {
+	case r.Stats.Complete && r.Complexity != nil && r.Complexity.Measures == nil:
+		head = append(head, measuresSkipped(r))
 	case r.Stats.Complete:
 	case why != "":
 		head = append(head, "the search did not finish: "+why+", so no property can be said to hold: raise that cap, "+

@@ -170,7 +170,7 @@ func TestBadConfigIsFatal(t *testing.T) {
 		want string
 	}{
 		{mchecktest.Config{N: 3, IDs: []int{1, 2}}, "mchecktest: Config.IDs has 2 IDs but Config.N is 3: give exactly one ID per process"},
-		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "mchecktest: Config.CrashAny means Config.Crashes 2 for N 3: give only one of them"},
+		{mchecktest.Config{N: 3, Crashes: 1, CrashAny: true}, "mchecktest: Config.CrashAny means Config.Crashes 2 for Config.N 3: give only one of them"},
 		{mchecktest.Config{N: 3, Check: "Safty"}, `mchecktest: Config.Check: unknown property "Safty"`},
 		{mchecktest.Config{N: 1}, "mchecktest: Config.N 1 is out of range: use 2 to 16 processes"},
 		{mchecktest.Config{N: 3, Crashes: 3}, "mchecktest: Config.Crashes 3 can never happen with Config.N 3 and Config.Restarts 0"},
@@ -291,4 +291,21 @@ func TestConfigPropertiesEventuallyAlways(t *testing.T) {
 	assert.Equal(t, termAlone.Status, term.Status)
 	assert.Equal(t, termAlone.Summary, term.Summary)
 	assert.Equal(t, termAlone.File.Steps, term.File.Steps)
+}
+
+// Complexity and Perm reach the check as --complexity and --ids perm do.
+func TestConfigComplexityAndPerm(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("chang-roberts")
+	require.NoError(t, err)
+	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, Perm: true}, Continue: true, Complexity: true})
+	require.NoError(t, err)
+	rep, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Perm: true, Complexity: true})
+	require.NoError(t, err)
+	assert.Equal(t, 6, rep.Arrangements, "every arrangement of 1..3")
+	assert.Equal(t, int64(168), rep.Stats.States, "mcheck --algo chang-roberts --n 3 --ids perm --complexity")
+	assert.Equal(t, direct.Stats.States, rep.Stats.States)
+	require.NotNil(t, rep.Complexity)
+	require.NotNil(t, rep.Complexity.Measures)
+	assert.Equal(t, 6, rep.Complexity.Measures.Total.Min)
+	assert.Equal(t, 9, rep.Complexity.Measures.Total.Max)
 }

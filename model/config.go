@@ -25,7 +25,12 @@ const (
 
 var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete"}
 
-func (d Detector) String() string { return detectorNames[d] }
+func (d Detector) String() string {
+	if int(d) >= len(detectorNames) {
+		return "Detector(" + strconv.Itoa(int(d)) + ")"
+	}
+	return detectorNames[d]
+}
 
 // ParseDetector reads "perfect", "incomplete" or "unreliable".
 func ParseDetector(s string) (Detector, error) {
@@ -127,6 +132,9 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 				return bad(list.field, "%s: %d is not the ID of a process (the IDs are %s)", field(list.field), id, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(c.IDs)), ","), "[]"))
 			}
 		}
+	}
+	if int(c.Detector) >= len(detectorNames) {
+		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete or model.Unreliable", field("Detector"), c.Detector)
 	}
 	if c.Perm && c.Anonymous {
 		return bad("Perm", "%s arranges the distinct IDs 1..N: not with %s", field("Perm"), field("Anonymous"))

@@ -1,0 +1,356 @@
+// Package modelopt is the one table of the model's options: for each field
+// of model.Config, the flag that sets it on the command line (also its key
+// in an explorer URL), its field in mchecktest.Config, its key in a trace
+// file, its lines in mcheck --help, how it is written back as a flag's
+// argument, and an example value.
+//
+// model defines, defaults and validates the options, naming them by its
+// own field names, and speaks no flag. The names people give them belong
+// to the front ends, and two front ends share them: the command line with
+// its explorer (package cli) and the test helper (package mchecktest). So
+// the names live here, between model and both, instead of in either.
+// Derived from the table: the flag set's model flags, the Model section of
+// the usage text, the names in validation errors (FlagName, APIName), the
+// cross-option rules (Given.Resolve), and the explorer URL (Query). Tested
+// against it: trace.Config, mchecktest.Config and the README's flag table.
+package modelopt
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// Option is one row of the table: one field of model.Config.
+type Option struct {
+	// Field is model.Config's field.
+	Field string
+	// Flag is the command-line flag that sets it, without "--"; it is also
+	// the option's key in an explorer URL. Perm shares IDs' flag (--ids
+	// perm).
+	Flag string
+	// Shorthand is another flag for the same field, set from other options
+	// (--crash-any is --crashes N-1); ShorthandAPI is its mchecktest name.
+	Shorthand, ShorthandAPI string
+	// API is mchecktest.Config's field.
+	API string
+	// Trace is the field's key in a trace file's "config" (trace.Config).
+	Trace string
+	// Usage is its lines in the Model section of mcheck --help.
+	Usage string
+	// Example is a valid configuration of three processes in which the
+	// field differs from its default (Base), for tests and docs.
+	Example model.Config
+
+	// named is how the command line names the field when not "--"+Flag.
+	named string
+	// bind defines the field's flags on fs, writing into g; nil when
+	// another option's flag sets it.
+	bind func(fs *flag.FlagSet, g *Given)
+	// arg is the field of c (defaults filled in) as its flag's argument,
+	// and whether it differs from the default, where initialLeader is the
+	// algorithm's default InitialLeader.
+	arg func(c model.Config, initialLeader bool) (string, bool)
+}
+
+// Base is the configuration the examples differ from: three processes and
+// every other option at its default.
+func Base() model.Config { return model.Config{N: 3}.WithDefaults() }
+
+// Options is the table, in the order of mcheck --help.
+var Options = []Option{
+	{
+		Field: "N", Flag: "n", API: "N", Trace: "n",
+		Usage: fmt.Sprintf(`  --n N                 processes, 2..%d (default 3, or the number of --ids)
+`, model.MaxN),
+		Example: model.Config{N: 4},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.N, "n", 0, "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.N), true // always written: the other defaults depend on it
+		},
+	},
+	{
+		Field: "IDs", Flag: "ids", API: "IDs", Trace: "ids",
+		Usage: `  --ids 3,9,4,8         the processes' IDs in ring order (default 1..N);
+                        --ids perm: every arrangement of 1..N, as separate
+                        initial states of one search (N <= 8)
+`,
+		Example: model.Config{N: 3, IDs: []int{3, 9, 4}},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(idList{ids: &g.Config.IDs, perm: &g.Config.Perm}, "ids", "")
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			if c.Perm || slices.Equal(c.IDs, model.Config{N: c.N}.WithDefaults().IDs) {
+				return "", false
+			}
+			return joinInts(c.IDs), true
+		},
+	},
+	{
+		Field: "Perm", Flag: "ids", named: "--ids perm", API: "Perm", Trace: "perm",
+		Example: model.Config{N: 3, Perm: true},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return "perm", c.Perm
+		},
+	},
+	{
+		Field: "Anonymous", Flag: "anonymous", API: "Anonymous", Trace: "anonymous",
+		Usage: `  --anonymous           allow duplicate IDs (--ids 1,1,1); an ID in --initiators
+                        or --down names every process carrying it
+`,
+		Example: model.Config{N: 3, IDs: []int{1, 2, 2}, Anonymous: true},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.BoolVar(&g.Config.Anonymous, "anonymous", false, "") },
+		arg:     boolArg(func(c model.Config) bool { return c.Anonymous }),
+	},
+	{
+		Field: "MaxCrashes", Flag: "crashes", API: "Crashes", Trace: "crashes",
+		Shorthand: "crash-any", ShorthandAPI: "CrashAny",
+		Usage: `  --crashes K           up to K crashes in a run (default 0)
+  --crash-any           any process may crash at any step, one stays live (--crashes N-1)
+`,
+		Example: model.Config{N: 3, MaxCrashes: 1},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.IntVar(&g.Config.MaxCrashes, "crashes", 0, "")
+			fs.BoolVar(&g.CrashAny, "crash-any", false, "")
+		},
+		arg: intArg(func(c model.Config) int { return c.MaxCrashes }),
+	},
+	{
+		Field: "MaxRestarts", Flag: "restarts", API: "Restarts", Trace: "restarts",
+		Usage: `  --restarts R          up to R restarts of crashed processes (default 0)
+`,
+		Example: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.MaxRestarts, "restarts", 0, "") },
+		arg:     intArg(func(c model.Config) int { return c.MaxRestarts }),
+	},
+	{
+		Field: "Detector", Flag: "detector", API: "Detector", Trace: "detector",
+		Usage: `  --detector D          perfect, incomplete (the leader's crash may never be
+                        noticed) or unreliable (default perfect)
+`,
+		Example: model.Config{N: 3, Detector: model.Unreliable},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(detectorFlag{&g.Config.Detector}, "detector", "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return c.Detector.String(), c.Detector != model.Perfect
+		},
+	},
+	{
+		Field: "Initiators", Flag: "initiators", API: "Initiators", Trace: "initiators",
+		Usage: `  --initiators 3,9      only these IDs initiate/detect/suspect (default all)
+`,
+		Example: model.Config{N: 3, Initiators: []int{2}},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(idList{ids: &g.Config.Initiators}, "initiators", "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return joinInts(c.Initiators), c.Initiators != nil
+		},
+	},
+	{
+		Field: "Down", Flag: "down", API: "Down", Trace: "down",
+		Usage: `  --down 4              these IDs are crashed from the start
+`,
+		Example: model.Config{N: 3, Down: []int{1}},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(idList{ids: &g.Config.Down}, "down", "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return joinInts(c.Down), len(c.Down) > 0
+		},
+	},
+	{
+		Field: "InitialLeader", Flag: "initial-leader", API: "InitialLeader", Trace: "initial_leader",
+		Usage: `  --initial-leader      start as if the largest ID had just been elected
+                        (default on for bully, off for the ring algorithms;
+                        --initial-leader=false turns it off)
+`,
+		Example: model.Config{N: 3, InitialLeader: true},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(&g.InitialLeader, "initial-leader", "") },
+		arg: func(c model.Config, initialLeader bool) (string, bool) {
+			return strconv.FormatBool(c.InitialLeader), c.InitialLeader != initialLeader
+		},
+	},
+	{
+		Field: "MaxQueue", Flag: "max-queue", API: "MaxQueue", Trace: "max_queue",
+		Usage: `  --max-queue K         at most K messages per channel (default 2N); steps
+                        beyond it are discarded and counted; auto: check at
+                        bound 1, 2, 3, ... until a bound does not finish
+                        within --time-limit and --memory, and report the
+                        verdicts of the largest bound that finished (or of a
+                        violation, at the bound where it was found)
+`,
+		Example: model.Config{N: 3, MaxQueue: 2},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			g.Config.MaxQueue = -1 // not given: the model's default
+			fs.Var(queueBound{&g.Config.MaxQueue, &g.AutoQueue}, "max-queue", "")
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.MaxQueue), c.MaxQueue != 2*c.N
+		},
+	},
+}
+
+func intArg(field func(model.Config) int) func(model.Config, bool) (string, bool) {
+	return func(c model.Config, _ bool) (string, bool) { return strconv.Itoa(field(c)), field(c) != 0 }
+}
+
+func boolArg(field func(model.Config) bool) func(model.Config, bool) (string, bool) {
+	return func(c model.Config, _ bool) (string, bool) { return "true", field(c) }
+}
+
+// Lookup is the row of model.Config's field, or false.
+func Lookup(field string) (Option, bool) {
+	i := slices.IndexFunc(Options, func(o Option) bool { return o.Field == field })
+	if i < 0 {
+		return Option{}, false
+	}
+	return Options[i], true
+}
+
+// FlagName names model.Config's field by its flag, for the model's
+// validation messages (model.Config.ValidateNamed): "--crashes".
+func FlagName(field string) string {
+	o, ok := Lookup(field)
+	switch {
+	case !ok:
+		return ""
+	case o.named != "":
+		return o.named
+	}
+	return "--" + o.Flag
+}
+
+// APIName names model.Config's field by mchecktest.Config's field:
+// "Config.Crashes".
+func APIName(field string) string {
+	if o, ok := Lookup(field); ok {
+		return "Config." + o.API
+	}
+	return ""
+}
+
+// Flags are the model's flags, shorthands included, in the table's order.
+func Flags() []string {
+	var names []string
+	for _, o := range Options {
+		for _, f := range []string{o.Flag, o.Shorthand} {
+			if f != "" && !slices.Contains(names, f) {
+				names = append(names, f)
+			}
+		}
+	}
+	return names
+}
+
+// Usage is the Model section of mcheck --help: the options' lines.
+func Usage() string {
+	var b strings.Builder
+	for _, o := range Options {
+		b.WriteString(o.Usage)
+	}
+	return b.String()
+}
+
+// Given is a model configuration as a front end gives it, before the
+// defaults and rules that depend on the algorithm and on N.
+type Given struct {
+	Config model.Config
+	// CrashAny means MaxCrashes N-1 (--crash-any).
+	CrashAny bool
+	// InitialLeader, when set, overrides the algorithm's default.
+	InitialLeader OptBool
+	// AutoQueue is --max-queue auto (the command line's bound deepening).
+	AutoQueue bool
+}
+
+// Bind defines the model's flags on fs, writing into g.
+func (g *Given) Bind(fs *flag.FlagSet) {
+	for _, o := range Options {
+		if o.bind != nil {
+			o.bind(fs, g)
+		}
+	}
+}
+
+// Resolve applies the defaults and the rules between options: N is 3 or
+// the number of IDs unless set (set reports whether a field was given),
+// CrashAny is MaxCrashes N-1, InitialLeader defaults to initialLeader; the
+// result is validated. Errors name the fields by name (FlagName, APIName).
+// MaxQueue must be 0 (the default, 2N) or more.
+func (g Given) Resolve(set func(field string) bool, name func(field string) string, initialLeader bool) (model.Config, error) {
+	c := g.Config
+	if c.N == 0 && !set("N") {
+		c.N = 3
+		if c.IDs != nil {
+			c.N = len(c.IDs)
+		}
+	}
+	if c.N < 2 || c.N > model.MaxN {
+		return c, model.Config{N: c.N}.ValidateNamed(name) // says N is out of range
+	}
+	if g.CrashAny {
+		if set("MaxCrashes") && c.MaxCrashes != c.N-1 {
+			return c, fmt.Errorf("%s means %s %d for %s %d: give only one of them", shorthandName(name), name("MaxCrashes"), c.N-1, name("N"), c.N)
+		}
+		c.MaxCrashes = c.N - 1
+	}
+	c.InitialLeader = initialLeader
+	if g.InitialLeader.Given {
+		c.InitialLeader = g.InitialLeader.Value
+	}
+	err := c.WithDefaults().ValidateNamed(name)
+	if fe := (*model.FieldError)(nil); errors.As(err, &fe) && fe.Field == "MaxCrashes" {
+		return c, fmt.Errorf("%w (%s means %s %d; see docs/model.md)", err, shorthandName(name), name("MaxCrashes"), c.N-1)
+	}
+	return c, err
+}
+
+// shorthandName names MaxCrashes' shorthand the way name names fields.
+func shorthandName(name func(string) string) string {
+	o, _ := Lookup("MaxCrashes")
+	if strings.HasPrefix(name("MaxCrashes"), "--") {
+		return "--" + o.Shorthand
+	}
+	return "Config." + o.ShorthandAPI
+}
+
+// Query writes c as an explorer URL's parameters, the algorithm under
+// "algo": every option that differs from its default, as its flag's
+// argument; initialLeader is the algorithm's default InitialLeader.
+func Query(algo string, c model.Config, initialLeader bool) url.Values {
+	c = c.WithDefaults()
+	q := url.Values{"algo": {algo}}
+	for _, o := range Options {
+		if v, ok := o.arg(c, initialLeader); ok {
+			q.Set(o.Flag, v)
+		}
+	}
+	return q
+}
+
+// Args writes c as command-line flags (those that differ from the
+// defaults), the inverse of parsing them with Given.Bind and Resolve.
+func Args(c model.Config, initialLeader bool) []string {
+	c = c.WithDefaults()
+	var args []string
+	for _, o := range Options {
+		if v, ok := o.arg(c, initialLeader); ok {
+			args = append(args, "--"+o.Flag+"="+v)
+		}
+	}
+	return args
+}
+
+// Fields are model.Config's field names, in order: what the table must
+// cover.
+func Fields() []string {
+	t := reflect.TypeFor[model.Config]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Name
+	}
+	return names
+}

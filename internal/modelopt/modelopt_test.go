@@ -1,0 +1,115 @@
+package modelopt
+
+import (
+	"flag"
+	"io"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	_ "github.com/mcheck/mcheck/internal/golden" // -update is accepted by every test binary
+	"github.com/mcheck/mcheck/model"
+)
+
+// Every field of model.Config has exactly one row: a field added to the
+// model without a row fails here, and the tests of the front ends iterate
+// over the rows.
+func TestTableCoversEveryConfigField(t *testing.T) {
+	var rows []string
+	for _, o := range Options {
+		rows = append(rows, o.Field)
+	}
+	assert.ElementsMatch(t, Fields(), rows, "one row per model.Config field")
+	for _, o := range Options {
+		assert.NotEmpty(t, o.Flag, o.Field)
+		assert.NotEmpty(t, o.API, o.Field)
+		assert.NotEmpty(t, o.Trace, o.Field)
+		assert.NotNil(t, o.arg, o.Field)
+		assert.True(t, o.bind != nil || o.named != "", "%s: a flag of its own, or a name through another's", o.Field)
+	}
+}
+
+// field is model.Config's field named name in c.
+func field(c model.Config, name string) any {
+	return reflect.ValueOf(c).FieldByName(name).Interface()
+}
+
+// Each example sets its field to something else than the default, and is
+// valid, so the round trips of the front ends test every field.
+func TestExamplesSetTheirField(t *testing.T) {
+	for _, o := range Options {
+		ex := o.Example.WithDefaults()
+		assert.NotEqual(t, field(Base(), o.Field), field(ex, o.Field), o.Field)
+		assert.NoError(t, ex.Validate(), o.Field)
+	}
+}
+
+// parse reads args as the model's flags and resolves them.
+func parse(t *testing.T, args []string, initialLeader bool) (model.Config, error) {
+	var g Given
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.Bind(fs)
+	require.NoError(t, fs.Parse(args))
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if g.Config.MaxQueue < 0 {
+		g.Config.MaxQueue = 0
+	}
+	return g.Resolve(func(field string) bool { o, _ := Lookup(field); return given[o.Flag] }, FlagName, initialLeader)
+}
+
+// Config -> flags -> Config keeps every field, for either default of
+// InitialLeader.
+func TestArgsRoundTrip(t *testing.T) {
+	for _, o := range Options {
+		for _, initialLeader := range []bool{false, true} {
+			args := Args(o.Example, initialLeader)
+			back, err := parse(t, args, initialLeader)
+			require.NoError(t, err, "%s: %v", o.Field, args)
+			assert.Equal(t, o.Example.WithDefaults(), back.WithDefaults(), "%s: %v", o.Field, args)
+		}
+	}
+}
+
+func TestQueryNamesEveryChangedField(t *testing.T) {
+	q := Query("ring", model.Config{N: 3, IDs: []int{1, 2, 2}, Anonymous: true}, false)
+	assert.Equal(t, "algo=ring&anonymous=true&ids=1%2C2%2C2&n=3", q.Encode())
+	q = Query("ring", model.Config{N: 4, Perm: true, MaxQueue: 8}, false)
+	assert.Equal(t, "algo=ring&ids=perm&n=4", q.Encode(), "2N is the default bound")
+	q = Query("bully", model.Config{N: 3}, true)
+	assert.Equal(t, "algo=bully&initial-leader=false&n=3", q.Encode())
+}
+
+// The rules between options speak each front end's names.
+func TestResolveNamesTheFrontEndsOptions(t *testing.T) {
+	crashAny := Given{Config: model.Config{N: 3, MaxCrashes: 1}, CrashAny: true}
+	set := func(f string) bool { return f == "MaxCrashes" }
+	_, err := crashAny.Resolve(set, FlagName, false)
+	assert.EqualError(t, err, "--crash-any means --crashes 2 for --n 3: give only one of them")
+	_, err = crashAny.Resolve(set, APIName, false)
+	assert.EqualError(t, err, "Config.CrashAny means Config.Crashes 2 for Config.N 3: give only one of them")
+
+	tooMany := Given{Config: model.Config{N: 3, MaxCrashes: 5}}
+	_, err = tooMany.Resolve(set, APIName, false)
+	assert.EqualError(t, err, "Config.Crashes 5 can never happen with Config.N 3 and Config.Restarts 0: one process always stays live, so at most 2 crashes (N-1, plus one per restart) can happen (Config.CrashAny means Config.Crashes 2; see docs/model.md)")
+
+	_, err = Given{Config: model.Config{N: 40}}.Resolve(set, FlagName, false)
+	assert.EqualError(t, err, "--n 40 is out of range: use 2 to 16 processes")
+	_, err = Given{Config: model.Config{IDs: []int{1, 1}, Perm: true}}.Resolve(set, FlagName, false)
+	assert.EqualError(t, err, "--ids: ID 1 appears twice: IDs must be unique (or allow duplicates with --anonymous)")
+
+	c, err := Given{Config: model.Config{IDs: []int{5, 6, 7, 8}}, CrashAny: true}.Resolve(func(string) bool { return false }, FlagName, true)
+	require.NoError(t, err)
+	assert.Equal(t, model.Config{N: 4, IDs: []int{5, 6, 7, 8}, MaxCrashes: 3, InitialLeader: true}, c, "N from the IDs, crash-any N-1, the algorithm's initial leader")
+}
+
+func TestNames(t *testing.T) {
+	assert.Equal(t, "--crashes", FlagName("MaxCrashes"))
+	assert.Equal(t, "--ids perm", FlagName("Perm"))
+	assert.Equal(t, "Config.Crashes", APIName("MaxCrashes"))
+	assert.Equal(t, "", FlagName("Bogus"))
+	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue"}, Flags())
+}

@@ -1,0 +1,129 @@
+package modelopt
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/model"
+)
+
+// The flag.Value types of the model's flags.
+
+// OptBool is a bool flag that remembers whether it was given, for defaults
+// that depend on the algorithm (--initial-leader).
+type OptBool struct{ Given, Value bool }
+
+// IsBoolFlag lets the flag be given without a value.
+func (b *OptBool) IsBoolFlag() bool { return true }
+
+func (b *OptBool) String() string {
+	if b == nil || !b.Given {
+		return "algorithm's default"
+	}
+	return strconv.FormatBool(b.Value)
+}
+
+func (b *OptBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	b.Given, b.Value = true, v
+	return nil
+}
+
+// idList is a comma list of positive IDs; for --ids, "perm" too (every
+// arrangement of 1..N).
+type idList struct {
+	ids  *[]int
+	perm *bool
+}
+
+func (l idList) String() string {
+	if l.ids == nil || *l.ids == nil {
+		return ""
+	}
+	return joinInts(*l.ids)
+}
+
+func (l idList) Set(s string) error {
+	if l.perm != nil && strings.TrimSpace(s) == "perm" {
+		*l.perm, *l.ids = true, nil
+		return nil
+	}
+	var ids []int
+	for _, w := range strings.Split(s, ",") {
+		w = strings.TrimSpace(w)
+		v, err := strconv.Atoi(w)
+		if err != nil {
+			return fmt.Errorf("%q is not a number: give comma-separated positive integers like 3,9,4,8", w)
+		}
+		if v <= 0 {
+			return fmt.Errorf("%d is not positive: IDs are positive integers like 3,9,4,8", v)
+		}
+		ids = append(ids, v)
+	}
+	*l.ids = ids
+	if l.perm != nil {
+		*l.perm = false // the last --ids counts
+	}
+	return nil
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ",")
+}
+
+type detectorFlag struct{ d *model.Detector }
+
+func (f detectorFlag) String() string {
+	if f.d == nil {
+		return "perfect"
+	}
+	return f.d.String()
+}
+
+func (f detectorFlag) Set(s string) error {
+	d, err := model.ParseDetector(s)
+	if err != nil {
+		return errors.New("use perfect, incomplete or unreliable (docs/model.md explains them)")
+	}
+	*f.d = d
+	return nil
+}
+
+// queueBound reads --max-queue: a number, or auto for bound deepening.
+type queueBound struct {
+	k    *int
+	auto *bool
+}
+
+func (f queueBound) String() string {
+	if f.auto != nil && *f.auto {
+		return "auto"
+	}
+	if f.k == nil || *f.k < 0 {
+		return "2N"
+	}
+	return strconv.Itoa(*f.k)
+}
+
+func (f queueBound) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "auto" {
+		*f.auto, *f.k = true, -1
+		return nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a number: use 1 or more, or auto to deepen the bound within --time-limit and --memory", s)
+	}
+	*f.auto, *f.k = false, v
+	return nil
+}
