@@ -19,28 +19,28 @@ type options struct {
 	algo string
 	// model is the model's flags as given; cfg is their configuration,
 	// resolved by finish.
-	model modelopt.Given
-	cfg   model.Config
-	check string // --check as given; resolved against the algorithm's properties
-	cont          bool
-	json          bool
-	maxStates     int64
-	memory        int64
-	generic       bool
-	quiet         bool
-	progress      bool
-	fullStates    bool
-	workers       int
-	bitstate      int64
-	por           bool
-	exact         bool
-	traceOut      string
-	junit         string
-	msc           string
-	complexity    bool
-	witness       string
-	version       bool
-	timeLimit     time.Duration // --time-limit
+	model      modelopt.Given
+	cfg        model.Config
+	check      string // --check as given; resolved against the algorithm's properties
+	cont       bool
+	json       bool
+	maxStates  int64
+	memory     int64
+	generic    bool
+	quiet      bool
+	progress   bool
+	fullStates bool
+	workers    int
+	bitstate   int64
+	por        bool
+	exact      bool
+	traceOut   string
+	junit      string
+	msc        string
+	complexity bool
+	witness    string
+	version    bool
+	timeLimit  time.Duration // --time-limit
 }
 
 func joinInts(xs []int, sep string) string {

@@ -82,4 +82,3 @@ func TestREADMEListsConfigsFields(t *testing.T) {
 		}
 	}
 }
-
