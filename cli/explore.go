@@ -97,18 +97,9 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		if len(modelGiven) > 0 {
 			return badInput(stderr, fmt.Errorf("explore: a trace file brings its configuration: drop %s", strings.Join(modelGiven, ", ")))
 		}
-		path := files[0]
-		fh, err := os.Open(path)
-		if err != nil {
-			return badInput(stderr, fmt.Errorf("explore: %v", err))
-		}
-		file, err = trace.Read(fh)
-		fh.Close()
-		if err != nil {
-			return badInput(stderr, fmt.Errorf("explore: %s: %v", path, err))
-		}
-		if start, err = webui.ModelOf(file, reg); err != nil {
-			return badInput(stderr, fmt.Errorf("explore: %s: config: %v", path, err))
+		var err error
+		if start, file, err = openTrace(files[0], reg); err != nil {
+			return badInput(stderr, fmt.Errorf("explore: %w", err))
 		}
 	default:
 		return badInput(stderr, fmt.Errorf("explore: give at most one trace file (usage: %s)", exploreUsage))
@@ -116,11 +107,8 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	if o.memory == 0 {
 		o.memory = defaultMemoryBudget()
 	}
-	parse, query := ExploreModels(reg)
-	srv, err := webui.New(webui.Options{
-		Parse: parse, Query: query, Start: start, Trace: file, TraceName: strings.Join(files, ""), LocalOnly: loopback(*addr),
-		Limits: webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers},
-	})
+	srv, err := newExplorer(reg, start, file, strings.Join(files, ""), loopback(*addr),
+		webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers})
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}
@@ -148,6 +136,29 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	return ExitHolds
 }
 
+// openTrace reads a trace file as replay does (mcheck's format or ITF),
+// and its configuration.
+func openTrace(path string, reg *specs.Registry) (webui.Model, *trace.File, error) {
+	file, err := readTraceFile(path)
+	if err != nil {
+		return webui.Model{}, nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	start, err := webui.ModelOf(file, reg)
+	if err != nil {
+		return webui.Model{}, nil, fmt.Errorf("%s: config: %w", path, err)
+	}
+	return start, file, nil
+}
+
+// newExplorer is the explorer's server, opening start, or with file (named
+// name) that file's trace at its last step.
+func newExplorer(reg *specs.Registry, start webui.Model, file *trace.File, name string, localOnly bool, lim webui.Limits) (*webui.Server, error) {
+	parse, query := ExploreModels(reg)
+	return webui.New(webui.Options{
+		Parse: parse, Query: query, Start: start, Trace: file, TraceName: name, LocalOnly: localOnly, Limits: lim,
+	})
+}
+
 // modelOf is the configuration of parsed model flags.
 func modelOf(fs *flag.FlagSet, o *options, reg *specs.Registry) (webui.Model, error) {
 	if o.algo == "" {
@@ -159,6 +170,9 @@ func modelOf(fs *flag.FlagSet, o *options, reg *specs.Registry) (webui.Model, er
 	}
 	if err := o.finish(fs, spec.InitialLeader); err != nil {
 		return webui.Model{}, err
+	}
+	if o.cfg.Perm {
+		return webui.Model{}, errors.New("--ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2")
 	}
 	return webui.Model{Spec: spec, Config: o.cfg}, nil
 }

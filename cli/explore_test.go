@@ -35,7 +35,7 @@ func TestExploreBadInput(t *testing.T) {
 		{[]string{"--algo", "ring", "--msc", "x.svg"}, "mcheck: explore: --msc does not apply to explore"},
 		{[]string{"--bogus"}, "mcheck: explore: unknown flag --bogus"},
 		{[]string{"--algo", "ring", corrupt}, "mcheck: explore: a trace file brings its configuration: drop --algo"},
-		{[]string{filepath.Join(dir, "missing.json")}, "mcheck: explore: open " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{[]string{filepath.Join(dir, "missing.json")}, "mcheck: explore: " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
 		{[]string{corrupt}, "mcheck: explore: " + corrupt + ": malformed trace file: not a JSON trace"},
 		{[]string{corrupt, corrupt}, "mcheck: explore: give at most one trace file"},
 		{[]string{"--algo", "ring", "--addr", "nonsense"}, "mcheck: explore: --addr nonsense: listen tcp: address nonsense: missing port in address (--addr 127.0.0.1:0 picks a free port)"},

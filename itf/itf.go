@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
@@ -70,7 +71,9 @@ type Mcheck struct {
 
 // ProcessVars names the variables of one process.
 type ProcessVars struct {
-	ID     int        `json:"id"`
+	ID int `json:"id"`
+	// Alias names the process when its ID is shared (--anonymous).
+	Alias  string     `json:"alias,omitempty"`
 	Alive  string     `json:"alive"`
 	Fields []FieldVar `json:"fields"`
 }
@@ -81,12 +84,24 @@ type FieldVar struct {
 	Var  string `json:"var"`
 }
 
-// ChannelVar is the variable of chan(From, To), by process IDs.
+// ChannelVar is the variable of chan(From, To), by process IDs (and
+// aliases, when IDs are shared).
 type ChannelVar struct {
-	From int    `json:"from"`
-	To   int    `json:"to"`
-	Var  string `json:"var"`
+	From      int    `json:"from"`
+	To        int    `json:"to"`
+	FromAlias string `json:"from_alias,omitempty"`
+	ToAlias   string `json:"to_alias,omitempty"`
+	Var       string `json:"var"`
 }
+
+// snapshot is the empty channel of cv, which names its ends.
+func (cv ChannelVar) snapshot() model.ChannelSnapshot {
+	return model.ChannelSnapshot{From: cv.From, To: cv.To, FromAlias: cv.FromAlias, ToAlias: cv.ToAlias}
+}
+
+// varName is a process's name in variable names: "p2", or "p2_at1" for
+// the alias p2@1 of an anonymous process.
+func varName(name string) string { return strings.ReplaceAll(name, "@", "_at") }
 
 // stateMeta is a state's "#meta".
 type stateMeta struct {
@@ -121,10 +136,10 @@ func FromFile(f *trace.File) (*Trace, error) {
 	}
 	first := f.Steps[0].State
 	for _, p := range first.Processes {
-		pv := ProcessVars{ID: p.ID, Alive: p.Name() + "_alive"}
+		pv := ProcessVars{ID: p.ID, Alias: p.Alias, Alive: varName(p.Name()) + "_alive"}
 		t.Vars = append(t.Vars, pv.Alive)
 		for _, fl := range p.Fields {
-			fv := FieldVar{Name: fl.Name, Var: p.Name() + "_" + fl.Name}
+			fv := FieldVar{Name: fl.Name, Var: varName(p.Name()) + "_" + fl.Name}
 			pv.Fields = append(pv.Fields, fv)
 			t.Vars = append(t.Vars, fv.Var)
 		}
@@ -132,7 +147,7 @@ func FromFile(f *trace.File) (*Trace, error) {
 	}
 	for _, a := range first.Processes {
 		for _, b := range first.Processes {
-			cv := ChannelVar{From: a.ID, To: b.ID, Var: "chan_" + a.Name() + "_" + b.Name()}
+			cv := ChannelVar{From: a.ID, To: b.ID, FromAlias: a.Alias, ToAlias: b.Alias, Var: "chan_" + varName(a.Name()) + "_" + varName(b.Name())}
 			m.Channels = append(m.Channels, cv)
 			t.Vars = append(t.Vars, cv.Var)
 		}
@@ -181,12 +196,12 @@ func (m *Mcheck) encodeState(i int, s trace.Step) (map[string]json.RawMessage, e
 			put(fv.Var, v)
 		}
 	}
-	chans := map[[2]int][]model.Value{}
+	chans := map[string][]model.Value{}
 	for _, c := range s.State.Channels {
-		chans[[2]int{c.From, c.To}] = c.Messages
+		chans[c.Ends()] = c.Messages
 	}
 	for _, cv := range m.Channels {
-		put(cv.Var, model.Seq(chans[[2]int{cv.From, cv.To}]...))
+		put(cv.Var, model.Seq(chans[cv.snapshot().Ends()]...))
 	}
 	put(m.CrashesVar, model.Int(s.State.Crashes))
 	put(m.RestartVar, model.Int(s.State.Restarts))
@@ -330,7 +345,7 @@ func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, 
 		if !ok {
 			return s, malformed("state %d: %s is not a boolean", i, pv.Alive)
 		}
-		p := model.ProcessSnapshot{ID: pv.ID, Alive: a}
+		p := model.ProcessSnapshot{ID: pv.ID, Alias: pv.Alias, Alive: a}
 		for _, fv := range pv.Fields {
 			v, err := get(fv.Var, false)
 			if err != nil {
@@ -349,7 +364,9 @@ func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, 
 			return s, malformed("state %d: %s is not a sequence", i, cv.Var)
 		}
 		if len(v.Elems()) > 0 {
-			s.State.Channels = append(s.State.Channels, model.ChannelSnapshot{From: cv.From, To: cv.To, Messages: v.Elems()})
+			c := cv.snapshot()
+			c.Messages = v.Elems()
+			s.State.Channels = append(s.State.Channels, c)
 		}
 	}
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,7 +104,9 @@ func TestGoldenTracesAsITF(t *testing.T) {
 				vars = append(vars, v.(string))
 			}
 			assert.Contains(t, vars, "p1_elected")
-			assert.Contains(t, vars, "chan_p1_p2")
+			// Anonymous processes are named by ID and position: p2@1 is p2_at1.
+			ps := f.Steps[0].State.Processes
+			assert.Contains(t, vars, "chan_"+strings.ReplaceAll(ps[0].Name()+"_"+ps[1].Name(), "@", "_at"))
 			states := top["states"].([]any)
 			wantStates := len(f.Steps)
 			if f.CycleStart != nil {

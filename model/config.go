@@ -129,7 +129,7 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 	}{{"Initiators", c.Initiators}, {"Down", c.Down}} {
 		for _, id := range list.ids {
 			if !seen[id] {
-				return bad(list.field, "%s: %d is not the ID of a process (the IDs are %s)", field(list.field), id, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(c.IDs)), ","), "[]"))
+				return bad(list.field, "%s: %d is not the ID of a process (the IDs are %s)", field(list.field), id, IDList(c.IDs))
 			}
 		}
 	}
@@ -162,6 +162,15 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 		return bad("Initiators", "%s: no initiator starts live (%s) and none can restart, so no election can ever start: name a process that is not down", field("Initiators"), field("Down"))
 	}
 	return nil
+}
+
+// IDList writes IDs as the command line and reports give them: "3,9,4,8".
+func IDList(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, ",")
 }
 
 // PosAlias is the name of position p when another process has the same ID

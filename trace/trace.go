@@ -70,7 +70,7 @@ func ConfigOf(algo string, c model.Config) Config {
 // it: "chang-roberts, N=4, ids 1,2,3,4, up to 1 crash, perfect detector,
 // max-queue 8".
 func (c Config) Describe() string {
-	parts := []string{c.Algo, "N=" + strconv.Itoa(c.N), "ids " + joinInts(c.IDs)}
+	parts := []string{c.Algo, "N=" + strconv.Itoa(c.N), "ids " + model.IDList(c.IDs)}
 	if c.Perm {
 		parts[2] = "ids: every arrangement of 1.." + strconv.Itoa(c.N)
 	}
@@ -87,10 +87,10 @@ func (c Config) Describe() string {
 	}
 	parts = append(parts, c.Detector+" detector")
 	if c.Initiators != nil {
-		parts = append(parts, "initiators "+joinInts(c.Initiators))
+		parts = append(parts, "initiators "+model.IDList(c.Initiators))
 	}
 	if c.Down != nil {
-		parts = append(parts, "down "+joinInts(c.Down))
+		parts = append(parts, "down "+model.IDList(c.Down))
 	}
 	if c.InitialLeader {
 		parts = append(parts, "initial leader")
@@ -107,14 +107,6 @@ func upTo(n int, one, many string) string {
 		return "up to 1 " + one
 	}
 	return fmt.Sprintf("up to %d %s", n, many)
-}
-
-func joinInts(xs []int) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
-	}
-	return strings.Join(parts, ",")
 }
 
 // Model is the model configuration of c.

@@ -32,7 +32,9 @@ type Model struct {
 	Config model.Config
 }
 
-// ModelOf is the model a trace file was found under.
+// ModelOf is the model a trace file was found under. For a trace of every
+// arrangement of the IDs (Perm), it is the arrangement the trace starts
+// in: the explorer walks from one initial state.
 func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
 	spec, err := reg.Lookup(f.Config.Algo)
 	if err != nil {
@@ -42,7 +44,19 @@ func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
+	if cfg.Perm && len(f.Steps) > 0 {
+		cfg.Perm, cfg.IDs = false, nil
+		for _, p := range f.Steps[0].State.Processes {
+			cfg.IDs = append(cfg.IDs, p.ID)
+		}
+	}
 	return Model{Spec: spec, Config: cfg}, nil
+}
+
+// arrangementNote says which arrangement of the IDs a trace of every
+// arrangement is shown in (ModelOf).
+func arrangementNote(start Model) string {
+	return "; shown in the arrangement it starts in, IDs " + model.IDList(start.Config.IDs) + " (the page walks one)"
 }
 
 // session is one model built for one request; not shared between

@@ -113,11 +113,18 @@ func New(opt Options) (*Server, error) {
 			return nil, err
 		}
 		home.path, home.at, home.cycle = path, len(path), f.CycleStart
-		if notViolated != nil {
+		switch {
+		case f.Kind == trace.KindWitness || f.Kind == trace.KindLasso:
+			// A measure's witness claims no violation: a walk.
+			s.note = fmt.Sprintf("%s: %s is a measure's run (%s, %d steps), not a counterexample", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1)
+		case notViolated != nil:
 			s.note = fmt.Sprintf("%s: %v", opt.TraceName, notViolated)
-		} else {
+		default:
 			home.cx = counterexample{property: f.Property, kind: f.Kind}
 			s.note = fmt.Sprintf("%s: %s violated (%s, %d steps): %s", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1, f.Summary)
+		}
+		if f.Config.Perm {
+			s.note += arrangementNote(opt.Start)
 		}
 	}
 	s.home = home.encode()

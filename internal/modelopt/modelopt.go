@@ -90,7 +90,7 @@ var Options = []Option{
 			if c.Perm || slices.Equal(c.IDs, model.Config{N: c.N}.WithDefaults().IDs) {
 				return "", false
 			}
-			return joinInts(c.IDs), true
+			return model.IDList(c.IDs), true
 		},
 	},
 	{
@@ -148,7 +148,7 @@ var Options = []Option{
 		Example: model.Config{N: 3, Initiators: []int{2}},
 		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(idList{ids: &g.Config.Initiators}, "initiators", "") },
 		arg: func(c model.Config, _ bool) (string, bool) {
-			return joinInts(c.Initiators), c.Initiators != nil
+			return model.IDList(c.Initiators), c.Initiators != nil
 		},
 	},
 	{
@@ -158,7 +158,7 @@ var Options = []Option{
 		Example: model.Config{N: 3, Down: []int{1}},
 		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(idList{ids: &g.Config.Down}, "down", "") },
 		arg: func(c model.Config, _ bool) (string, bool) {
-			return joinInts(c.Down), len(c.Down) > 0
+			return model.IDList(c.Down), len(c.Down) > 0
 		},
 	},
 	{

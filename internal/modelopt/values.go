@@ -45,7 +45,7 @@ func (l idList) String() string {
 	if l.ids == nil || *l.ids == nil {
 		return ""
 	}
-	return joinInts(*l.ids)
+	return model.IDList(*l.ids)
 }
 
 func (l idList) Set(s string) error {
@@ -70,14 +70,6 @@ func (l idList) Set(s string) error {
 		*l.perm = false // the last --ids counts
 	}
 	return nil
-}
-
-func joinInts(xs []int) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
-	}
-	return strings.Join(parts, ",")
 }
 
 type detectorFlag struct{ d *model.Detector }

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/internal/modelopt"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
+	"github.com/mcheck/mcheck/webui"
+)
+
+// parseArgs parses a check's command line as Main does, up to the search.
+func parseArgs(t *testing.T, args ...string) (model.Config, error) {
+	var o options
+	fs := newFlagSet(&o)
+	require.NoError(t, fs.Parse(args))
+	spec, err := specs.Builtin().Lookup(o.algo)
+	require.NoError(t, err)
+	err = o.finish(fs, spec.InitialLeader)
+	return o.cfg, err
+}
+
+// Every option of the model's table goes flags -> Config -> explorer URL
+// -> Config, and through the explorer's page, unchanged, for algorithms
+// with either default initial leader. An option the table has and the
+// command line or the URL drops fails here (the URL once dropped
+// --anonymous, and a trace of an anonymous run opened on an error).
+func TestEveryModelOptionRoundTrips(t *testing.T) {
+	reg := specs.Builtin()
+	parse, query := ExploreModels(reg)
+	for _, o := range modelopt.Options {
+		for _, algo := range []string{"ring", "bully"} {
+			spec, err := reg.Lookup(algo)
+			require.NoError(t, err)
+			want := o.Example.WithDefaults()
+			args := append([]string{"--algo", algo}, modelopt.Args(o.Example, spec.InitialLeader)...)
+			cfg, err := parseArgs(t, args...)
+			require.NoError(t, err, args)
+			assert.Equal(t, want, cfg.WithDefaults(), "flags -> Config: %v", args)
+
+			q := query(webui.Model{Spec: spec, Config: cfg})
+			back, err := parse(q)
+			if o.Field == "Perm" {
+				assert.EqualError(t, err, "--ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2")
+				continue
+			}
+			require.NoError(t, err, "%s", q.Encode())
+			assert.Equal(t, want, back.Config.WithDefaults(), "Config -> URL -> Config: %s", q.Encode())
+
+			// The page of that URL shows that configuration.
+			srv, err := newExplorer(reg, back, nil, "", true, webui.Limits{})
+			require.NoError(t, err)
+			var v webui.View
+			get(t, srv, "/api/view?"+q.Encode(), &v)
+			srv.Close()
+			assert.Equal(t, trace.ConfigOf(algo, want), v.Config, "the page of %s", q.Encode())
+			// Every key of the URL is a model flag.
+			for k := range q {
+				assert.Contains(t, modelFlags, k)
+			}
+		}
+	}
+}
+
+// flagNames are the flags of a check's command line.
+func flagNames() []string {
+	var o options
+	var names []string
+	newFlagSet(&o).VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}
+
+// The usage text names every flag, and no flag that does not exist.
+func TestUsageNamesEveryFlag(t *testing.T) {
+	var b bytes.Buffer
+	writeUsage(&b, specs.Builtin().Names())
+	usage := b.String()
+	assert.NotContains(t, usage, "%!", "the format's arguments fit")
+	for _, name := range flagNames() {
+		assert.Regexp(t, `--`+regexp.QuoteMeta(name)+`\b`, usage, "--help names --%s", name)
+		if name != "algo" { // in the Usage line
+			assert.Regexp(t, `(?m)^  --`+regexp.QuoteMeta(name)+`\b`, usage, "--help describes --%s", name)
+		}
+	}
+	for _, m := range regexp.MustCompile(`(?m)^  --([a-z-]+)`).FindAllStringSubmatch(usage, -1) {
+		assert.True(t, slices.Contains(flagNames(), m[1]) || m[1] == "addr", "--help describes --%s, which is no flag", m[1])
+	}
+}
+
+// The README's table of flags has every flag (it once missed
+// --generic-hash), and nothing that is no flag.
+func TestREADMEFlagTable(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	_, table, ok := strings.Cut(string(data), "\n## Flags\n\n")
+	require.True(t, ok, "the README has a Flags section")
+	table, _, _ = strings.Cut(table, "\n\n") // the table ends at the first blank line
+	var rows []string
+	for _, line := range strings.Split(table, "\n") {
+		if strings.HasPrefix(line, "| `") {
+			first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " | ")
+			rows = append(rows, first)
+		}
+	}
+	require.NotEmpty(t, rows)
+	var inTable []string
+	for _, r := range rows {
+		for _, m := range regexp.MustCompile("--([a-z-]+)").FindAllStringSubmatch(r, -1) {
+			inTable = append(inTable, m[1])
+			assert.Contains(t, flagNames(), m[1], "the README's row %s names --%s, which is no flag", r, m[1])
+		}
+	}
+	for _, name := range flagNames() {
+		assert.Contains(t, inTable, name, "the README's Flags table has no row for --%s", name)
+	}
+}
