@@ -72,7 +72,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badInput(stderr, err)
 	}
-	if err := o.finish(fs, spec.InitialLeader); err != nil {
+	if err := o.finish(fs, spec); err != nil {
 		return badInput(stderr, err)
 	}
 	if err := checkOutputs(&o); err != nil {
@@ -243,10 +243,31 @@ func readFile(name string) string {
 	return string(data)
 }
 
+// machineMemory is the memory of this machine, or of its container's
+// limit when lower (0 if unknown): no size flag may ask for more.
+func machineMemory() int64 {
+	total, _ := memoryFrom(readFile("/proc/meminfo"), readFile("/sys/fs/cgroup/memory.max"))
+	return total
+}
+
 // memoryBudgetFrom is defaultMemoryBudget from the text of /proc/meminfo and
 // of the cgroup's memory.max.
 func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
-	var total, avail int64
+	total, avail := memoryFrom(meminfo, cgroupMax)
+	if total == 0 {
+		return 8 << 30
+	}
+	budget := total / 2
+	if avail > 0 {
+		budget = min(budget, avail*3/4)
+	}
+	return max(budget, 256<<20)
+}
+
+// memoryFrom reads the memory of the machine (or of the cgroup's limit,
+// when lower) and what is available now from the text of /proc/meminfo and
+// of the cgroup's memory.max; 0 when unknown.
+func memoryFrom(meminfo, cgroupMax string) (total, avail int64) {
 	for _, line := range strings.Split(meminfo, "\n") {
 		var kb int64
 		if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
@@ -259,12 +280,5 @@ func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
 	if limit, err := strconv.ParseInt(strings.TrimSpace(cgroupMax), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
 		total = limit
 	}
-	if total == 0 {
-		return 8 << 30
-	}
-	budget := total / 2
-	if avail > 0 {
-		budget = min(budget, avail*3/4)
-	}
-	return max(budget, 256<<20)
+	return total, avail
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -231,12 +232,17 @@ func (o *options) checkComplexity(given map[string]bool) error {
 }
 
 // witnessOf is the run --witness names: by default the maximum of the
-// messages when there are complete runs, else none; "none" for none.
+// messages when there are complete runs, else none; "none" for none. A
+// name checked before the search (checkWitness) that the search has no run
+// for (no complete run, or no measures) is none too: the report says why.
 func witnessOf(given string, r *check.Report) string {
 	switch {
 	case given == "none":
 		return ""
 	case given != "":
+		if !slices.Contains(r.Complexity.WitnessNames(), given) {
+			return ""
+		}
 		return given
 	case r.Complexity.Measures != nil && r.Complexity.Measures.CompleteRuns:
 		return "max"

@@ -168,7 +168,7 @@ func modelOf(fs *flag.FlagSet, o *options, reg *specs.Registry) (webui.Model, er
 	if err != nil {
 		return webui.Model{}, fmt.Errorf("--algo: %w", err)
 	}
-	if err := o.finish(fs, spec.InitialLeader); err != nil {
+	if err := o.finish(fs, spec); err != nil {
 		return webui.Model{}, err
 	}
 	if o.cfg.Perm {

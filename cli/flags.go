@@ -5,13 +5,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/specs"
 )
 
 // options are the parsed command line of a check.
@@ -73,6 +79,9 @@ func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
 
 // selection resolves --check against the algorithm's properties.
 func (o *options) selection(all []model.PropertyInfo) ([]string, error) {
+	if strings.TrimSpace(o.check) == "" {
+		return nil, errors.New(`--check "" names no property: give names or groups, or all (the default); --check list shows them`)
+	}
 	names, err := properties.Select(all, o.check)
 	if err != nil {
 		return nil, fmt.Errorf("--check: %w; --check list shows them", err)
@@ -80,16 +89,24 @@ func (o *options) selection(all []model.PropertyInfo) ([]string, error) {
 	return names, nil
 }
 
-// byteSize reads sizes like 8GiB, 512MiB, 2G, 1000000.
+// byteSize reads sizes like 8GiB, 512MiB, 1.5G: a finite number and a
+// unit, at least minSize; finish bounds them by the machine's memory.
 type byteSize struct{ n *int64 }
+
+// minSize is the smallest size a size flag takes: anything smaller is a
+// unit forgotten or mistaken, not a budget or a bit array.
+const minSize = 1 << 10
+
+// maxSize is beyond any machine's memory, and leaves int64 room to spare.
+const maxSize = 1 << 60
 
 func (f byteSize) String() string { return "" }
 func (f byteSize) Set(s string) error {
 	units := []struct {
 		suffix string
 		mult   int64
-	}{{"gib", 1 << 30}, {"gb", 1 << 30}, {"g", 1 << 30}, {"mib", 1 << 20}, {"mb", 1 << 20}, {"m", 1 << 20}, {"kib", 1 << 10}, {"kb", 1 << 10}, {"k", 1 << 10}, {"b", 1}}
-	low, mult := strings.ToLower(strings.TrimSpace(s)), int64(1)
+	}{{"tib", 1 << 40}, {"tb", 1 << 40}, {"t", 1 << 40}, {"gib", 1 << 30}, {"gb", 1 << 30}, {"g", 1 << 30}, {"mib", 1 << 20}, {"mb", 1 << 20}, {"m", 1 << 20}, {"kib", 1 << 10}, {"kb", 1 << 10}, {"k", 1 << 10}, {"b", 1}}
+	low, mult := strings.ToLower(strings.TrimSpace(s)), int64(0)
 	for _, u := range units {
 		if strings.HasSuffix(low, u.suffix) {
 			low, mult = strings.TrimSpace(strings.TrimSuffix(low, u.suffix)), u.mult
@@ -97,10 +114,47 @@ func (f byteSize) Set(s string) error {
 		}
 	}
 	v, err := strconv.ParseFloat(low, 64)
-	if err != nil || v <= 0 {
+	switch {
+	case err != nil && mult == 0:
 		return fmt.Errorf("%q is not a size: write it like 8GiB or 512MiB", s)
+	case err != nil, math.IsNaN(v), math.IsInf(v, 0), v <= 0:
+		return fmt.Errorf("%q is not a size: write a positive number and a unit, like 8GiB or 512MiB", s)
+	case mult == 0:
+		return fmt.Errorf("%q has no unit: write it like 8GiB or 512MiB (B, KiB, MiB, GiB or TiB)", s)
+	case v*float64(mult) < minSize:
+		return fmt.Errorf("%q is less than 1 KiB: write it like 8GiB or 512MiB", s)
+	case v*float64(mult) > maxSize:
+		return fmt.Errorf("%q is more memory than any machine has: write it like 8GiB or 512MiB", s)
 	}
 	*f.n = int64(v * float64(mult))
+	return nil
+}
+
+// maxWorkers bounds --workers: each worker keeps scratch memory of its own
+// (two expansions), and more goroutines than cores add only that. A
+// machine with more CPUs may have one per CPU.
+func maxWorkers() int { return max(256, runtime.NumCPU()) }
+
+// checkSizes bounds --workers, --memory and --bitstate by the machine:
+// machine is its memory in bytes (0: unknown), budget the memory budget
+// (0: the default).
+func (o *options) checkSizes(machine, budget int64) error {
+	if o.workers > maxWorkers() {
+		return fmt.Errorf("--workers %d is more than %d: more workers than CPUs only add memory (this machine has %d CPUs; 0: one per CPU)", o.workers, maxWorkers(), runtime.NumCPU())
+	}
+	if machine > 0 {
+		for _, sz := range []struct {
+			flag string
+			n    int64
+		}{{"--memory", o.memory}, {"--bitstate", o.bitstate}} {
+			if sz.n > machine {
+				return fmt.Errorf("%s %s is more than the %s of memory of this machine (or its container): give at most that", sz.flag, explore.FormatBytes(sz.n), explore.FormatBytes(machine))
+			}
+		}
+	}
+	if o.bitstate > 0 && budget > 0 && o.bitstate >= budget {
+		return fmt.Errorf("--bitstate %s does not fit in the memory budget of %s: give a smaller bit array, or a larger --memory", explore.FormatBytes(o.bitstate), explore.FormatBytes(budget))
+	}
 	return nil
 }
 
@@ -130,15 +184,18 @@ Checking:
                         3/4 of what is available): the search gives up the
                         liveness graph, then stops (incomplete) before its
                         peak resident memory would pass SIZE; parent links
-                        and large BFS levels go to files in $TMPDIR
-  --workers N           goroutines expanding states (default: one per CPU);
-                        counts, verdicts and traces are the same for any N
-  --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB) instead of
-                        the state table; far less memory, but states may be
-                        missed, so nothing is said to hold (expected coverage
-                        is reported); no liveness, and no partial-order
-                        reduction (--por is ignored: its cycle proviso needs
-                        the state table)
+                        and large BFS levels go to files in $TMPDIR. A SIZE
+                        is a number and a unit (KiB, MiB, GiB, TiB), from
+                        1KiB to the machine's (or container's) memory
+  --workers N           goroutines expanding states (default: one per CPU;
+                        at most 256, or one per CPU if more); counts,
+                        verdicts and traces are the same for any N
+  --bitstate SIZE       supertrace: a bit array of SIZE (e.g. 1GiB, less than
+                        the memory budget) instead of the state table; far
+                        less memory, but states may be missed, so nothing is
+                        said to hold (expected coverage is reported); no
+                        liveness, and no partial-order reduction (--por is
+                        ignored: its cycle proviso needs the state table)
   --por=false           no partial-order reduction: count the full state space.
                         By default a check of invariants over the elected
                         values (--check safety) follows only a stubborn set
@@ -229,8 +286,9 @@ func newFlagSet(o *options) *flag.FlagSet {
 	return fs
 }
 
-// finish applies defaults and cross-flag rules after parsing.
-func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
+// finish applies defaults and cross-flag rules after parsing, for spec:
+// every flag is checked here, before the search.
+func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	q := &o.model.Config.MaxQueue
@@ -245,6 +303,13 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	}
 	if o.workers < 0 {
 		return fmt.Errorf("--workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
+	}
+	budget := o.memory
+	if budget == 0 && o.bitstate > 0 {
+		budget = defaultMemoryBudget()
+	}
+	if err := o.checkSizes(machineMemory(), budget); err != nil {
+		return err
 	}
 	if o.maxStates < 0 {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
@@ -264,7 +329,38 @@ func (o *options) finish(fs *flag.FlagSet, initialLeaderDefault bool) error {
 	cfg, err := o.model.Resolve(func(field string) bool {
 		o, _ := modelopt.Lookup(field)
 		return given[o.Flag]
-	}, modelopt.FlagName, initialLeaderDefault)
+	}, modelopt.FlagName, spec.InitialLeader)
 	o.cfg = cfg
-	return err
+	if err != nil {
+		return err
+	}
+	return o.checkWitness(spec)
+}
+
+// checkWitness checks --witness against the runs a check of spec can
+// measure: the same names as check.Complexity.WitnessNames gives after the
+// search, here for measures over the system's message types, with or
+// without a synchronous schedule.
+func (o *options) checkWitness(spec specs.Spec) error {
+	if o.witness == "" || o.witness == "none" {
+		return nil
+	}
+	sys, err := spec.Build.System(o.cfg, nil)
+	if err != nil {
+		return nil // the check says what is wrong with the configuration
+	}
+	types := []string{"MSG"}
+	if m, ok := sys.(model.Messenger); ok {
+		types = m.MsgTypes()
+	}
+	_, hasSync := sys.(interface{ Synchronous() model.SyncRun })
+	c := check.Complexity{
+		Measures: &explore.Measures{Types: types, ByType: make([]explore.Figure, len(types)), CompleteRuns: true},
+		HasSync:  hasSync,
+	}
+	names := c.WitnessNames()
+	if !slices.Contains(names, o.witness) {
+		return fmt.Errorf("--witness: no witness %q among the measures of %s: use one of %s, or none", o.witness, spec.Name, strings.Join(names, ", "))
+	}
+	return nil
 }

@@ -24,6 +24,32 @@ func TestFlagsRejectedWithAReason(t *testing.T) {
 		{[]string{"--algo", "bully", "--n", "3", "--crashes", "4", "--restarts", "1"}, "so at most 3 crashes"},
 		{[]string{"--algo", "bully", "--n", "3", "--initiators", "2", "--down", "2"}, "--initiators: no initiator starts live (--down) and none can restart, so no election can ever start"},
 		{[]string{"--algo", "ring", "--n", "3", "--max-queue", "300"}, "--max-queue 300 is too large: use at most 255"},
+		// Sizes are strict: a finite number with a unit, at least 1 KiB, at
+		// most the machine's memory. Each of these once ran, silently
+		// without a budget, with the default, exhaustively, or into
+		// "fatal error: runtime: out of memory".
+		{[]string{"--algo", "ring", "--memory", "NaN"}, `--memory: "NaN" is not a size: write a positive number and a unit`},
+		{[]string{"--algo", "ring", "--memory", "Inf"}, `--memory: "Inf" is not a size: write a positive number and a unit`},
+		{[]string{"--algo", "ring", "--memory", "-InfGiB"}, `--memory: "-InfGiB" is not a size`},
+		{[]string{"--algo", "ring", "--memory", "1e30"}, `--memory: "1e30" has no unit: write it like 8GiB or 512MiB`},
+		{[]string{"--algo", "ring", "--memory", "99999999999999999999GiB"}, `--memory: "99999999999999999999GiB" is more memory than any machine has`},
+		{[]string{"--algo", "ring", "--memory", "0.5"}, `--memory: "0.5" has no unit`},
+		{[]string{"--algo", "ring", "--memory", "1"}, `--memory: "1" has no unit`},
+		{[]string{"--algo", "ring", "--memory", "0GiB"}, `--memory: "0GiB" is not a size`},
+		{[]string{"--algo", "ring", "--memory", "100B"}, `--memory: "100B" is less than 1 KiB`},
+		{[]string{"--algo", "ring", "--bitstate", "1"}, `--bitstate: "1" has no unit`},
+		{[]string{"--algo", "ring", "--bitstate", "1e30"}, `--bitstate: "1e30" has no unit`},
+		{[]string{"--algo", "ring", "--bitstate", "1000TiB"}, "--bitstate 1000.0 TiB is more than the "},
+		{[]string{"--algo", "ring", "--memory", "1000TiB"}, "--memory 1000.0 TiB is more than the "},
+		{[]string{"--algo", "ring", "--memory", "64MiB", "--bitstate", "64MiB"}, "--bitstate 64.0 MiB does not fit in the memory budget of 64.0 MiB: give a smaller bit array, or a larger --memory"},
+		{[]string{"--algo", "ring", "--check", ""}, `--check "" names no property: give names or groups, or all (the default); --check list shows them`},
+		{[]string{"--algo", "ring", "--check", " "}, `--check "" names no property`},
+		{[]string{"--algo", "ring", "--workers", "300000"}, "--workers 300000 is more than "},
+		// --witness is checked against the runs the configuration has,
+		// before the search: not after it (when exit 2 replaced the
+		// verdict and no output was written), and with --json too.
+		{[]string{"--algo", "ring", "--complexity", "--witness", "bogus", "--json"}, `--witness: no witness "bogus" among the measures of ring: use one of min, max, min:ELECTION, max:ELECTION, min:ELECTED, max:ELECTED, min:lost, max:lost, sync, or none`},
+		{[]string{"--algo", "bully", "--crashes", "1", "--complexity", "--witness", "max:PING"}, `--witness: no witness "max:PING" among the measures of bully: use one of min, max, min:ELECTION, max:ELECTION, min:OK, max:OK, min:COORDINATOR, max:COORDINATOR, min:lost, max:lost, sync, or none`},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, out, stderr := run(c.args...)
@@ -45,6 +71,18 @@ func TestFlagsRejectedWithAReason(t *testing.T) {
 		assert.NotEqual(t, 2, code, "%v: %s", args, stderr)
 		assert.Empty(t, stderr)
 	}
+}
+
+// A witness the configuration can have but the search did not give (it
+// stopped before any run completed) is no error after the search: the
+// report and its exit status stand, and the outputs are written.
+func TestWitnessWithoutARunKeepsTheVerdict(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "j.xml")
+	code, out, stderr := run("--algo", "chang-roberts", "--n", "3", "--crashes", "1", "--complexity", "--witness", "min", "--max-states", "10", "--junit", junit)
+	assert.Equal(t, 2, code, "incomplete")
+	assert.Contains(t, out, "search       INCOMPLETE: --max-states 10 reached")
+	assert.NotContains(t, stderr, "--witness")
+	assert.FileExists(t, junit)
 }
 
 func TestEveryHelpExitsZero(t *testing.T) {

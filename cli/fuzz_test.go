@@ -66,7 +66,7 @@ func parseForFuzz(args []string, reg *specs.Registry) (*options, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := o.finish(fs, spec.InitialLeader); err != nil {
+	if err := o.finish(fs, spec); err != nil {
 		return nil, err
 	}
 	return &o, nil

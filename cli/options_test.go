@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -26,7 +27,7 @@ func parseArgs(t *testing.T, args ...string) (model.Config, error) {
 	require.NoError(t, fs.Parse(args))
 	spec, err := specs.Builtin().Lookup(o.algo)
 	require.NoError(t, err)
-	err = o.finish(fs, spec.InitialLeader)
+	err = o.finish(fs, spec)
 	return o.cfg, err
 }
 
@@ -123,4 +124,21 @@ func TestREADMEFlagTable(t *testing.T) {
 	for _, name := range flagNames() {
 		assert.Contains(t, inTable, name, "the README's Flags table has no row for --%s", name)
 	}
+}
+
+// Sizes within the machine: --bitstate 64GiB on a 24 GiB machine once
+// ended in "fatal error: runtime: out of memory" and a stack trace.
+func TestSizesWithinTheMachine(t *testing.T) {
+	const machine = 24 << 30
+	o := options{bitstate: 64 << 30}
+	assert.EqualError(t, o.checkSizes(machine, 12<<30), "--bitstate 64.0 GiB is more than the 24.0 GiB of memory of this machine (or its container): give at most that")
+	o = options{memory: 32 << 30}
+	assert.EqualError(t, o.checkSizes(machine, 32<<30), "--memory 32.0 GiB is more than the 24.0 GiB of memory of this machine (or its container): give at most that")
+	o = options{bitstate: 16 << 30}
+	assert.EqualError(t, o.checkSizes(machine, 12<<30), "--bitstate 16.0 GiB does not fit in the memory budget of 12.0 GiB: give a smaller bit array, or a larger --memory")
+	o = options{memory: 20 << 30, bitstate: 16 << 30, workers: 256}
+	assert.NoError(t, o.checkSizes(machine, 20<<30))
+	assert.NoError(t, o.checkSizes(0, 20<<30), "unknown machine: no bound")
+	o = options{workers: maxWorkers() + 1}
+	assert.ErrorContains(t, o.checkSizes(machine, 0), fmt.Sprintf("--workers %d is more than %d: more workers than CPUs only add memory", maxWorkers()+1, maxWorkers()))
 }
