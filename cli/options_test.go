@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"slices"
@@ -141,4 +143,20 @@ func TestSizesWithinTheMachine(t *testing.T) {
 	assert.NoError(t, o.checkSizes(0, 20<<30), "unknown machine: no bound")
 	o = options{workers: maxWorkers() + 1}
 	assert.ErrorContains(t, o.checkSizes(machine, 0), fmt.Sprintf("--workers %d is more than %d: more workers than CPUs only add memory", maxWorkers()+1, maxWorkers()))
+}
+
+// The explorer walks from one initial state: --ids perm in a URL is a bad
+// request with its reason (it answered 500).
+func TestExplorerRefusesPermInAURL(t *testing.T) {
+	reg := specs.Builtin()
+	ring, err := reg.Lookup("ring")
+	require.NoError(t, err)
+	srv, err := newExplorer(reg, webui.Model{Spec: ring, Config: model.Config{N: 3}}, nil, "", true, webui.Limits{})
+	require.NoError(t, err)
+	defer srv.Close()
+	r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:7070/api/view?algo=chang-roberts&n=8&ids=perm", nil)
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.JSONEq(t, `{"error":"configuration: --ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2"}`, w.Body.String())
 }

@@ -42,7 +42,10 @@ func ParseDetector(s string) (Detector, error) {
 	return 0, fmt.Errorf("unknown detector %q: use perfect, incomplete or unreliable", s)
 }
 
-// Config is the fault model and set-up of a check (docs/model.md).
+// Config is the fault model and set-up of a check (docs/model.md). Each
+// field has a row in internal/modelopt, which names it for the command
+// line, the explorer's URL, mchecktest and trace files; its tests fail for
+// a field without one.
 type Config struct {
 	N             int
 	IDs           []int // ids[p]; nil means p+1

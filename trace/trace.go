@@ -41,7 +41,9 @@ const (
 	KindLasso   = "unbounded-lasso"
 )
 
-// Config is the configuration a trace was found under.
+// Config is the configuration a trace was found under: one key per field
+// of model.Config, the key of its row in internal/modelopt (config_test.go
+// checks each goes in and out unchanged).
 type Config struct {
 	Algo          string `json:"algo"`
 	N             int    `json:"n"`
