@@ -36,15 +36,10 @@ func TestGoldenSeedExamples(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "golden")
 	for _, ex := range seedExamples {
 		t.Run(ex.name, func(t *testing.T) {
-			traces := t.TempDir() + "/"
-			var out, errb bytes.Buffer
-			code := cli.Main(append(ex.args, "--trace-out", traces), specs.Builtin(), &out, &errb)
-			require.Equal(t, ex.exit, code, errb.String())
-			report := timeLine.ReplaceAll(out.Bytes(), []byte("time         (varies)"))
+			out, files := traceFiles(t, ex.args, ex.exit)
+			report := timeLine.ReplaceAll(out, []byte("time         (varies)"))
 			golden.Check(t, filepath.Join(dir, ex.name+".txt"), report)
 
-			files, err := filepath.Glob(traces + "*.trace.json")
-			require.NoError(t, err)
 			if ex.exit == 0 {
 				require.Empty(t, files)
 				return
@@ -61,4 +56,17 @@ func TestGoldenSeedExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// traceFiles runs mcheck with args and --trace-out a new directory, wants
+// exit status exit, and returns the report and the trace files written.
+func traceFiles(t *testing.T, args []string, exit int) (report []byte, files []string) {
+	t.Helper()
+	traces := t.TempDir() + "/"
+	var out, errb bytes.Buffer
+	code := cli.Main(append(args, "--trace-out", traces), specs.Builtin(), &out, &errb)
+	require.Equal(t, exit, code, errb.String())
+	files, err := filepath.Glob(traces + "*.trace.json")
+	require.NoError(t, err)
+	return out.Bytes(), files
 }

@@ -36,12 +36,7 @@ func TestGoldenTraceKinds(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "golden")
 	for _, ex := range traceKinds {
 		t.Run(ex.name, func(t *testing.T) {
-			traces := t.TempDir() + "/"
-			var out, errb bytes.Buffer
-			code := cli.Main(append(ex.args, "--trace-out", traces, "--quiet"), specs.Builtin(), &out, &errb)
-			require.Equal(t, ex.exit, code, errb.String())
-			files, err := filepath.Glob(traces + "*.trace.json")
-			require.NoError(t, err)
+			_, files := traceFiles(t, append(ex.args, "--quiet"), ex.exit)
 			require.NotEmpty(t, files)
 			for _, f := range files {
 				data, err := os.ReadFile(f)
@@ -50,7 +45,8 @@ func TestGoldenTraceKinds(t *testing.T) {
 			}
 			// The first trace again, as ITF.
 			itf := filepath.Join(t.TempDir(), "t.itf.json")
-			code = cli.Main(append(ex.args, "--trace-out", itf, "--quiet"), specs.Builtin(), &out, &errb)
+			var out, errb bytes.Buffer
+			code := cli.Main(append(ex.args, "--trace-out", itf, "--quiet"), specs.Builtin(), &out, &errb)
 			require.Equal(t, ex.exit, code, errb.String())
 			data, err := os.ReadFile(itf)
 			require.NoError(t, err)
