@@ -81,6 +81,14 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	if wrong == nil && o.model.AutoQueue {
 		wrong = fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
 	}
+	if wrong == nil && o.workers < 0 {
+		wrong = fmt.Errorf("explore: --workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
+	}
+	if wrong == nil {
+		if err := o.checkSizes(machineMemory(), 0); err != nil {
+			wrong = fmt.Errorf("explore: %w", err)
+		}
+	}
 	if wrong != nil {
 		return badInput(stderr, wrong)
 	}

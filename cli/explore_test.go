@@ -38,6 +38,8 @@ func TestExploreBadInput(t *testing.T) {
 		{[]string{filepath.Join(dir, "missing.json")}, "mcheck: explore: " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
 		{[]string{corrupt}, "mcheck: explore: " + corrupt + ": malformed trace file: not a JSON trace"},
 		{[]string{corrupt, corrupt}, "mcheck: explore: give at most one trace file"},
+		{[]string{corrupt, "--workers", "300000"}, "mcheck: explore: --workers 300000 is more than "},
+		{[]string{corrupt, "--memory", "1000TiB"}, "mcheck: explore: --memory 1000.0 TiB is more than the "},
 		{[]string{"--algo", "ring", "--addr", "nonsense"}, "mcheck: explore: --addr nonsense: listen tcp: address nonsense: missing port in address (--addr 127.0.0.1:0 picks a free port)"},
 	} {
 		var out, errb bytes.Buffer

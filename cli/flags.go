@@ -159,7 +159,7 @@ func (o *options) checkSizes(machine, budget int64) error {
 }
 
 // usageText is shown by --help, with the algorithms' names and the
-// model's options (modelUsage) filled in.
+// model's options (modelopt.Usage) filled in.
 const usageText = `mcheck: an explicit-state model checker for leader-election algorithms.
 
 Usage:
