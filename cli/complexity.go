@@ -174,9 +174,9 @@ type jsonSync struct {
 	// step the bound refused.
 	StoppedIn     *int   `json:"stopped_in_round,omitempty"`
 	StoppedBefore string `json:"stopped_before,omitempty"`
-	IDs      []int          `json:"arrangement"`
-	Rounds   int            `json:"rounds"`
-	PerRound []int          `json:"messages_per_round"`
+	IDs           []int  `json:"arrangement"`
+	Rounds        int    `json:"rounds"`
+	PerRound      []int  `json:"messages_per_round"`
 }
 
 func complexityJSON(r *check.Report) *jsonComplexity {
