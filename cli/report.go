@@ -86,8 +86,14 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
 	}
 	if b := r.Bitstate; b != nil {
-		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; expected coverage at least %.4f%% (not exhaustive)\n",
-			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, 100*b.Coverage)
+		// The coverage estimate counts only the states a hash collision
+		// hid; a search that stopped early left others unexplored too.
+		coverage := fmt.Sprintf("expected coverage at least %.4f%%", 100*b.Coverage)
+		if !st.Complete {
+			coverage = "the search did not finish, so how much of the state space it covered is unknown"
+		}
+		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; %s (not exhaustive)\n",
+			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, coverage)
 	}
 	switch {
 	case st.Exact:
@@ -225,7 +231,9 @@ type jsonBitstate struct {
 	Hashes     int     `json:"hashes"`
 	Fill       float64 `json:"fill"`
 	MissChance float64 `json:"miss_chance"`
-	Coverage   float64 `json:"expected_coverage_at_least"`
+	// Coverage is absent when the search did not finish: the estimate
+	// covers only the states hash collisions hid.
+	Coverage *float64 `json:"expected_coverage_at_least,omitempty"`
 }
 
 type jsonProperty struct {
@@ -312,7 +320,11 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		out.CollisionProbability = &p
 	}
 	if b := r.Bitstate; b != nil {
-		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
+		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance}
+		if st.Complete {
+			c := b.Coverage
+			out.Bitstate.Coverage = &c
+		}
 	}
 	out.jsonMeasures = measuresJSON(r)
 	out.Deepening = deepeningJSON(r)
