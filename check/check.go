@@ -91,7 +91,22 @@ type Verdict struct {
 	// Also holds further counterexamples of other kinds (eventually-always: a
 	// stuck state besides a fair cycle).
 	Also []Counterexample
+	// Vacuous is set when the property holds only because what it speaks
+	// of never happened in the search ("" otherwise).
+	Vacuous Vacuity
 }
+
+// Vacuity says why a property that holds had nothing to hold of.
+type Vacuity string
+
+const (
+	// NeverTriggered: no step of the search was one the step property
+	// speaks of (model.Property.When), or no step was taken at all.
+	NeverTriggered Vacuity = "never-triggered"
+	// AlwaysInGoal: every reachable state already satisfies the goal of
+	// the eventually-always property, so no run had anything to do.
+	AlwaysInGoal Vacuity = "always-in-goal"
+)
 
 // Counterexample is one way a property fails.
 type Counterexample struct {
@@ -131,6 +146,11 @@ type Report struct {
 // Bounded reports whether the channel bound cut successors off, so that the
 // verdicts hold for the bounded model only.
 func (r *Report) Bounded() bool { return r.Stats.Discarded > 0 }
+
+// Idle reports whether the search finished without a single step: no step
+// is enabled in any initial state (or the channel bound refused them all),
+// so every property holds of the initial states alone.
+func (r *Report) Idle() bool { return r.Stats.Complete && r.Stats.Transitions == 0 }
 
 // Violated reports whether any property is violated.
 func (r *Report) Violated() bool {
@@ -304,7 +324,11 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 	if !res.Complete {
 		return r.unknown(base)
 	}
-	return r.holds(base)
+	base = r.holds(base)
+	if k, ok := r.sys.(interface{ Triggered() uint64 }); ok && base.Status == Holds && p.Kind == model.StepProperty && k.Triggered()&(1<<i) == 0 {
+		base.Vacuous = NeverTriggered
+	}
+	return base
 }
 
 // evidence is what a property's explanation sees of a safety counterexample.
@@ -353,7 +377,11 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
 		base.Status, base.Summary = Unknown, "no stuck state, but fair cycles were not checked: "+res.LivenessSkipped
 		return base
 	}
-	return r.holds(base)
+	base = r.holds(base)
+	if base.Status == Holds && res.OutsideGoal&(1<<i) == 0 {
+		base.Vacuous = AlwaysInGoal
+	}
+	return base
 }
 
 func firstInt(m model.Value) (int, bool) {

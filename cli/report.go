@@ -123,6 +123,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 			status = "VIOLATED"
 		case check.Unchecked:
 			status = "not checked"
+		case check.Holds:
+			if r.Idle() {
+				status = "holds (vacuously: see the note below)"
+			}
 		}
 		if v.Property.Kind == model.EventuallyAlways && r.Bounded() {
 			switch {
@@ -138,6 +142,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		if v.Summary != "" {
 			line += "  " + v.Summary
 		}
+		if vac := vacuityLine(r, v); vac != "" && !r.Idle() {
+			line += "  " + vac
+		}
 		for _, a := range v.Also {
 			bound := ""
 			if a.Bounded {
@@ -152,6 +159,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 	if note := boundNote(r); note != "" {
 		fmt.Fprintf(w, "  note: %s\n", note)
+	}
+	if idle := idleLine(r); idle != "" {
+		fmt.Fprintf(w, "  note: %s\n", idle)
 	}
 	if !st.Complete && !r.Violated() {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
@@ -223,6 +233,9 @@ type jsonReport struct {
 	Bitstate             *jsonBitstate  `json:"bitstate,omitempty"`
 	Properties           []jsonProperty `json:"properties"`
 	Deepening            *jsonDeepening `json:"deepening,omitempty"`
+	// Vacuous says, when the search took no step at all, that every
+	// property holds of the initial state alone, and what to change.
+	Vacuous string `json:"vacuous,omitempty"`
 	jsonMeasures
 }
 
@@ -237,11 +250,16 @@ type jsonBitstate struct {
 }
 
 type jsonProperty struct {
-	Name       string     `json:"name"`
-	Status     string     `json:"status"`
-	Kind       string     `json:"kind,omitempty"`
-	Summary    string     `json:"summary,omitempty"`
-	Bounded    bool       `json:"bounded_only,omitempty"`
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Kind    string `json:"kind,omitempty"`
+	Summary string `json:"summary,omitempty"`
+	Bounded bool   `json:"bounded_only,omitempty"`
+	// Vacuity is why a property that holds had nothing to hold of
+	// (check.Vacuity), and Vacuous the line that says it with what to
+	// change.
+	Vacuity    string     `json:"vacuity,omitempty"`
+	Vacuous    string     `json:"vacuous,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
 	Trace      []jsonStep `json:"trace,omitempty"`
 	// Also: further counterexamples of other kinds.
@@ -328,8 +346,10 @@ func writeJSON(w io.Writer, r *check.Report) error {
 	}
 	out.jsonMeasures = measuresJSON(r)
 	out.Deepening = deepeningJSON(r)
+	out.Vacuous = idleLine(r)
 	for _, v := range r.Verdicts {
-		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}
+		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded,
+			Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
 		if v.Trace != nil {
 			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
 		}

@@ -180,6 +180,10 @@ type Stats struct {
 	Reduced       bool
 	ReducedStates int64
 	ProvisoFull   int64
+	// OutsideGoal has bit p set when goal predicate p was false in some
+	// expanded state: without it, <>[]p holds because every state
+	// explored already satisfies p.
+	OutsideGoal uint64
 	// LivenessSkipped says why the fair-cycle check did not run, when it
 	// was asked for and did not.
 	LivenessSkipped string
