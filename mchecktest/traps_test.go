@@ -1,0 +1,41 @@
+package mchecktest_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testdata/traps is a module of three students' algorithms, each with one
+// optional method declared so that it compiles and would silently never be
+// called: Timer for Timers, Properties on the pointer receiver of an
+// algorithm given as a value, MsgType(m Msg) for MsgType(m *Msg). Its go
+// test fails each of them at once, naming the signature mcheck expects.
+func TestAPITrapsFailGoTest(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to run the module's tests")
+	}
+	cmd := exec.Command(gobin, "test", "-count=1", "./...")
+	cmd.Dir = filepath.Join("testdata", "traps")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the module's tests must fail:\n%s", out)
+	for _, want := range []string{
+		"FAIL\texample.com/traps/timer",
+		"timer.Algorithm: method Timer() []model.Timer[timer.Local, timer.Msg] looks like Timers() []model.Timer[timer.Local, timer.Msg] of model.Timed",
+		"rename it, func (timer.Algorithm) Timers() []model.Timer[timer.Local, timer.Msg]",
+		"FAIL\texample.com/traps/pointerprops",
+		"method Properties is declared on the pointer receiver *pointerprops.Algorithm",
+		"declare func (pointerprops.Algorithm) Properties() []model.Property[pointerprops.Local, pointerprops.Msg], or pass &pointerprops.Algorithm{}",
+		"FAIL\texample.com/traps/valuemsgtype",
+		"method MsgType(valuemsgtype.Msg) int does not match MsgType(*valuemsgtype.Msg) int of model.MsgTyper",
+		"declare func (valuemsgtype.Algorithm) MsgType(*valuemsgtype.Msg) int",
+	} {
+		assert.Contains(t, string(out), want)
+	}
+}
