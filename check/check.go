@@ -162,6 +162,10 @@ func (r *Report) Violated() bool {
 	return false
 }
 
+// determinismProbe is how many states CheckDeterminism looks at before a
+// search: a few milliseconds with a Codec, a fraction of a second without.
+const determinismProbe = 1000
+
 // Run performs the check.
 func Run(req Request) (*Report, error) {
 	var opts []model.Option
@@ -187,6 +191,15 @@ func Run(req Request) (*Report, error) {
 	exp, err := model.ExpanderOf(sys)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+	}
+	// A handler that is not a function of its inputs makes the search and
+	// the replay of its counterexamples see different systems: a look at
+	// the first states before the search reports it as the algorithm's
+	// fault, where the replay could only call it mcheck's.
+	if d, ok := sys.(interface{ CheckDeterminism(limit int) error }); ok {
+		if err := d.CheckDeterminism(determinismProbe); err != nil {
+			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+		}
 	}
 	checked := ps.Properties()
 	eo := explore.Options{
@@ -279,6 +292,13 @@ func Run(req Request) (*Report, error) {
 func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {
 	f := trace.New(r.Algo, r.Config, property, kind, summary, t, r.Expander)
 	if err := trace.Verify(sys, f); err != nil {
+		if c, ok := sys.(interface{ CheckSteps(state []byte) error }); ok {
+			for _, s := range t.Steps {
+				if fault := c.CheckSteps(s.State); fault != nil {
+					return nil, fmt.Errorf("%s: %w", r.Algo, fault)
+				}
+			}
+		}
 		return nil, fmt.Errorf("internal error: the %s counterexample of %s does not replay: %w", kind, property, err)
 	}
 	return f, nil

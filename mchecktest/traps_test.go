@@ -10,11 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// testdata/traps is a module of three students' algorithms, each with one
+// testdata/traps is a module of four students' algorithms. Three have one
 // optional method declared so that it compiles and would silently never be
 // called: Timer for Timers, Properties on the pointer receiver of an
-// algorithm given as a value, MsgType(m Msg) for MsgType(m *Msg). Its go
-// test fails each of them at once, naming the signature mcheck expects.
+// algorithm given as a value, MsgType(m Msg) for MsgType(m *Msg); their go
+// test fails at once, naming the signature mcheck expects. The fourth
+// writes into the map of the old state: its go test fails naming the
+// algorithm, the step and the field.
 func TestAPITrapsFailGoTest(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -35,6 +37,8 @@ func TestAPITrapsFailGoTest(t *testing.T) {
 		"FAIL\texample.com/traps/valuemsgtype",
 		"method MsgType(valuemsgtype.Msg) int does not match MsgType(*valuemsgtype.Msg) int of model.MsgTyper",
 		"declare func (valuemsgtype.Algorithm) MsgType(*valuemsgtype.Msg) int",
+		"FAIL\texample.com/traps/aliasing",
+		`aliasing.Algorithm: the algorithm is not a function of its inputs: step "deliver p1→p2 ELECT(1)" changed the state it started from (p2.Seen was map[2:true] and is map[1:true 2:true] after the step)`,
 	} {
 		assert.Contains(t, string(out), want)
 	}
