@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/ts"
@@ -265,17 +266,6 @@ func runCheck(t *testing.T, req check.Request) *check.Report {
 	return rep
 }
 
-func verdictOf(t *testing.T, rep *check.Report, name string) check.Verdict {
-	t.Helper()
-	for _, v := range rep.Verdicts {
-		if v.Name == name {
-			return v
-		}
-	}
-	require.Fail(t, "no verdict of "+name)
-	return check.Verdict{}
-}
-
 func spec(t *testing.T, algo string) specs.Spec {
 	sp, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
@@ -316,7 +306,7 @@ func TestStuckStatesTheBoundStoppedAgainstAnOracle(t *testing.T) {
 				first = i
 			}
 		}
-		v := verdictOf(t, rep, "Termination")
+		v := mchecktest.Verdict(rep, "Termination")
 		var stuck *check.Counterexample
 		if v.Kind == "stuck" {
 			stuck = &check.Counterexample{Kind: v.Kind, Trace: v.Trace, Bounded: v.Bounded}
@@ -439,7 +429,7 @@ func TestShortestCounterexampleAfterReductionAgainstAnOracle(t *testing.T) {
 		require.GreaterOrEqual(t, want, 0, "%s: the oracle finds two leaders", name)
 		rep := runCheck(t, check.Request{Spec: spec(t, c.algo), Config: c.cfg, Properties: []string{"SingleLeader"}, Reduce: true, Continue: true})
 		require.True(t, rep.RerunFull, "%s: the reduced search found the violation and was rerun", name)
-		v := verdictOf(t, rep, "SingleLeader")
+		v := mchecktest.Verdict(rep, "SingleLeader")
 		require.Equal(t, check.Violated, v.Status, name)
 		end := g.stateOf(t, v.Trace.Final().State)
 		assert.Greater(t, g.leaders(end), 1, name)

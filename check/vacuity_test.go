@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -30,13 +31,13 @@ func TestIdleSearchIsVacuous(t *testing.T) {
 	assert.Equal(t, int64(1), rep.Stats.States)
 	assert.True(t, rep.Idle())
 	assert.False(t, rep.Violated())
-	assert.Equal(t, check.AlwaysInGoal, verdictOf(t, rep, "Termination").Vacuous)
+	assert.Equal(t, check.AlwaysInGoal, mchecktest.Verdict(rep, "Termination").Vacuous)
 
 	rep = vacuityRun(t, spec(t, "bully"), model.Config{N: 3, InitialLeader: true, MaxCrashes: 2})
 	assert.False(t, rep.Idle())
 	rep = vacuityRun(t, spec(t, "chang-roberts"), model.Config{N: 3})
 	assert.False(t, rep.Idle())
-	v := verdictOf(t, rep, "Termination")
+	v := mchecktest.Verdict(rep, "Termination")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Empty(t, v.Vacuous, "the ring elects: Termination had work to do")
 }
@@ -47,18 +48,18 @@ func TestIdleSearchIsVacuous(t *testing.T) {
 func TestStepPropertyNeverTriggered(t *testing.T) {
 	rep := vacuityRun(t, spec(t, "bully"), model.Config{N: 3, InitialLeader: true, MaxCrashes: 1, Initiators: []int{3}}, "WaitingAfterOK")
 	assert.False(t, rep.Idle())
-	v := verdictOf(t, rep, "WaitingAfterOK")
+	v := mchecktest.Verdict(rep, "WaitingAfterOK")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Equal(t, check.NeverTriggered, v.Vacuous)
 
 	rep = vacuityRun(t, spec(t, "bully"), model.Config{N: 3}, "WaitingAfterOK")
-	v = verdictOf(t, rep, "WaitingAfterOK")
+	v = mchecktest.Verdict(rep, "WaitingAfterOK")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Empty(t, v.Vacuous, "an election without a leader has processes wait")
 
 	rep = vacuityRun(t, spec(t, "chang-roberts"), model.Config{N: 3}, "NonParticipantForwardsNoElection", "LeaderNotDemoted")
 	for _, name := range []string{"NonParticipantForwardsNoElection", "LeaderNotDemoted"} {
-		v := verdictOf(t, rep, name)
+		v := mchecktest.Verdict(rep, name)
 		assert.Equal(t, check.Holds, v.Status, name)
 		assert.Empty(t, v.Vacuous, name)
 	}
@@ -96,13 +97,13 @@ func TestTerminationWithNothingToDo(t *testing.T) {
 		Step: func(*model.View[tLocal, tMsg], model.Action, *model.View[tLocal, tMsg]) bool { return true }}
 	sp := specs.Spec{Name: "ticker", Build: specs.Builder[tLocal, tMsg](ticker{}, anyStep)}
 	rep := vacuityRun(t, sp, model.Config{N: 3, InitialLeader: true}, "SingleLeader", "Termination", "AnyStep")
-	assert.Empty(t, verdictOf(t, rep, "AnyStep").Vacuous)
-	assert.Equal(t, check.Holds, verdictOf(t, rep, "AnyStep").Status)
+	assert.Empty(t, mchecktest.Verdict(rep, "AnyStep").Vacuous)
+	assert.Equal(t, check.Holds, mchecktest.Verdict(rep, "AnyStep").Status)
 
 	assert.Equal(t, int64(8), rep.Stats.States, "each of 3 processes ticks once")
 	assert.False(t, rep.Idle())
-	v := verdictOf(t, rep, "Termination")
+	v := mchecktest.Verdict(rep, "Termination")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Equal(t, check.AlwaysInGoal, v.Vacuous)
-	assert.Empty(t, verdictOf(t, rep, "SingleLeader").Vacuous, "invariants are never vacuous")
+	assert.Empty(t, mchecktest.Verdict(rep, "SingleLeader").Vacuous, "invariants are never vacuous")
 }

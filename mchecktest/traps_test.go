@@ -29,14 +29,14 @@ func TestAPITrapsFailGoTest(t *testing.T) {
 	require.Error(t, err, "the module's tests must fail:\n%s", out)
 	for _, want := range []string{
 		"FAIL\texample.com/traps/timer",
-		"timer.Algorithm: method Timer() []model.Timer[timer.Local, timer.Msg] looks like Timers() []model.Timer[timer.Local, timer.Msg] of model.Timed",
-		"rename it, func (timer.Algorithm) Timers() []model.Timer[timer.Local, timer.Msg]",
+		"timer.Algorithm: method Timer() []model.Timer[ring.Local, ring.Msg] looks like Timers() []model.Timer[ring.Local, ring.Msg] of model.Timed",
+		"rename it, func (timer.Algorithm) Timers() []model.Timer[ring.Local, ring.Msg]",
 		"FAIL\texample.com/traps/pointerprops",
 		"method Properties is declared on the pointer receiver *pointerprops.Algorithm",
-		"declare func (pointerprops.Algorithm) Properties() []model.Property[pointerprops.Local, pointerprops.Msg], or pass &pointerprops.Algorithm{}",
+		"declare func (pointerprops.Algorithm) Properties() []model.Property[ring.Local, ring.Msg], or pass &pointerprops.Algorithm{}",
 		"FAIL\texample.com/traps/valuemsgtype",
-		"method MsgType(valuemsgtype.Msg) int does not match MsgType(*valuemsgtype.Msg) int of model.MsgTyper",
-		"declare func (valuemsgtype.Algorithm) MsgType(*valuemsgtype.Msg) int",
+		"method MsgType(ring.Msg) int does not match MsgType(*ring.Msg) int of model.MsgTyper",
+		"declare func (valuemsgtype.Algorithm) MsgType(*ring.Msg) int",
 		"FAIL\texample.com/traps/aliasing",
 		`aliasing.Algorithm: the algorithm is not a function of its inputs: step "deliver p1→p2 ELECT(1)" changed the state it started from (p2.Seen was map[2:true] and is map[1:true 2:true] after the step)`,
 	} {

@@ -1,58 +1,18 @@
-// Package pointerprops is a ring algorithm with one optional method declared
-// wrongly, a trap that compiles: model.CheckMethods must refuse it.
+// Package pointerprops is a trap that compiles: model.CheckMethods must refuse it.
 package pointerprops
 
 import (
-	"fmt"
-
+	"example.com/traps/ring"
 	"github.com/mcheck/mcheck/model"
 )
 
-type Local struct {
-	Busy    bool
-	Elected int
-}
+// Algorithm is the ring algorithm with Properties on the pointer receiver:
+// Algorithm{} does not have it.
+type Algorithm struct{ ring.Algorithm }
 
-type Msg struct {
-	Kind string
-	ID   int
-}
-
-type Algorithm struct{}
-
-func (Algorithm) Init() Local            { return Local{} }
-func (Algorithm) Elected(l *Local) int   { return l.Elected }
-func (Algorithm) FormatMsg(m Msg) string { return fmt.Sprintf("%s(%d)", m.Kind, m.ID) }
-
-func (Algorithm) CanInitiate(_ *model.Ctx[Msg], l *Local, suspects bool) bool {
-	return suspects && !l.Busy
-}
-
-func (Algorithm) Initiate(c *model.Ctx[Msg], l *Local) {
-	*l = Local{Busy: true}
-	c.SendNext(model.CW, Msg{"ELECTION", c.ID()})
-}
-
-func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
-	switch me := c.ID(); {
-	case m.Kind == "ELECTED":
-		*l = Local{Elected: m.ID}
-		if m.ID != me {
-			c.SendNext(model.CW, m)
-		}
-	case m.ID == me:
-		*l = Local{Elected: me}
-		c.SendNext(model.CW, Msg{"ELECTED", me})
-	default:
-		*l = Local{Busy: true}
-		c.SendNext(model.CW, Msg{"ELECTION", max(m.ID, me)})
-	}
-}
-
-// Properties on the pointer receiver: Algorithm{} does not have it.
-func (*Algorithm) Properties() []model.Property[Local, Msg] {
-	return []model.Property[Local, Msg]{{
+func (*Algorithm) Properties() []model.Property[ring.Local, ring.Msg] {
+	return []model.Property[ring.Local, ring.Msg]{{
 		Name: "NeverElected", Kind: model.Invariant,
-		Holds: func(v *model.View[Local, Msg]) bool { return v.Elected(0) == 0 },
+		Holds: func(v *model.View[ring.Local, ring.Msg]) bool { return v.Elected(0) == 0 },
 	}}
 }

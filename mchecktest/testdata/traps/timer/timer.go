@@ -1,60 +1,20 @@
-// Package timer is a ring algorithm with one optional method declared
-// wrongly, a trap that compiles: model.CheckMethods must refuse it.
+// Package timer is a trap that compiles: model.CheckMethods must refuse it.
 package timer
 
 import (
-	"fmt"
-
+	"example.com/traps/ring"
 	"github.com/mcheck/mcheck/model"
 )
 
-type Local struct {
-	Busy    bool
-	Elected int
-}
+// Algorithm is the ring algorithm with Timer where model.Timed has Timers:
+// as it is, the kernel never sees a timer.
+type Algorithm struct{ ring.Algorithm }
 
-type Msg struct {
-	Kind string
-	ID   int
-}
-
-type Algorithm struct{}
-
-func (Algorithm) Init() Local            { return Local{} }
-func (Algorithm) Elected(l *Local) int   { return l.Elected }
-func (Algorithm) FormatMsg(m Msg) string { return fmt.Sprintf("%s(%d)", m.Kind, m.ID) }
-
-func (Algorithm) CanInitiate(_ *model.Ctx[Msg], l *Local, suspects bool) bool {
-	return suspects && !l.Busy
-}
-
-func (Algorithm) Initiate(c *model.Ctx[Msg], l *Local) {
-	*l = Local{Busy: true}
-	c.SendNext(model.CW, Msg{"ELECTION", c.ID()})
-}
-
-func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
-	switch me := c.ID(); {
-	case m.Kind == "ELECTED":
-		*l = Local{Elected: m.ID}
-		if m.ID != me {
-			c.SendNext(model.CW, m)
-		}
-	case m.ID == me:
-		*l = Local{Elected: me}
-		c.SendNext(model.CW, Msg{"ELECTED", me})
-	default:
-		*l = Local{Busy: true}
-		c.SendNext(model.CW, Msg{"ELECTION", max(m.ID, me)})
-	}
-}
-
-// Timer should be Timers: as it is, the kernel never sees a timer.
-func (Algorithm) Timer() []model.Timer[Local, Msg] {
-	return []model.Timer[Local, Msg]{{
+func (Algorithm) Timer() []model.Timer[ring.Local, ring.Msg] {
+	return []model.Timer[ring.Local, ring.Msg]{{
 		Name:      "timeout",
-		Armed:     func(l *Local) bool { return l.Busy },
-		Justified: func(*model.GuardCtx[Msg], *Local) bool { return true },
-		Fire:      func(_ *model.Ctx[Msg], l *Local) { l.Busy = false },
+		Armed:     func(l *ring.Local) bool { return l.Busy },
+		Justified: func(*model.GuardCtx[ring.Msg], *ring.Local) bool { return true },
+		Fire:      func(_ *model.Ctx[ring.Msg], l *ring.Local) { l.Busy = false },
 	}}
 }
