@@ -91,7 +91,22 @@ type Verdict struct {
 	// Also holds further counterexamples of other kinds (eventually-always: a
 	// stuck state besides a fair cycle).
 	Also []Counterexample
+	// Vacuous is set when the property holds only because what it speaks
+	// of never happened in the search ("" otherwise).
+	Vacuous Vacuity
 }
+
+// Vacuity says why a property that holds had nothing to hold of.
+type Vacuity string
+
+const (
+	// NeverTriggered: no step of the search was one the step property
+	// speaks of (model.Property.When), or no step was taken at all.
+	NeverTriggered Vacuity = "never-triggered"
+	// AlwaysInGoal: every reachable state already satisfies the goal of
+	// the eventually-always property, so no run had anything to do.
+	AlwaysInGoal Vacuity = "always-in-goal"
+)
 
 // Counterexample is one way a property fails.
 type Counterexample struct {
@@ -132,6 +147,11 @@ type Report struct {
 // verdicts hold for the bounded model only.
 func (r *Report) Bounded() bool { return r.Stats.Discarded > 0 }
 
+// Idle reports whether the search finished without a single step: no step
+// is enabled in any initial state (or the channel bound refused them all),
+// so every property holds of the initial states alone.
+func (r *Report) Idle() bool { return r.Stats.Complete && r.Stats.Transitions == 0 }
+
 // Violated reports whether any property is violated.
 func (r *Report) Violated() bool {
 	for _, v := range r.Verdicts {
@@ -141,6 +161,10 @@ func (r *Report) Violated() bool {
 	}
 	return false
 }
+
+// determinismProbe is how many states CheckDeterminism looks at before a
+// search: a few milliseconds with a Codec, a fraction of a second without.
+const determinismProbe = 1000
 
 // Run performs the check.
 func Run(req Request) (*Report, error) {
@@ -167,6 +191,15 @@ func Run(req Request) (*Report, error) {
 	exp, err := model.ExpanderOf(sys)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+	}
+	// A handler that is not a function of its inputs makes the search and
+	// the replay of its counterexamples see different systems: a look at
+	// the first states before the search reports it as the algorithm's
+	// fault, where the replay could only call it mcheck's.
+	if d, ok := sys.(interface{ CheckDeterminism(limit int) error }); ok {
+		if err := d.CheckDeterminism(determinismProbe); err != nil {
+			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+		}
 	}
 	checked := ps.Properties()
 	eo := explore.Options{
@@ -259,6 +292,13 @@ func Run(req Request) (*Report, error) {
 func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {
 	f := trace.New(r.Algo, r.Config, property, kind, summary, t, r.Expander)
 	if err := trace.Verify(sys, f); err != nil {
+		if c, ok := sys.(interface{ CheckSteps(state []byte) error }); ok {
+			for _, s := range t.Steps {
+				if fault := c.CheckSteps(s.State); fault != nil {
+					return nil, fmt.Errorf("%s: %w", r.Algo, fault)
+				}
+			}
+		}
 		return nil, fmt.Errorf("internal error: the %s counterexample of %s does not replay: %w", kind, property, err)
 	}
 	return f, nil
@@ -304,7 +344,11 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 	if !res.Complete {
 		return r.unknown(base)
 	}
-	return r.holds(base)
+	base = r.holds(base)
+	if k, ok := r.sys.(interface{ Triggered() uint64 }); ok && base.Status == Holds && p.Kind == model.StepProperty && k.Triggered()&(1<<i) == 0 {
+		base.Vacuous = NeverTriggered
+	}
+	return base
 }
 
 // evidence is what a property's explanation sees of a safety counterexample.
@@ -353,7 +397,11 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
 		base.Status, base.Summary = Unknown, "no stuck state, but fair cycles were not checked: "+res.LivenessSkipped
 		return base
 	}
-	return r.holds(base)
+	base = r.holds(base)
+	if base.Status == Holds && res.OutsideGoal&(1<<i) == 0 {
+		base.Vacuous = AlwaysInGoal
+	}
+	return base
 }
 
 func firstInt(m model.Value) (int, bool) {

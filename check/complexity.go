@@ -25,6 +25,9 @@ type Complexity struct {
 	HasSync   bool
 	Sync      model.SyncRun
 	SyncTrace *explore.Trace
+	// SyncBlocked is the label of the step the channel bound refused when
+	// the schedule stopped at it (Sync.Overflow), else "".
+	SyncBlocked string
 }
 
 // Witness names: "min" and "max" (total), "min:TYPE", "max:TYPE",
@@ -74,11 +77,14 @@ func (r *Report) WitnessFile(name string) (*trace.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind := trace.KindWitness
+	kind, summary := trace.KindWitness, ""
 	if t.CycleStart >= 0 {
 		kind = trace.KindLasso
 	}
-	return trace.New(r.Algo, r.Config, "messages."+name, kind, "", t, r.Expander), nil
+	if c := r.Complexity; name == "sync" && c.Sync.Overflow {
+		summary = fmt.Sprintf("the synchronous schedule stopped at the channel bound in round %d, before %s", c.Sync.Rounds-1, c.SyncBlocked)
+	}
+	return trace.New(r.Algo, r.Config, "messages."+name, kind, summary, t, r.Expander), nil
 }
 
 // measureComplexity fills r.Complexity from a search run with
@@ -97,6 +103,9 @@ func (r *Report) measureComplexity(sys model.System, res *explore.Result) {
 			t.Steps = append(t.Steps, explore.Step{Action: a, Label: r.Expander.Label(prev, a), State: s.State, Sent: s.Sent})
 		}
 		c.SyncTrace = t
+		if c.Sync.Overflow {
+			c.SyncBlocked = r.Expander.Label(t.Final().State, ts.Action(c.Sync.Blocked))
+		}
 	}
 	r.Complexity = c
 }

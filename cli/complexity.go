@@ -48,6 +48,10 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 			arr = " (the worst arrangement: IDs " + joinInts(s.Arrangement, ",") + ")"
 		}
 		fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
+		if s.Overflow {
+			fmt.Fprintf(w, "    stopped at the channel bound in round %d, before %s (more than --max-queue %d messages in a channel): the latency and the messages are those of the steps before it\n",
+				s.Rounds-1, c.SyncBlocked, r.Config.MaxQueue)
+		}
 		tally := 0
 		for round := 0; round < s.Rounds; round++ {
 			var sent model.Sends
@@ -78,6 +82,9 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 		fmt.Fprintf(w, "arrangement  IDs %s (by ring position)\n", joinInts(ids, ","))
 	}
 	trace.WriteText(w, f, full)
+	if f.Summary != "" {
+		fmt.Fprintf(w, "      (%s)\n", f.Summary)
+	}
 	return nil
 }
 
@@ -93,7 +100,7 @@ func latencyText(s *model.SyncRun) string {
 	case s.Unbounded:
 		return "unbounded (the schedule returns to an earlier state)"
 	case s.Overflow:
-		return fmt.Sprintf("unknown: the schedule stopped at the channel bound in round %d", s.Rounds)
+		return plainPlural(s.Latency, "round") + " before the channel bound stopped the schedule"
 	}
 	return plainPlural(s.Latency, "round")
 }
@@ -164,9 +171,13 @@ type jsonSync struct {
 	ByType   map[string]int `json:"by_type"`
 	Lost     int            `json:"lost"`
 	Overflow bool           `json:"stopped_at_bound,omitempty"`
-	IDs      []int          `json:"arrangement"`
-	Rounds   int            `json:"rounds"`
-	PerRound []int          `json:"messages_per_round"`
+	// With stopped_at_bound: the round the schedule stopped in, and the
+	// step the bound refused.
+	StoppedIn     *int   `json:"stopped_in_round,omitempty"`
+	StoppedBefore string `json:"stopped_before,omitempty"`
+	IDs           []int  `json:"arrangement"`
+	Rounds        int    `json:"rounds"`
+	PerRound      []int  `json:"messages_per_round"`
 }
 
 func complexityJSON(r *check.Report) *jsonComplexity {
@@ -193,6 +204,10 @@ func complexityJSON(r *check.Report) *jsonComplexity {
 		js := &jsonSync{Latency: s.Latency, Messages: s.Sent.Total(), Lost: int(s.Sent.Lost), Overflow: s.Overflow, Rounds: s.Rounds, ByType: map[string]int{}, IDs: s.Arrangement}
 		if s.Unbounded {
 			js.Latency = "unbounded"
+		}
+		if s.Overflow {
+			round := s.Rounds - 1
+			js.StoppedIn, js.StoppedBefore = &round, c.SyncBlocked
 		}
 		for i, t := range typesOf(r) {
 			js.ByType[t] = int(s.Sent.ByType[i])

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -54,6 +55,8 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	// SystemOut says that a passing property held vacuously.
+	SystemOut string `xml:"system-out,omitempty"`
 }
 
 type junitProblem struct {
@@ -73,6 +76,9 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 	secs := strconv.FormatFloat((r.Stats.Elapsed + r.Stats.CycleCheck).Seconds(), 'f', 3, 64)
 	cfg := trace.ConfigOf(r.Algo, r.Config)
 	s := junitSuite{Name: "mcheck " + cfg.Describe(), junitCounts: junitCounts{Time: secs}, SystemOut: searchLine(r)}
+	if idle := idleLine(r); idle != "" {
+		s.SystemOut += "\n" + idle
+	}
 	s.Properties = []junitProperty{
 		{"algo", r.Algo}, {"states", strconv.FormatInt(r.Stats.States, 10)},
 		{"complete", strconv.FormatBool(r.Stats.Complete)}, {"bounded", strconv.FormatBool(r.Bounded())},
@@ -94,6 +100,9 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 		case check.Unchecked:
 			c.Skipped = &junitSkipped{Message: "not checked (not in --check)"}
 			s.Skipped++
+		}
+		if v.Status == check.Holds {
+			c.SystemOut = cmp.Or(idleLine(r), vacuityLine(r, v))
 		}
 		s.Cases = append(s.Cases, c)
 		s.Tests++

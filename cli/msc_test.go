@@ -53,7 +53,7 @@ func TestMSCSVG(t *testing.T) {
 	svg := string(data)
 	assert.True(t, strings.HasPrefix(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""))
 	assert.Contains(t, svg, "Termination violated: a lasso")
-	assert.Contains(t, svg, "cycle repeats forever")
+	assert.Contains(t, svg, "steps 6-8 repeat forever")
 	assert.Equal(t, 6, strings.Count(svg, `<g class="delivered">`))
 }
 
@@ -168,7 +168,7 @@ func TestStepSummary(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(md, "```mermaid\nsequenceDiagram\n"))
 	assert.Contains(t, md, "### Termination violated: a lasso (a prefix, then a cycle repeated forever), 8 steps\n")
 	assert.Contains(t, md, "### Termination violated: ends in a stuck state, 4 steps\n")
-	assert.Contains(t, md, "    loop repeats forever: after step 8 the state is that of step 5\n")
+	assert.Contains(t, md, "    loop steps 6-8 repeat forever, then back to step 6\n")
 
 	// A second check appends another section; one that fails on its
 	// flags never ran and adds nothing.

@@ -86,8 +86,14 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
 	}
 	if b := r.Bitstate; b != nil {
-		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; expected coverage at least %.4f%% (not exhaustive)\n",
-			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, 100*b.Coverage)
+		// The coverage estimate counts only the states a hash collision
+		// hid; a search that stopped early left others unexplored too.
+		coverage := fmt.Sprintf("expected coverage at least %.4f%%", 100*b.Coverage)
+		if !st.Complete {
+			coverage = "the search did not finish, so how much of the state space it covered is unknown"
+		}
+		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; %s (not exhaustive)\n",
+			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, coverage)
 	}
 	switch {
 	case st.Exact:
@@ -117,6 +123,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 			status = "VIOLATED"
 		case check.Unchecked:
 			status = "not checked"
+		case check.Holds:
+			if r.Idle() {
+				status = "holds (vacuously: see the note below)"
+			}
 		}
 		if v.Property.Kind == model.EventuallyAlways && r.Bounded() {
 			switch {
@@ -132,6 +142,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		if v.Summary != "" {
 			line += "  " + v.Summary
 		}
+		if vac := vacuityLine(r, v); vac != "" && !r.Idle() {
+			line += "  " + vac
+		}
 		for _, a := range v.Also {
 			bound := ""
 			if a.Bounded {
@@ -146,6 +159,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 	if note := boundNote(r); note != "" {
 		fmt.Fprintf(w, "  note: %s\n", note)
+	}
+	if idle := idleLine(r); idle != "" {
+		fmt.Fprintf(w, "  note: %s\n", idle)
 	}
 	if !st.Complete && !r.Violated() {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
@@ -217,6 +233,9 @@ type jsonReport struct {
 	Bitstate             *jsonBitstate  `json:"bitstate,omitempty"`
 	Properties           []jsonProperty `json:"properties"`
 	Deepening            *jsonDeepening `json:"deepening,omitempty"`
+	// Vacuous says, when the search took no step at all, that every
+	// property holds of the initial state alone, and what to change.
+	Vacuous string `json:"vacuous,omitempty"`
 	jsonMeasures
 }
 
@@ -225,15 +244,22 @@ type jsonBitstate struct {
 	Hashes     int     `json:"hashes"`
 	Fill       float64 `json:"fill"`
 	MissChance float64 `json:"miss_chance"`
-	Coverage   float64 `json:"expected_coverage_at_least"`
+	// Coverage is absent when the search did not finish: the estimate
+	// covers only the states hash collisions hid.
+	Coverage *float64 `json:"expected_coverage_at_least,omitempty"`
 }
 
 type jsonProperty struct {
-	Name       string     `json:"name"`
-	Status     string     `json:"status"`
-	Kind       string     `json:"kind,omitempty"`
-	Summary    string     `json:"summary,omitempty"`
-	Bounded    bool       `json:"bounded_only,omitempty"`
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Kind    string `json:"kind,omitempty"`
+	Summary string `json:"summary,omitempty"`
+	Bounded bool   `json:"bounded_only,omitempty"`
+	// Vacuity is why a property that holds had nothing to hold of
+	// (check.Vacuity), and Vacuous the line that says it with what to
+	// change.
+	Vacuity    string     `json:"vacuity,omitempty"`
+	Vacuous    string     `json:"vacuous,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
 	Trace      []jsonStep `json:"trace,omitempty"`
 	// Also: further counterexamples of other kinds.
@@ -312,12 +338,18 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		out.CollisionProbability = &p
 	}
 	if b := r.Bitstate; b != nil {
-		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance, Coverage: b.Coverage}
+		out.Bitstate = &jsonBitstate{Bytes: b.Bytes, Hashes: b.Hashes, Fill: b.Fill, MissChance: b.MissChance}
+		if st.Complete {
+			c := b.Coverage
+			out.Bitstate.Coverage = &c
+		}
 	}
 	out.jsonMeasures = measuresJSON(r)
 	out.Deepening = deepeningJSON(r)
+	out.Vacuous = idleLine(r)
 	for _, v := range r.Verdicts {
-		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded}
+		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded,
+			Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
 		if v.Trace != nil {
 			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
 		}

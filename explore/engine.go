@@ -118,6 +118,7 @@ type chunk struct {
 	provisoFull int64
 	reduced     int64   // states that followed a stubborn set
 	stuck       []int64 // per goal: frontier position of the first stuck state outside it, or -1
+	outside     uint64  // the goals false in some state it expanded
 	winners     int
 	winBytes    int
 	firstIdx    uint32 // index of the chunk's first winner
@@ -300,6 +301,7 @@ func (s *search) runBatch(lo, hi int) {
 		edges += len(ch.edges)
 		s.stats.Transitions += ch.transitions
 		s.stats.Discarded += ch.discarded
+		s.stats.OutsideGoal |= ch.outside
 		s.stats.ProvisoFull += ch.provisoFull
 		s.stats.ReducedStates += ch.reduced
 		for p, at := range ch.badStep {
@@ -451,7 +453,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut, ch.quiet = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0], ch.quiet[:0]
 	ch.edges, ch.sends = ch.edges[:0], ch.sends[:0]
 	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
-	ch.stuck, ch.stuckCut = ch.stuck[:0], ch.stuckCut[:0]
+	ch.stuck, ch.stuckCut, ch.outside = ch.stuck[:0], ch.stuckCut[:0], 0
 	for range s.goals {
 		ch.stuck, ch.stuckCut = append(ch.stuck, -1), append(ch.stuckCut, false)
 	}
@@ -510,6 +512,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
 	ch.transitions += int64(n)
 	ch.discarded += int64(b.Discarded)
+	ch.outside |= s.goalMask &^ b.Props
 	if s.goalMask&^b.Props != 0 && !b.AnyFair() {
 		for k, p := range s.goals {
 			if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {

@@ -180,6 +180,10 @@ type Stats struct {
 	Reduced       bool
 	ReducedStates int64
 	ProvisoFull   int64
+	// OutsideGoal has bit p set when goal predicate p was false in some
+	// expanded state: without it, <>[]p holds because every state
+	// explored already satisfies p.
+	OutsideGoal uint64
 	// LivenessSkipped says why the fair-cycle check did not run, when it
 	// was asked for and did not.
 	LivenessSkipped string
@@ -464,7 +468,7 @@ func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, erro
 			}
 		}
 		if j < 0 {
-			return nil, fmt.Errorf("internal error: replay of the cycle: edge %d is not enabled", e)
+			return nil, replayFault(s.sys, &tr, fmt.Errorf("internal error: replay of the cycle: edge %d is not enabled", e))
 		}
 		a := b.Succs[j].Action
 		tr.Steps = append(tr.Steps, Step{Action: a, Label: exp.Label(prev, a), State: slices.Clone(b.State(j)), Props: b.Succs[j].Props, Sent: b.Succs[j].Sent})

@@ -392,11 +392,11 @@ func (s *search) extend(tr *Trace, from uint32, edges []uint32) error {
 		exp.Expand(prev, &b)
 		j := int(e - g.start[from])
 		if j >= len(b.Succs) {
-			return fmt.Errorf("internal error: replay of edge %d: state %d has %d steps", e, from, len(b.Succs))
+			return replayFault(s.sys, tr, fmt.Errorf("internal error: replay of edge %d: state %d has %d steps", e, from, len(b.Succs)))
 		}
 		x := &b.Succs[j]
 		if idx, ok := s.tab.lookup(x.FP, b.State(j)); !ok || idx != g.dst.at(e) {
-			return fmt.Errorf("internal error: replay of edge %d reached another state than the search", e)
+			return replayFault(s.sys, tr, fmt.Errorf("internal error: replay of edge %d reached another state than the search", e))
 		}
 		tr.Steps = append(tr.Steps, Step{Action: x.Action, Label: exp.Label(prev, x.Action), State: slices.Clone(b.State(j)), Props: x.Props, Sent: x.Sent})
 		from = g.dst.at(e)

@@ -27,6 +27,24 @@ type Trace struct {
 // Final is the last step.
 func (t *Trace) Final() *Step { return &t.Steps[len(t.Steps)-1] }
 
+// replayFault explains a replay that went another way than the search
+// did along tr: a system that can check its own steps (the kernel's
+// CheckSteps) is asked about each state of tr, last first, and a step that
+// is not a function of its inputs is the algorithm's fault, reported as
+// such; otherwise err, mcheck's own, stands.
+func replayFault(sys ts.System, tr *Trace, err error) error {
+	c, ok := sys.(interface{ CheckSteps(state []byte) error })
+	if !ok {
+		return err
+	}
+	for i := len(tr.Steps) - 1; i >= 0; i-- {
+		if fault := c.CheckSteps(tr.Steps[i].State); fault != nil {
+			return fault
+		}
+	}
+	return err
+}
+
 // trace rebuilds the shortest path to state idx by replaying the recorded
 // actions from the initial state through the transition function, checking
 // at each step that the successor is the state the search stored.
@@ -71,10 +89,10 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		exp.Expand(prev, &b)
 		j := slices.IndexFunc(b.Succs, func(x ts.Succ) bool { return x.Action == a })
 		if j < 0 {
-			return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a))
+			return Trace{}, replayFault(s.sys, &Trace{Steps: steps}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a)))
 		}
 		if got, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); s.bits == nil && (!ok || s.tab.indexed && got != i) {
-			return Trace{}, fmt.Errorf("internal error: replay reached another state than the search")
+			return Trace{}, replayFault(s.sys, &Trace{Steps: steps}, fmt.Errorf("internal error: replay reached another state than the search"))
 		}
 		steps = append(steps, Step{
 			Action: a, Label: exp.Label(prev, a),
@@ -97,7 +115,7 @@ func (s *search) stepTrace(at stepAt, p int) (Trace, error) {
 	exp.Expand(prev, &b)
 	j := slices.IndexFunc(b.Succs, func(x ts.Succ) bool { return x.Action == at.action })
 	if j < 0 {
-		return Trace{}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(at.action))
+		return Trace{}, replayFault(s.sys, &tr, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(at.action)))
 	}
 	if b.Succs[j].Props&(1<<p) != 0 {
 		return Trace{}, fmt.Errorf("internal error: replayed step does not violate predicate %d", p)

@@ -138,6 +138,9 @@ var errTimeCap = errors.New("the time cap (Config.MaxTime) was reached")
 
 // request turns cfg into a check request for alg, and the time cap.
 func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, time.Duration, error) {
+	if err := model.CheckMethods(alg); err != nil {
+		return check.Request{}, 0, err
+	}
 	name := cfg.Name
 	if name == "" {
 		name = fmt.Sprintf("%T", alg)

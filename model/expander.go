@@ -526,8 +526,15 @@ func (e *expander[L, M]) steps(a Action) uint64 {
 	}
 	var bits uint64
 	for i := range e.k.props {
-		if p := &e.k.props[i]; p.Kind == StepProperty && p.Step(&e.before, a, &e.after) {
+		p := &e.k.props[i]
+		if p.Kind != StepProperty {
+			continue
+		}
+		if p.Step(&e.before, a, &e.after) {
 			bits |= 1 << i
+		}
+		if e.k.triggered.Load()&(1<<i) == 0 && (p.When == nil || p.When(&e.before, a, &e.after)) {
+			e.k.triggered.Or(1 << i)
 		}
 	}
 	return bits

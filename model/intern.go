@@ -26,6 +26,11 @@ type internCodec[L, M any] struct {
 type internTable[T any] struct {
 	index  map[uint64]uint32
 	values []T
+	// deep: T holds slices or maps, so values are stored and handed out
+	// as copies of their own. A handler that changes such a value in
+	// place (a fault, CheckSteps tells) then changes only its own copy,
+	// never the value the table holds for every state that has it.
+	deep bool
 }
 
 func newInternCodec[L, M any]() (*internCodec[L, M], error) {
@@ -35,8 +40,8 @@ func newInternCodec[L, M any]() (*internCodec[L, M], error) {
 		}
 	}
 	return &internCodec[L, M]{
-		locals: internTable[L]{index: map[uint64]uint32{}},
-		msgs:   internTable[M]{index: map[uint64]uint32{}},
+		locals: internTable[L]{index: map[uint64]uint32{}, deep: hasRefs(reflect.TypeFor[L]())},
+		msgs:   internTable[M]{index: map[uint64]uint32{}, deep: hasRefs(reflect.TypeFor[M]())},
 	}, nil
 }
 
@@ -90,7 +95,7 @@ func intern[T any](mu *sync.RWMutex, t *internTable[T], v *T) uint32 {
 	}
 	i = uint32(len(t.values))
 	t.index[h] = i
-	t.values = append(t.values, *v)
+	t.values = append(t.values, t.copyOf(*v))
 	return i
 }
 
@@ -104,8 +109,80 @@ func lookup[T any](mu *sync.RWMutex, t *internTable[T], b []byte, v *T) ([]byte,
 	if i >= uint64(len(t.values)) {
 		return nil, errors.New("unknown interned value")
 	}
-	*v = t.values[i]
+	*v = t.copyOf(t.values[i])
 	return b[k:], nil
+}
+
+// copyOf is v, with slices and maps of its own when the table is deep.
+func (t *internTable[T]) copyOf(v T) T {
+	if !t.deep {
+		return v
+	}
+	return deepCopy(reflect.ValueOf(v)).Interface().(T)
+}
+
+// hasRefs reports whether values of t share memory when copied: slices and
+// maps (checkHashable rules out pointers, interfaces, chans and funcs).
+func hasRefs(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map:
+		return true
+	case reflect.Array:
+		return hasRefs(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasRefs(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deepCopy copies v with new slices and maps throughout.
+func deepCopy(v reflect.Value) reflect.Value {
+	t := v.Type()
+	if !hasRefs(t) {
+		return v
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(t, v.Len(), v.Len())
+		if !hasRefs(t.Elem()) {
+			reflect.Copy(c, v)
+			return c
+		}
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeMapWithSize(t, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			c.SetMapIndex(deepCopy(it.Key()), deepCopy(it.Value()))
+		}
+		return c
+	}
+	c := reflect.New(t).Elem() // a struct or an array
+	c.Set(v)
+	if t.Kind() == reflect.Array {
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	}
+	for i := range v.NumField() {
+		if hasRefs(t.Field(i).Type) {
+			c.Field(i).Set(deepCopy(v.Field(i)))
+		}
+	}
+	return c
 }
 
 func (c *internCodec[L, M]) AppendLocal(b []byte, l *L) []byte {

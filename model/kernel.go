@@ -2,13 +2,15 @@ package model
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mcheck/mcheck/ts"
 )
 
 // Kernel composes N processes of one algorithm into the global transition
-// system of semantics.md section 1. It is immutable after New and safe to
-// share; each goroutine expands states through its own Expander.
+// system of semantics.md section 1. It is immutable after New (but for what
+// Triggered observes) and safe to share; each goroutine expands states
+// through its own Expander.
 type Kernel[L, M any] struct {
 	alg      Algorithm[L, M]
 	cfg      Config
@@ -27,6 +29,10 @@ type Kernel[L, M any] struct {
 	around   []Dir // RingLocal's directions, or nil
 	typer    MsgTyper[M]
 	types    []string
+	// triggered has bit i set once a step was one step property i
+	// speaks of (Property.When): an observation of the search that
+	// reaches no state, trace or count, so set from any worker.
+	triggered atomic.Uint64
 }
 
 // Option changes how a Kernel is built.
@@ -102,6 +108,10 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	return k, nil
 }
+
+// Triggered has bit i set when some step taken so far was one that step
+// property i speaks of (Property.When); see Vacuity.
+func (k *Kernel[L, M]) Triggered() uint64 { return k.triggered.Load() }
 
 // MsgTypes implements Messenger.
 func (k *Kernel[L, M]) MsgTypes() []string { return k.types }

@@ -45,6 +45,11 @@ type Property[L, M any] struct {
 	// Step is the predicate of a StepProperty: a is the action that leads
 	// from before to after.
 	Step func(before *View[L, M], a Action, after *View[L, M]) bool
+	// When, optional, is the antecedent of a StepProperty: whether a step
+	// is one the property speaks of ("a step that sends an ELECTION").
+	// When no step of a finished search is one, the report says that the
+	// property holds vacuously. Without When every step is one.
+	When func(before *View[L, M], a Action, after *View[L, M]) bool
 	// Explain, optional, says in one line what goes wrong in a
 	// counterexample; a generic sentence is used without it.
 	Explain func(f *Failure[L, M]) string

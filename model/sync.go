@@ -13,18 +13,22 @@ type SyncRun struct {
 	Arrangement []int
 	Initial     []byte     // the initial state
 	Steps       []SyncStep // in the order taken
-	// Rounds is the number of rounds played (round 0 included).
+	// Rounds is the number of rounds begun (round 0 included); with
+	// Overflow the last of them is the round the schedule stopped in.
 	Rounds int
-	// Latency is the last round in which a step happened (0 if none); not
-	// meaningful when Unbounded or Overflow.
+	// Latency is the last round in which a step happened (0 if none); with
+	// Overflow, of the steps taken before the stop. Not meaningful when
+	// Unbounded.
 	Latency int
 	// Unbounded: the schedule came back to a state it was in at the end of
 	// an earlier round (with the same timers armed for as long), so it
 	// never ends.
 	Unbounded bool
 	// Overflow: a step would have gone over the channel bound; the schedule
-	// stopped before it.
+	// stopped before it. Blocked is that step (taken from the last state
+	// of Steps, or Initial).
 	Overflow bool
+	Blocked  Action
 	Sent     Sends // all steps' sends, per type and lost
 }
 
@@ -43,7 +47,8 @@ type SyncStep struct {
 // then every process in position order takes each timeout whose timer is
 // mature (armed in round a, mature from a+2) and whose guard holds. It
 // ends after the first round that leaves no message in flight and no armed
-// timer whose guard holds.
+// timer whose guard holds, or before a step that would go over the
+// channel bound (Overflow).
 func (k *Kernel[L, M]) Synchronous() SyncRun {
 	e := k.newExpander()
 	var b Batch
@@ -77,10 +82,13 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 	armedAt := make([]int, n*nt) // round the timer was armed in
 	seen := map[string]bool{}
 	round := 0
+	run.Rounds = 1
 	// take commits the step just made into nxt, or reports the overflow.
+	// Either way the step's round has begun.
 	take := func(a Action, p int) bool {
+		run.Rounds = round + 1
 		if e.overflow {
-			run.Overflow = true
+			run.Overflow, run.Blocked = true, a
 			return false
 		}
 		for t := range k.timers {

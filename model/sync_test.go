@@ -22,6 +22,12 @@ func TestSynchronousStopsAtTheBound(t *testing.T) {
 		assert.Equal(t, 0, st.Round)
 	}
 	assert.Equal(t, 3, s.Sent.Total())
+	// Round 1 began with the refused delivery: the latency is that of the
+	// steps taken, round 0.
+	assert.Equal(t, 2, s.Rounds)
+	assert.Equal(t, 0, s.Latency)
+	assert.Equal(t, model.KindDeliver, s.Blocked.Kind())
+	assert.Equal(t, []int{2, 0}, []int{s.Blocked.P(), s.Blocked.Q()})
 }
 
 // flipper: one process whose timer is always armed and justified and flips

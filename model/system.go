@@ -2,6 +2,21 @@
 // shared/semantics.md section 1, which turns one algorithm's local handlers
 // into a transition system (package ts) for the explorer, and describes
 // that system's states and steps as data.
+//
+// An algorithm is a type with the six methods of Algorithm, and any of the
+// optional interfaces beside it (Leaderer, Restarter, Timed, InitiateNamer,
+// MsgDescriber, LocalFormatter, RingLocal, MsgTyper, Codec, Propertied),
+// which the kernel finds by type assertion. Let the compiler check both:
+//
+//	var (
+//		_ model.Algorithm[Local, Msg] = Algorithm{}
+//		_ model.Timed[Local, Msg]     = Algorithm{}
+//	)
+//
+// An optional method that is misspelled, has another signature or sits on
+// the pointer receiver of an algorithm given as a value would never be
+// called; CheckMethods finds it, and registration (specs.Builder,
+// mchecktest) refuses it.
 package model
 
 import (

@@ -45,7 +45,8 @@ func Mermaid(w io.Writer, f *trace.File) error {
 	indent := "    "
 	for r, row := range c.rows {
 		if c.cycle >= 0 && r == c.cycle+1 {
-			p("    loop %s\n", mermaidText(fmt.Sprintf("repeats forever: after step %d the state is that of step %d", last, c.cycle)))
+			repeat, back := trace.CycleWords(c.cycle+1, last)
+			p("    loop %s\n", mermaidText(repeat+", then "+back))
 			indent = "        "
 		}
 		if r == 0 {

@@ -196,7 +196,17 @@ func TestSVGIsWellFormedAndComplete(t *testing.T) {
 			for _, p := range f.Steps[0].State.Processes {
 				assert.Contains(t, d.text, "\n"+p.Name()+"\n")
 			}
-			assert.Equal(t, f.CycleStart != nil, strings.Contains(d.text, "cycle repeats forever"))
+			// The cycle is numbered as the text report numbers it: its
+			// first step is the one after the state it returns to.
+			assert.Equal(t, f.CycleStart != nil, strings.Contains(d.text, "back to step"))
+			if f.CycleStart != nil {
+				first, last := *f.CycleStart+1, len(f.Steps)-1
+				assert.Contains(t, d.text, fmt.Sprintf("steps %d-%d repeat forever\n↩ back to step %d", first, last, first))
+				var text strings.Builder
+				trace.WriteText(&text, f, false)
+				assert.Contains(t, text.String(), fmt.Sprintf("(steps %d-%d repeat forever)", first, last))
+				assert.Contains(t, text.String(), fmt.Sprintf("↩ back to step %d\n", first))
+			}
 		})
 	}
 }
@@ -259,7 +269,8 @@ func TestMermaidStructure(t *testing.T) {
 			assert.Equal(t, loops, ends)
 			if f.CycleStart != nil {
 				assert.Equal(t, 1, loops, "the lasso's cycle is a loop block")
-				assert.Contains(t, out, fmt.Sprintf("after step %d the state is that of step %d", len(f.Steps)-1, *f.CycleStart))
+				first := *f.CycleStart + 1
+				assert.Contains(t, out, fmt.Sprintf("loop steps %d-%d repeat forever, then back to step %d\n", first, len(f.Steps)-1, first))
 			} else {
 				assert.Zero(t, loops)
 			}

@@ -105,8 +105,19 @@ var kindWords = map[string]string{
 	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
 }
 
-// titleLines: the property and the kind of counterexample, and the summary.
+// witnessWords name the runs of --complexity, which break nothing: the
+// words of the text report's heading ("messages.max witness run").
+var witnessWords = map[string]string{
+	trace.KindWitness: "witness run",
+	trace.KindLasso:   "witness: a lasso (a prefix, then a cycle that sends and can be repeated at will)",
+}
+
+// titleLines: the property and the kind of counterexample (or the figure
+// and the kind of witness), and the summary.
 func titleLines(f *trace.File) (head, summary string) {
+	if w, ok := witnessWords[f.Kind]; ok && f.Property != "" {
+		return fmt.Sprintf("%s %s, %d steps", f.Property, w, len(f.Steps)-1), f.Summary
+	}
 	kind := kindWords[f.Kind]
 	if kind == "" {
 		kind = f.Kind
@@ -243,7 +254,8 @@ func (l *layout) compute() {
 	l.bracketX = lanesRight + bracketGap
 	right := lanesRight + margin
 	if c.cycle >= 0 {
-		right = l.bracketX + 18 + textW("cycle repeats forever") + margin
+		repeat, back := c.cycleWords()
+		right = l.bracketX + 18 + max(textW(repeat), textW("↩ "+back)) + margin
 	}
 	l.width = math.Ceil(max(right, 520))
 
@@ -825,19 +837,29 @@ func label(s *svgWriter, p placed, fill, stroke string) {
 	s.printf("</text>\n")
 }
 
+// drawBracket brackets the rows of the cycle's steps, the first to the
+// last, with an arrowhead back at the first: after the last step the run
+// goes on with the first again (trace.CycleWords, as the text says it).
 func (l *layout) drawBracket(s *svgWriter) {
 	c := l.c
 	last := len(c.rows) - 1
-	y0, y1 := l.rowY(c.cycle), l.rowY(last)
+	reach := l.rowH * 0.35 // a one-step cycle still gets a bracket
+	y0, y1 := l.rowY(c.cycle+1)-reach, l.rowY(last)+reach
 	x := l.bracketX
 	s.printf(`<g id="cycle" fill="none" stroke="%s" stroke-width="2">`, orange)
 	s.printf(`<path d="M%s,%s H%s V%s H%s"/>`, num(x-8), num(y1), num(x), num(y0), num(x-8))
-	// An arrowhead at the top: the last state is the cycle's first.
 	s.printf(`<path d="M%s,%s L%s,%s L%s,%s" />`, num(x-4), num(y0+8), num(x), num(y0), num(x+4), num(y0+8))
 	mid := (y0 + y1) / 2
-	s.printf(`<text x="%s" y="%s" fill="%s" stroke="none" font-weight="bold">cycle repeats forever</text>`, num(x+8), num(mid-4), orange)
-	s.printf(`<text x="%s" y="%s" fill="%s" stroke="none">step %d = step %d</text>`, num(x+8), num(mid+12), orange, last, c.cycle)
+	repeat, back := c.cycleWords()
+	s.printf(`<text x="%s" y="%s" fill="%s" stroke="none" font-weight="bold">%s</text>`, num(x+8), num(mid-4), orange, esc(repeat))
+	s.printf(`<text x="%s" y="%s" fill="%s" stroke="none">↩ %s</text>`, num(x+8), num(mid+12), orange, esc(back))
 	s.printf("</g>\n")
+}
+
+// cycleWords are the words of a lasso's cycle, numbered as the text report
+// numbers it.
+func (c *chart) cycleWords() (repeat, back string) {
+	return trace.CycleWords(c.cycle+1, len(c.rows)-1)
 }
 
 func (l *layout) drawLegend(s *svgWriter) {

@@ -36,7 +36,7 @@ func Standard[L, M any]() []model.Property[L, M] {
 		{
 			Name: "LeaderNotDemoted", Kind: model.StepProperty, Optional: true, ElectedOnly: true,
 			Doc:  "a live leader stays leader while it is alive",
-			Step: NotDemoted[L, M], Explain: explainDemoted[L, M],
+			Step: NotDemoted[L, M], When: LeaderStaysAlive[L, M], Explain: explainDemoted[L, M],
 		},
 	}
 }
@@ -92,6 +92,17 @@ func Stable[L, M any](v *model.View[L, M]) bool {
 		}
 	}
 	return true
+}
+
+// LeaderStaysAlive is what LeaderNotDemoted speaks of: a step after which
+// a process that was a live leader before it is still alive.
+func LeaderStaysAlive[L, M any](before *model.View[L, M], _ model.Action, after *model.View[L, M]) bool {
+	for p := 0; p < before.N(); p++ {
+		if before.Leader(p) && after.Alive(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // NotDemoted: a process that is leader before a step and alive after it is

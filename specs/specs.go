@@ -39,19 +39,24 @@ type Factory interface {
 
 // Builder adapts an Algorithm to a Factory. Its properties are the standard
 // ones (properties.Standard), those the algorithm declares
-// (model.Propertied), and extra.
+// (model.Propertied), and extra. An optional method that mcheck would never
+// call (model.CheckMethods) makes Register and System fail.
 func Builder[L, M any](alg model.Algorithm[L, M], extra ...model.Property[L, M]) Factory {
 	all := properties.Standard[L, M]()
 	if own, ok := alg.(model.Propertied[L, M]); ok {
 		all = append(all, own.Properties()...)
 	}
-	return &builder[L, M]{alg: alg, all: append(all, extra...)}
+	return &builder[L, M]{alg: alg, all: append(all, extra...), methods: model.CheckMethods(alg)}
 }
 
 type builder[L, M any] struct {
-	alg model.Algorithm[L, M]
-	all []model.Property[L, M]
+	alg     model.Algorithm[L, M]
+	all     []model.Property[L, M]
+	methods error // model.CheckMethods
 }
+
+// Methods is model.CheckMethods of the algorithm (for Register).
+func (b *builder[L, M]) Methods() error { return b.methods }
 
 func (b *builder[L, M]) Properties() []model.PropertyInfo {
 	infos := make([]model.PropertyInfo, len(b.all))
@@ -62,6 +67,9 @@ func (b *builder[L, M]) Properties() []model.PropertyInfo {
 }
 
 func (b *builder[L, M]) System(cfg model.Config, check []string, opts ...model.Option) (model.System, error) {
+	if b.methods != nil {
+		return nil, b.methods
+	}
 	if d := properties.Duplicate(b.Properties()); d != "" {
 		return nil, fmt.Errorf("two properties are named %s", d)
 	}
@@ -82,7 +90,9 @@ type Registry struct{ specs map[string]Spec }
 
 // Register adds specs under their names. A name that is empty or already
 // registered (a built-in one included) is an error, so that an algorithm
-// never silently replaces another; the specs before it are kept.
+// never silently replaces another, and so is an optional method that
+// mcheck would never call (model.CheckMethods); the specs before it are
+// kept.
 func (r *Registry) Register(specs ...Spec) error {
 	for _, s := range specs {
 		switch _, taken := r.specs[s.Name]; {
@@ -92,6 +102,9 @@ func (r *Registry) Register(specs ...Spec) error {
 			return fmt.Errorf("register %q: the spec has no Build (use specs.Builder(yourAlgorithm))", s.Name)
 		case taken:
 			return fmt.Errorf("register %q: the name is taken (%s); give your algorithm another name", s.Name, strings.Join(r.Names(), ", "))
+		}
+		if m, ok := s.Build.(interface{ Methods() error }); ok && m.Methods() != nil {
+			return fmt.Errorf("register %q: %w", s.Name, m.Methods())
 		}
 		if r.specs == nil {
 			r.specs = map[string]Spec{}

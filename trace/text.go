@@ -16,6 +16,18 @@ var kindText = map[string]string{
 	KindLasso:     "witness (a lasso: a prefix, then a cycle that sends and can be repeated at will)",
 }
 
+// CycleWords say which steps a lasso's cycle repeats, first to last, and
+// where the run goes after last, in the one numbering that the text, the
+// charts and the explorer page use: the cycle's first step is the one after
+// the state (File.CycleStart) that the last step returns to.
+func CycleWords(first, last int) (repeat, back string) {
+	repeat = fmt.Sprintf("steps %d-%d repeat forever", first, last)
+	if first == last {
+		repeat = fmt.Sprintf("step %d repeats forever", first)
+	}
+	return repeat, fmt.Sprintf("back to step %d", first)
+}
+
 // WriteText renders f for people: the initial state in full, then each
 // step's action and the fields it changed ("p3.elected: ⊥ → 9"), or with
 // full the whole state after every step. A lasso's cycle is marked.
@@ -38,9 +50,11 @@ func WriteText(w io.Writer, f *File, full bool) {
 		case i == first && i == last:
 			mark = "   ◀ cycle: this step repeats forever"
 		case i == first:
-			mark = fmt.Sprintf("   ◀ cycle starts here (steps %d-%d repeat forever)", first, last)
+			repeat, _ := CycleWords(first, last)
+			mark = "   ◀ cycle starts here (" + repeat + ")"
 		case i == last:
-			mark = fmt.Sprintf("   ↩ back to step %d", first)
+			_, back := CycleWords(first, last)
+			mark = "   ↩ " + back
 		}
 		fmt.Fprintf(w, "%4d  %s%s\n", i, s.Label(), mark)
 		if i == 0 || full {

@@ -7,8 +7,21 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{
 		Name: "NonParticipantForwardsNoElection", Kind: model.StepProperty, Optional: true,
 		Doc:  "a process that sends an ELECTION is a participant after the step",
-		Step: onlyParticipantsSendElection,
+		Step: onlyParticipantsSendElection, When: sendsElection,
 	}}
+}
+
+// sendsElection: some process sends an ELECTION in the step, what
+// NonParticipantForwardsNoElection speaks of.
+func sendsElection(before *model.View[Local, Msg], _ model.Action, after *model.View[Local, Msg]) bool {
+	for p := 0; p < after.N(); p++ {
+		for q := 0; q < after.N(); q++ {
+			if elections(after.Chan(p, q)) > elections(before.Chan(p, q)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Only the process taking a step can add to its outgoing channels, so more

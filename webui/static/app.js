@@ -122,7 +122,7 @@ function render(v) {
   $("note").hidden = !(home && home.note && configQuery(home.query) === configQuery(v.query));
 
   const n = v.path.length;
-  $("position").textContent = "step " + v.at + " of " + n + (v.cycle !== null ? " (a lasso: steps " + (v.cycle + 1) + "–" + n + " repeat)" : "");
+  $("position").textContent = "step " + v.at + " of " + n + (v.cycle !== null ? " (a lasso: " + cycleWords(v.cycle + 1, n).repeat + ")" : "");
   if (v.property) $("position").textContent += ", a counterexample of " + v.property;
   if (v.note) $("position").textContent += " — " + v.note;
   $("first").disabled = v.at === 0;
@@ -190,8 +190,12 @@ function render(v) {
     const li = el("li", { class: cls.trim(), "data-step": String(i) }, a);
     // As in the text trace: the marks name the cycle's first step, the one
     // after the state (v.cycle) that the last step returns to.
-    if (v.cycle !== null && i === v.cycle + 1) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle starts here (steps " + (v.cycle + 1) + "-" + v.path.length + " repeat)"));
-    if (v.cycle !== null && i === v.path.length) li.append(el("span", { class: "cycle-mark" }, " ↩ back to step " + (v.cycle + 1)));
+    if (v.cycle !== null) {
+      const first = v.cycle + 1, last = v.path.length, words = cycleWords(first, last);
+      if (i === first && i === last) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle: this step repeats forever"));
+      else if (i === first) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle starts here (" + words.repeat + ")"));
+      else if (i === last) li.append(el("span", { class: "cycle-mark" }, " ↩ " + words.back));
+    }
     hist.append(li);
   });
 
@@ -287,7 +291,7 @@ function showResult(j) {
   r.counterexamples.forEach((cx, i) => {
     const b = el("button", { class: "load", "data-cx": String(i) }, "load");
     b.addEventListener("click", () => go(cx.query));
-    const what = cx.property + " (" + cx.kind + ", " + cx.path.length + " steps" + (cx.cycle !== null ? ", steps " + (cx.cycle + 1) + "-" + cx.path.length + " repeat" : "") + (cx.bounded ? ", may be due to the channel bound" : "") + ")";
+    const what = cx.property + " (" + cx.kind + ", " + cx.path.length + " steps" + (cx.cycle !== null ? ", " + cycleWords(cx.cycle + 1, cx.path.length).repeat : "") + (cx.bounded ? ", may be due to the channel bound" : "") + ")";
     cxs.append(el("li", { class: "counterexample", "data-query": cx.query }, b, " " + what + ": " + cx.summary));
   });
 }

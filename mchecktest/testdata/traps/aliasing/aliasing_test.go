@@ -1,0 +1,11 @@
+package aliasing
+
+import (
+	"testing"
+
+	"github.com/mcheck/mcheck/mchecktest"
+)
+
+func TestCheck(t *testing.T) {
+	mchecktest.Check(t, Algorithm{}, mchecktest.Config{N: 3})
+}

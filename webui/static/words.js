@@ -1,0 +1,9 @@
+// Words the page shares with the text report and the charts. cycleWords is
+// trace.CycleWords: which steps a lasso's cycle repeats, first to last, and
+// where the run goes after the last; the cycle's first step is the one
+// after the state (the view's cycle) that the last step returns to.
+// (webui's TestPageWordsMatchTheReport runs it in node against the Go.)
+function cycleWords(first, last) {
+  const repeat = first === last ? "step " + first + " repeats forever" : "steps " + first + "-" + last + " repeat forever";
+  return { repeat: repeat, back: "back to step " + first };
+}

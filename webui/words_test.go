@@ -1,0 +1,38 @@
+package webui_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/trace"
+)
+
+// The page numbers a lasso's cycle as the text report and the charts do:
+// static/words.js, run in node, says what trace.CycleWords says.
+func TestPageWordsMatchTheReport(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH to run static/words.js")
+	}
+	src, err := os.ReadFile("static/words.js")
+	require.NoError(t, err)
+	cases := [][2]int{{1, 1}, {6, 8}, {2, 12}, {8, 38}, {3, 4}}
+	in, err := json.Marshal(cases)
+	require.NoError(t, err)
+	script := string(src) + "\nconsole.log(JSON.stringify(" + string(in) + ".map(([f, l]) => cycleWords(f, l))));\n"
+	out, err := exec.Command(node, "-e", script).Output()
+	require.NoError(t, err)
+	var got []struct{ Repeat, Back string }
+	require.NoError(t, json.Unmarshal(out, &got))
+	require.Len(t, got, len(cases))
+	for i, c := range cases {
+		repeat, back := trace.CycleWords(c[0], c[1])
+		assert.Equal(t, repeat, got[i].Repeat, c)
+		assert.Equal(t, back, got[i].Back, c)
+	}
+}
