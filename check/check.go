@@ -206,12 +206,17 @@ func Run(req Request) (*Report, error) {
 		// The reduced graph keeps every violation reachable, but not every
 		// shortest path to one. (An interrupted check keeps the reduced
 		// search's counterexample: a rerun would stop at once and lose it.)
-		eo.Reduce, rerun = false, true
-		first := res.Elapsed
-		if res, err = explore.Run(sys, eo); err != nil {
+		eo.Reduce = false
+		full, err := explore.Run(sys, eo)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 		}
-		res.Elapsed += first
+		// Interrupted before it found one, the rerun keeps the reduced
+		// search's counterexample too.
+		if full.Stop != explore.StopInterrupted || len(full.Violations) > 0 {
+			full.Elapsed += res.Elapsed
+			res, rerun = full, true
+		}
 	}
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: exp, RerunFull: rerun, sys: ps}
 	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {

@@ -29,8 +29,45 @@ const (
 )
 
 // Main runs mcheck with args (without the program name) against the
-// algorithms of reg, and returns the exit status.
+// algorithms of reg, and returns the exit status. A report that could not
+// be written to stdout (a full disk, a closed pipe) is no report: exit
+// status 2, and stderr says why.
 func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := mainTo(args, reg, out, stderr)
+	if out.err != nil {
+		fmt.Fprintf(stderr, "mcheck: writing to standard output: %s (the output is incomplete; exit status %d)\n", oneLine(unwrapPath(out.err).Error()), ExitIncomplete)
+		return ExitIncomplete
+	}
+	return code
+}
+
+// checkedWriter keeps the first error of its writes, a short write
+// included, and writes nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// failed says whether w is stdout and a write to it failed.
+func failed(w io.Writer) bool {
+	c, ok := w.(*checkedWriter)
+	return ok && c.err != nil
+}
+
+func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "replay" {
 		return replayMain(args[1:], reg, stdout, stderr)
 	}
@@ -117,7 +154,9 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	}
 	if o.json {
 		if err := writeJSON(stdout, rep); err != nil {
-			fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
+			if !failed(stdout) { // else Main says it
+				fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
+			}
 			return ExitIncomplete
 		}
 	} else {
@@ -141,7 +180,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		if err := writeTraceFiles(o.traceOut, files, stderr); err != nil {
+		if err := writeTraceFiles(o.traceOut, files, rep, stderr); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}

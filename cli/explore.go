@@ -99,7 +99,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 			return badInput(stderr, fmt.Errorf("explore: a trace file brings its configuration: drop %s", strings.Join(modelGiven, ", ")))
 		}
 		path := files[0]
-		fh, err := os.Open(path)
+		fh, err := openInput(path)
 		if err != nil {
 			return badInput(stderr, fmt.Errorf("explore: %v", err))
 		}

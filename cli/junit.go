@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -133,11 +132,7 @@ func verdictFiles(v check.Verdict) []*trace.File {
 }
 
 func writeJUnitFile(path string, r *check.Report) error {
-	var b bytes.Buffer
-	if err := writeJUnit(&b, r); err != nil {
-		return err
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return writeOutput(path, func(w io.Writer) error { return writeJUnit(w, r) })
 }
 
 // writeAnnotations prints a GitHub Actions ::error line per violated
