@@ -303,7 +303,7 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 	}
 	if v := res.Violated(ek, i); v != nil {
 		base.Status, base.Kind, base.Trace = Violated, kind, &v.Trace
-		base.Summary = r.sys.Explain(i, r.evidence(&v.Trace, p.Kind == model.StepProperty))
+		base.Summary = r.summary(i, kind, &v.Trace)
 		return base
 	}
 	if !res.Complete {
@@ -339,12 +339,10 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
 	// the stuck state (a run that stops outside it).
 	var found []Counterexample
 	if v := res.Violated(explore.FairCycle, i); v != nil {
-		ev := model.Evidence{Steps: v.Trace.CycleStart, State: v.Trace.Steps[v.Trace.CycleStart].State, Cycle: r.explainCycle(&v.Trace)}
-		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.sys.Explain(i, ev), Bounded: v.Bounded})
+		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.summary(i, trace.KindFairCycle, &v.Trace), Bounded: v.Bounded})
 	}
 	if v := res.Violated(explore.Stuck, i); v != nil {
-		ev := model.Evidence{Steps: len(v.Trace.Steps) - 1, State: v.Trace.Final().State, Stuck: true}
-		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.sys.Explain(i, ev), Bounded: v.Bounded})
+		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.summary(i, trace.KindStuck, &v.Trace), Bounded: v.Bounded})
 	}
 	if len(found) > 0 {
 		first := found[0]

@@ -13,12 +13,12 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // Exit statuses.
@@ -231,13 +231,7 @@ var (
 func flagError(err error) string { return oneLine(flagErrorText(err)) }
 
 // oneLine escapes control characters (a newline in an argument).
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
-}
+func oneLine(s string) string { return trace.Printable(s) }
 
 func flagErrorText(err error) string {
 	msg := err.Error()

@@ -149,10 +149,11 @@ func writeAnnotations(w io.Writer, r *check.Report) {
 
 // escapeData and escapeProperty escape a workflow command's message and
 // its properties as the GitHub runner reads them.
+// Other control characters are escaped (trace.Printable) after them.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return trace.Printable(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
 }
 
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return trace.Printable(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
 }

@@ -129,5 +129,5 @@ func statusCell(rep *check.Report, v check.Verdict) string {
 
 // mdCell makes s safe in a Markdown table cell.
 func mdCell(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(s)
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(trace.Printable(strings.ReplaceAll(s, "\n", " ")))
 }

@@ -65,32 +65,41 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
-	if _, err := reg.Lookup(f.Config.Algo); err != nil {
+	spec, err := reg.Lookup(f.Config.Algo)
+	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s is a trace of %q, which this mcheck does not have (it has %s): replay it with the mcheck program that registers %q, such as your course's own (go run ./mcheck replay %s)",
 			path, f.Config.Algo, strings.Join(reg.Names(), ", "), f.Config.Algo, path))
 	}
-	err = trace.Replay(f, reg)
+	// What is shown is the run as the model renders it, not the file's
+	// text: replay compares steps and states as data.
+	shown, err := trace.Replayed(f, reg)
 	var div *trace.DivergenceError
 	switch {
 	case errors.As(err, &div):
-		fmt.Fprintf(stdout, "%s: %v\n", path, err)
+		// The reason quotes the file (a step that is not enabled).
+		fmt.Fprintf(stdout, "%s: %s\n", oneLine(path), oneLine(err.Error()))
 		return ExitViolation
 	case err != nil:
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
-	if f.Kind == trace.KindWitness || f.Kind == trace.KindLasso {
-		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", path, f.Kind, f.Property, len(f.Steps)-1)
+	// The summary too, which the file may make up.
+	if shown.Summary, err = check.Summary(spec, shown); err != nil {
+		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
+	}
+	name := oneLine(path)
+	if shown.Kind == trace.KindWitness || shown.Kind == trace.KindLasso {
+		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", name, shown.Kind, oneLine(shown.Property), len(shown.Steps)-1)
 	} else {
-		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
+		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", name, shown.Property, shown.Kind, len(shown.Steps)-1)
 	}
 	if *chart != "" {
-		if err := writeMSCFile(*chart, f); err != nil {
-			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", err, ExitHolds)
+		if err := writeMSCFile(*chart, shown); err != nil {
+			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", oneLine(err.Error()), ExitHolds)
 		}
 	}
 	if !*quiet {
 		fmt.Fprintln(stdout)
-		trace.WriteText(stdout, f, *full)
+		trace.WriteText(stdout, shown, *full)
 	}
 	return ExitHolds
 }

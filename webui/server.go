@@ -113,11 +113,13 @@ func New(opt Options) (*Server, error) {
 			return nil, err
 		}
 		home.path, home.at, home.cycle = path, len(path), f.CycleStart
+		// The note says what the replay checked; the file's summary is
+		// its own text, which nothing checks (trace.Replayed).
 		if notViolated != nil {
-			s.note = fmt.Sprintf("%s: %v", opt.TraceName, notViolated)
+			s.note = trace.Printable(fmt.Sprintf("%s: %v", opt.TraceName, notViolated))
 		} else {
 			home.cx = counterexample{property: f.Property, kind: f.Kind}
-			s.note = fmt.Sprintf("%s: %s violated (%s, %d steps): %s", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1, f.Summary)
+			s.note = trace.Printable(fmt.Sprintf("%s: %s violated (%s, %d steps; every step replays)", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
 		}
 	}
 	s.home = home.encode()
