@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -198,6 +200,9 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcheck: --junit: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
+	if why := rep.Stats.SpillFailed; why != "" {
+		fmt.Fprintf(stderr, "mcheck: the search's temporary files (TMPDIR) failed, so it went on in memory within the budget: %s\n", oneLine(why))
+	}
 	if os.Getenv("GITHUB_ACTIONS") != "" {
 		writeAnnotations(stderr, rep)
 	}
@@ -269,7 +274,7 @@ func isTerminal(w io.Writer) bool {
 // memory (or of the container's limit), and no more than three quarters of
 // what is available now; 8 GiB if unknown.
 func defaultMemoryBudget() int64 {
-	return memoryBudgetFrom(readFile("/proc/meminfo"), readFile("/sys/fs/cgroup/memory.max"))
+	return memoryBudgetFrom(readFile("/proc/meminfo"), cgroupLimits(readFile("/proc/self/cgroup"), readFile)...)
 }
 
 func readFile(name string) string {
@@ -277,9 +282,46 @@ func readFile(name string) string {
 	return string(data)
 }
 
+// cgroupLimits reads the memory limits of the control groups this process
+// is in (selfCgroup is the text of /proc/self/cgroup): cgroup v2's
+// memory.max and v1's memory.limit_in_bytes, of its own group and of every
+// group above it (a nested group's parent may have the lower limit), and
+// of the root of the hierarchy as a container sees it.
+func cgroupLimits(selfCgroup string, read func(name string) string) []string {
+	const v2, v1 = "/sys/fs/cgroup", "/sys/fs/cgroup/memory"
+	files := []string{v2 + "/memory.max", v1 + "/memory.limit_in_bytes"}
+	for _, line := range strings.Split(selfCgroup, "\n") {
+		// hierarchy-ID:controllers:path
+		parts := strings.SplitN(strings.TrimSpace(line), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var root, file string
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			root, file = v2, "memory.max"
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			root, file = v1, "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for dir := path.Clean("/" + parts[2]); dir != "/"; dir = path.Dir(dir) {
+			files = append(files, root+dir+"/"+file)
+		}
+	}
+	var limits []string
+	for _, f := range files {
+		if text := read(f); text != "" {
+			limits = append(limits, text)
+		}
+	}
+	return limits
+}
+
 // memoryBudgetFrom is defaultMemoryBudget from the text of /proc/meminfo and
-// of the cgroup's memory.max.
-func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
+// of the cgroup limits that apply (memory.max, memory.limit_in_bytes): the
+// lowest of them counts as the machine's memory.
+func memoryBudgetFrom(meminfo string, cgroupLimits ...string) int64 {
 	var total, avail int64
 	for _, line := range strings.Split(meminfo, "\n") {
 		var kb int64
@@ -290,8 +332,11 @@ func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
 			avail = kb * 1024
 		}
 	}
-	if limit, err := strconv.ParseInt(strings.TrimSpace(cgroupMax), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
-		total = limit
+	for _, text := range cgroupLimits {
+		// "max" (v2) and v1's near-2^63 "unlimited" are no limit.
+		if limit, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil && limit > 0 && limit < 1<<62 && (total == 0 || limit < total) {
+			total = limit
+		}
 	}
 	if total == 0 {
 		return 8 << 30
