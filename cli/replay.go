@@ -146,7 +146,7 @@ func writeTraceFiles(path string, files []*trace.File, rep *check.Report, stderr
 	dir := strings.HasSuffix(path, "/") || (statErr == nil && info.IsDir())
 	if !dir {
 		if len(files) == 0 {
-			if statErr == nil && info.Mode().IsRegular() {
+			if statErr == nil && info.Mode().IsRegular() && !isDescriptorPath(path) {
 				staleTrace(path, rep, stderr)
 			}
 			return nil
