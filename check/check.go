@@ -239,12 +239,17 @@ func Run(req Request) (*Report, error) {
 		// The reduced graph keeps every violation reachable, but not every
 		// shortest path to one. (An interrupted check keeps the reduced
 		// search's counterexample: a rerun would stop at once and lose it.)
-		eo.Reduce, rerun = false, true
-		first := res.Elapsed
-		if res, err = explore.Run(sys, eo); err != nil {
+		eo.Reduce = false
+		full, err := explore.Run(sys, eo)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 		}
-		res.Elapsed += first
+		// Interrupted before it found one, the rerun keeps the reduced
+		// search's counterexample too.
+		if full.Stop != explore.StopInterrupted || len(full.Violations) > 0 {
+			full.Elapsed += res.Elapsed
+			res, rerun = full, true
+		}
 	}
 	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: exp, RerunFull: rerun, sys: ps}
 	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {
@@ -338,7 +343,7 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 	}
 	if v := res.Violated(ek, i); v != nil {
 		base.Status, base.Kind, base.Trace = Violated, kind, &v.Trace
-		base.Summary = r.sys.Explain(i, r.evidence(&v.Trace, p.Kind == model.StepProperty))
+		base.Summary = r.summary(i, kind, &v.Trace)
 		return base
 	}
 	if !res.Complete {
@@ -378,12 +383,10 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
 	// the stuck state (a run that stops outside it).
 	var found []Counterexample
 	if v := res.Violated(explore.FairCycle, i); v != nil {
-		ev := model.Evidence{Steps: v.Trace.CycleStart, State: v.Trace.Steps[v.Trace.CycleStart].State, Cycle: r.explainCycle(&v.Trace)}
-		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.sys.Explain(i, ev), Bounded: v.Bounded})
+		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.summary(i, trace.KindFairCycle, &v.Trace), Bounded: v.Bounded})
 	}
 	if v := res.Violated(explore.Stuck, i); v != nil {
-		ev := model.Evidence{Steps: len(v.Trace.Steps) - 1, State: v.Trace.Final().State, Stuck: true}
-		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.sys.Explain(i, ev), Bounded: v.Bounded})
+		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.summary(i, trace.KindStuck, &v.Trace), Bounded: v.Bounded})
 	}
 	if len(found) > 0 {
 		first := found[0]

@@ -43,3 +43,52 @@ func TestDefaultMemoryBudget(t *testing.T) {
 	require.Equal(t, int64(2<<30), memoryBudgetFrom(meminfo, "4294967296\n"))
 	require.Equal(t, int64(8<<30), memoryBudgetFrom("", ""))
 }
+
+// The container's limit is read from cgroup v2 and v1, from the process's
+// own group and every group above it (the lowest counts), and from the
+// root of the hierarchy as a container sees it.
+func TestCgroupLimits(t *testing.T) {
+	const meminfo = "MemTotal: 16777216 kB\nMemAvailable: 16000000 kB\n" // 16 GiB
+	files := func(m map[string]string) (func(string) string, *[]string) {
+		var asked []string
+		return func(name string) string { asked = append(asked, name); return m[name] }, &asked
+	}
+	// cgroup v2, nested: the limit is on a parent of the process's group.
+	read, asked := files(map[string]string{
+		"/sys/fs/cgroup/user.slice/memory.max":                                 "max\n",
+		"/sys/fs/cgroup/user.slice/user-1000.slice/memory.max":                 "2147483648\n",
+		"/sys/fs/cgroup/user.slice/user-1000.slice/session-3.scope/memory.max": "max\n",
+	})
+	limits := cgroupLimits("0::/user.slice/user-1000.slice/session-3.scope\n", read)
+	require.Equal(t, []string{
+		"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+		"/sys/fs/cgroup/user.slice/user-1000.slice/session-3.scope/memory.max",
+		"/sys/fs/cgroup/user.slice/user-1000.slice/memory.max",
+		"/sys/fs/cgroup/user.slice/memory.max",
+	}, *asked)
+	require.Equal(t, int64(1<<30), memoryBudgetFrom(meminfo, limits...))
+
+	// cgroup v1 (the memory controller beside others), unlimited at the
+	// root, 3 GiB on the process's group.
+	read, _ = files(map[string]string{
+		"/sys/fs/cgroup/memory/memory.limit_in_bytes":            "9223372036854771712\n",
+		"/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes": "3221225472\n",
+	})
+	self := "12:cpu,cpuacct:/docker/abc\n11:memory:/docker/abc\n1:name=systemd:/docker/abc\n"
+	require.Equal(t, int64(3<<29), memoryBudgetFrom(meminfo, cgroupLimits(self, read)...))
+	// The same group as a container sees it: its limit at the root.
+	read, _ = files(map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "3221225472\n"})
+	require.Equal(t, int64(3<<29), memoryBudgetFrom(meminfo, cgroupLimits(self, read)...))
+	// A v2 container: its own limit at /sys/fs/cgroup.
+	read, _ = files(map[string]string{"/sys/fs/cgroup/memory.max": "4294967296\n"})
+	require.Equal(t, int64(2<<30), memoryBudgetFrom(meminfo, cgroupLimits("0::/\n", read)...))
+	// No limit anywhere, and v1's unlimited without /proc/meminfo: the
+	// defaults.
+	read, _ = files(map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n"})
+	require.Equal(t, int64(8<<30), memoryBudgetFrom(meminfo, cgroupLimits(self, read)...))
+	require.Equal(t, int64(8<<30), memoryBudgetFrom("", cgroupLimits(self, read)...))
+	// A path with .. stays under the hierarchy.
+	read, asked = files(nil)
+	cgroupLimits("0::/../../etc\n", read)
+	require.Equal(t, "/sys/fs/cgroup/etc/memory.max", (*asked)[2])
+}

@@ -9,15 +9,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // Exit statuses.
@@ -28,8 +30,45 @@ const (
 )
 
 // Main runs mcheck with args (without the program name) against the
-// algorithms of reg, and returns the exit status.
+// algorithms of reg, and returns the exit status. A report that could not
+// be written to stdout (a full disk, a closed pipe) is no report: exit
+// status 2, and stderr says why.
 func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := mainTo(args, reg, out, stderr)
+	if out.err != nil {
+		fmt.Fprintf(stderr, "mcheck: writing to standard output: %s (the output is incomplete; exit status %d)\n", oneLine(unwrapPath(out.err).Error()), ExitIncomplete)
+		return ExitIncomplete
+	}
+	return code
+}
+
+// checkedWriter keeps the first error of its writes, a short write
+// included, and writes nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// failed says whether w is stdout and a write to it failed.
+func failed(w io.Writer) bool {
+	c, ok := w.(*checkedWriter)
+	return ok && c.err != nil
+}
+
+func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "replay" {
 		return replayMain(args[1:], reg, stdout, stderr)
 	}
@@ -116,7 +155,9 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	}
 	if o.json {
 		if err := writeJSON(stdout, rep); err != nil {
-			fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
+			if !failed(stdout) { // else Main says it
+				fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
+			}
 			return ExitIncomplete
 		}
 	} else {
@@ -140,7 +181,7 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		if err := writeTraceFiles(o.traceOut, files, stderr); err != nil {
+		if err := writeTraceFiles(o.traceOut, files, rep, stderr); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
@@ -157,6 +198,9 @@ func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		if err := writeJUnitFile(o.junit, rep); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --junit: %v (the report above stands; exit status %d)\n", err, code)
 		}
+	}
+	if why := rep.Stats.SpillFailed; why != "" {
+		fmt.Fprintf(stderr, "mcheck: the search's temporary files (TMPDIR) failed, so it went on in memory within the budget: %s\n", oneLine(why))
 	}
 	if os.Getenv("GITHUB_ACTIONS") != "" {
 		writeAnnotations(stderr, rep)
@@ -191,13 +235,7 @@ var (
 func flagError(err error) string { return oneLine(flagErrorText(err)) }
 
 // oneLine escapes control characters (a newline in an argument).
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
-}
+func oneLine(s string) string { return trace.Printable(s) }
 
 func flagErrorText(err error) string {
 	msg := err.Error()
@@ -235,7 +273,7 @@ func isTerminal(w io.Writer) bool {
 // memory (or of the container's limit), and no more than three quarters of
 // what is available now; 8 GiB if unknown.
 func defaultMemoryBudget() int64 {
-	return memoryBudgetFrom(readFile("/proc/meminfo"), readFile("/sys/fs/cgroup/memory.max"))
+	return memoryBudgetFrom(readFile("/proc/meminfo"), cgroupLimits(readFile("/proc/self/cgroup"), readFile)...)
 }
 
 func readFile(name string) string {
@@ -246,14 +284,51 @@ func readFile(name string) string {
 // machineMemory is the memory of this machine, or of its container's
 // limit when lower (0 if unknown): no size flag may ask for more.
 func machineMemory() int64 {
-	total, _ := memoryFrom(readFile("/proc/meminfo"), readFile("/sys/fs/cgroup/memory.max"))
+	total, _ := memoryFrom(readFile("/proc/meminfo"), cgroupLimits(readFile("/proc/self/cgroup"), readFile)...)
 	return total
 }
 
+// cgroupLimits reads the memory limits of the control groups this process
+// is in (selfCgroup is the text of /proc/self/cgroup): cgroup v2's
+// memory.max and v1's memory.limit_in_bytes, of its own group and of every
+// group above it (a nested group's parent may have the lower limit), and
+// of the root of the hierarchy as a container sees it.
+func cgroupLimits(selfCgroup string, read func(name string) string) []string {
+	const v2, v1 = "/sys/fs/cgroup", "/sys/fs/cgroup/memory"
+	files := []string{v2 + "/memory.max", v1 + "/memory.limit_in_bytes"}
+	for _, line := range strings.Split(selfCgroup, "\n") {
+		// hierarchy-ID:controllers:path
+		parts := strings.SplitN(strings.TrimSpace(line), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var root, file string
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			root, file = v2, "memory.max"
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			root, file = v1, "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for dir := path.Clean("/" + parts[2]); dir != "/"; dir = path.Dir(dir) {
+			files = append(files, root+dir+"/"+file)
+		}
+	}
+	var limits []string
+	for _, f := range files {
+		if text := read(f); text != "" {
+			limits = append(limits, text)
+		}
+	}
+	return limits
+}
+
 // memoryBudgetFrom is defaultMemoryBudget from the text of /proc/meminfo and
-// of the cgroup's memory.max.
-func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
-	total, avail := memoryFrom(meminfo, cgroupMax)
+// of the cgroup limits that apply (memory.max, memory.limit_in_bytes): the
+// lowest of them counts as the machine's memory.
+func memoryBudgetFrom(meminfo string, cgroupLimits ...string) int64 {
+	total, avail := memoryFrom(meminfo, cgroupLimits...)
 	if total == 0 {
 		return 8 << 30
 	}
@@ -264,10 +339,10 @@ func memoryBudgetFrom(meminfo, cgroupMax string) int64 {
 	return max(budget, 256<<20)
 }
 
-// memoryFrom reads the memory of the machine (or of the cgroup's limit,
-// when lower) and what is available now from the text of /proc/meminfo and
-// of the cgroup's memory.max; 0 when unknown.
-func memoryFrom(meminfo, cgroupMax string) (total, avail int64) {
+// memoryFrom reads the memory of the machine (or of the lowest cgroup
+// limit, when lower) and what is available now from the text of
+// /proc/meminfo and of the cgroup limits; 0 when unknown.
+func memoryFrom(meminfo string, cgroupLimits ...string) (total, avail int64) {
 	for _, line := range strings.Split(meminfo, "\n") {
 		var kb int64
 		if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
@@ -277,8 +352,11 @@ func memoryFrom(meminfo, cgroupMax string) (total, avail int64) {
 			avail = kb * 1024
 		}
 	}
-	if limit, err := strconv.ParseInt(strings.TrimSpace(cgroupMax), 10, 64); err == nil && limit > 0 && (total == 0 || limit < total) {
-		total = limit
+	for _, text := range cgroupLimits {
+		// "max" (v2) and v1's near-2^63 "unlimited" are no limit.
+		if limit, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil && limit > 0 && limit < 1<<62 && (total == 0 || limit < total) {
+			total = limit
+		}
 	}
 	return total, avail
 }

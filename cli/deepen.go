@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 )
 
 // checkDeepen applies the rules of --max-queue auto and --time-limit.
@@ -27,7 +29,11 @@ func (o *options) checkDeepen() error {
 // per bound; --time-limit bounds the time of all of it.
 func runCheck(req check.Request, o *options) (*check.Report, error) {
 	if o.model.AutoQueue {
-		return check.Deepen(req, o.timeLimit)
+		rep, err := check.Deepen(req, o.timeLimit)
+		if err == nil && req.Context != nil && req.Context.Err() != nil {
+			interruptedDeepening(rep, context.Cause(req.Context))
+		}
+		return rep, err
 	}
 	if o.timeLimit > 0 {
 		ctx, cancel := check.WithTimeLimit(req.Context, o.timeLimit)
@@ -35,6 +41,28 @@ func runCheck(req check.Request, o *options) (*check.Report, error) {
 		req.Context = ctx
 	}
 	return check.Run(req)
+}
+
+// interruptedDeepening marks the report of bound deepening that a signal
+// (req.Context, not the time limit) stopped: the report of the last bound
+// that finished answers a question other than the one asked (the smallest
+// bound with nothing discarded, or a violation), so it is incomplete, and
+// what held at that bound is unknown. A violation stands; an
+// interrupted first bound says so already.
+func interruptedDeepening(rep *check.Report, cause error) {
+	d := rep.Deepening
+	b := d.Stopped()
+	if d.Violation || b == nil || !rep.Stats.Complete {
+		return
+	}
+	st := &rep.Stats
+	st.Complete, st.Stop = false, explore.StopInterrupted
+	st.Stopped = fmt.Sprintf("interrupted: %v at bound %d; the counts are those of bound %d, which finished", cause, b.MaxQueue, d.Verdicts)
+	for i := range rep.Verdicts {
+		if v := &rep.Verdicts[i]; v.Status == check.Holds {
+			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no violation with at most %s per channel (bound %d), but the check was interrupted at bound %d", messages(d.Verdicts), d.Verdicts, b.MaxQueue)
+		}
+	}
 }
 
 // writeDeepening lists the bounds that --max-queue auto tried and says what
@@ -70,11 +98,12 @@ func writeDeepening(w io.Writer, r *check.Report) {
 		fmt.Fprintf(w, "  max-queue %-3d %12s states  %12s discarded  %8.2f s  %s\n",
 			b.MaxQueue, commas(b.States), commas(b.Discarded), b.Elapsed.Seconds(), status)
 	}
-	fmt.Fprintf(w, "  verdict: %s\n", deepeningVerdict(d))
+	fmt.Fprintf(w, "  verdict: %s\n", deepeningVerdict(r))
 }
 
 // deepeningVerdict says in one sentence what the verdicts are about.
-func deepeningVerdict(d *check.Deepening) string {
+func deepeningVerdict(r *check.Report) string {
+	d := r.Deepening
 	k := d.Verdicts
 	var s string
 	switch {
@@ -82,6 +111,8 @@ func deepeningVerdict(d *check.Deepening) string {
 		return fmt.Sprintf("a property is violated with at most %s per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", messages(k))
 	case k == 0:
 		return "not even the search at bound 1 finished, so no property can be said to hold"
+	case r.Stats.Stop == explore.StopInterrupted:
+		return fmt.Sprintf("%s; bound %d found no violation with at most %s per channel, but deepening did not finish, so no property can be said to hold", r.Stats.Stopped, k, messages(k))
 	case d.Exhaustive:
 		return fmt.Sprintf("bound %d discarded nothing: no run ever has more than %s in a channel, so the verdicts are for the unbounded model", k, messages(k))
 	default:
@@ -142,7 +173,7 @@ func deepeningJSON(r *check.Report) *jsonDeepening {
 		return nil
 	}
 	out := &jsonDeepening{TimeLimitSeconds: d.TimeLimit.Seconds(), Seconds: d.Elapsed.Seconds(), VerdictBound: d.Verdicts, Exhaustive: d.Exhaustive,
-		Violation: d.Violation, Verdict: deepeningVerdict(d)}
+		Violation: d.Violation, Verdict: deepeningVerdict(r)}
 	for _, b := range d.Bounds {
 		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, Complete: b.Complete, States: b.States,
 			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly, NotStarted: b.NotStarted, Undecided: b.Undecided})

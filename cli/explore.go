@@ -31,7 +31,8 @@ Explore by hand in the browser (a local web server; Ctrl-C stops it):
   --addr HOST:PORT      where to listen (default 127.0.0.1:7070; :0 picks a free port)
   FILE                  a trace file, opened at its last step
   The page's URL holds the configuration and the path, so a link shows the
-  same state; --max-states, --memory and --workers bound its Check button.
+  same state; --max-states, --memory, --workers and --time-limit (default
+  10m) bound each check of its Check button.
 `
 
 // modelFlags are the flags of a configuration: those an explorer URL may
@@ -39,7 +40,7 @@ Explore by hand in the browser (a local web server; Ctrl-C stops it):
 var modelFlags = append([]string{"algo"}, modelopt.Flags()...)
 
 // exploreOnly are the other flags explore takes.
-var exploreOnly = []string{"addr", "max-states", "memory", "workers", "quiet"}
+var exploreOnly = []string{"addr", "max-states", "memory", "workers", "quiet", "time-limit"}
 
 // exploreMain is `mcheck explore`.
 func exploreMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
@@ -78,6 +79,9 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 			wrong = fmt.Errorf("explore: --%s does not apply to explore (usage: %s)", f.Name, exploreUsage)
 		}
 	})
+	if wrong == nil && o.timeLimit < 0 {
+		wrong = fmt.Errorf("explore: --time-limit %s is negative: give a duration like 60s or 5m (each check's time; default %s)", o.timeLimit, webui.DefaultCheckTime)
+	}
 	if wrong == nil && o.model.AutoQueue {
 		wrong = fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
 	}
@@ -116,16 +120,16 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		o.memory = defaultMemoryBudget()
 	}
 	srv, err := newExplorer(reg, start, file, strings.Join(files, ""), loopback(*addr),
-		webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers})
+		webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers, CheckTime: o.timeLimit})
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}
 	defer srv.Close()
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := webui.Listen(*addr)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("explore: --addr %s: %v (--addr 127.0.0.1:0 picks a free port)", *addr, err))
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 256 << 10}
+	hs := srv.HTTPServer()
 	go func() {
 		<-ctx.Done()
 		srv.Close()

@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -142,11 +141,7 @@ func verdictFiles(v check.Verdict) []*trace.File {
 }
 
 func writeJUnitFile(path string, r *check.Report) error {
-	var b bytes.Buffer
-	if err := writeJUnit(&b, r); err != nil {
-		return err
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return writeOutput(path, func(w io.Writer) error { return writeJUnit(w, r) })
 }
 
 // writeAnnotations prints a GitHub Actions ::error line per violated
@@ -163,10 +158,11 @@ func writeAnnotations(w io.Writer, r *check.Report) {
 
 // escapeData and escapeProperty escape a workflow command's message and
 // its properties as the GitHub runner reads them.
+// Other control characters are escaped (trace.Printable) after them.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return trace.Printable(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
 }
 
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return trace.Printable(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
 }

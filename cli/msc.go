@@ -39,17 +39,12 @@ func writeMSCFile(path string, f *trace.File) error {
 	if err := checkMSCPath(path); err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	var err error
-	if strings.EqualFold(filepath.Ext(path), ".svg") {
-		err = msc.SVG(&b, f)
-	} else {
-		err = msc.Markdown(&b, f, 1)
-	}
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return writeOutput(path, func(w io.Writer) error {
+		if strings.EqualFold(filepath.Ext(path), ".svg") {
+			return msc.SVG(w, f)
+		}
+		return msc.Markdown(w, f, 1)
+	})
 }
 
 // writeCharts follows a check: --msc draws the first counterexample, and
@@ -84,15 +79,7 @@ func appendStepSummary(path string, rep *check.Report) error {
 	if err := writeStepSummary(&b, rep); err != nil {
 		return err
 	}
-	out, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := out.Write(b.Bytes()); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return appendOutput(path, b.Bytes())
 }
 
 // writeStepSummary writes the check as a Markdown section for a GitHub job
@@ -142,5 +129,5 @@ func statusCell(rep *check.Report, v check.Verdict) string {
 
 // mdCell makes s safe in a Markdown table cell.
 func mdCell(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(s)
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(trace.Printable(strings.ReplaceAll(s, "\n", " ")))
 }

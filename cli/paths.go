@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,19 +29,37 @@ func isDirPath(path string) bool {
 }
 
 // checkOutputFile says whether a file can be written at path: its
-// directory exists and takes new files, and path itself is not a
-// directory. An existing file is opened for writing (not truncated).
+// directory exists and takes new files (the output is written to a
+// temporary file there and renamed into place), and path itself is a
+// regular file that may be written, a device (/dev/null), an open
+// descriptor (/dev/stdout), or nothing yet. Nothing is opened that could
+// block: a named pipe is refused from its mode alone.
 func checkOutputFile(path string) error {
+	if isDescriptorPath(path) {
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		}
+		return nil
+	}
 	info, err := os.Stat(path)
 	switch {
 	case err == nil && info.IsDir():
 		return fmt.Errorf("%s is a directory: give a file name", path)
+	case err == nil && info.Mode()&fs.ModeCharDevice != 0:
+		return nil
+	case err == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("cannot write %s: it is %s, not a regular file: give a file name", path, fileKind(info.Mode()))
 	case err == nil:
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
 			return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 		}
-		return f.Close()
+		f.Close()
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		}
+		return checkOutputDir(filepath.Dir(target), path)
 	case errors.Is(err, fs.ErrNotExist):
 		return checkOutputDir(filepath.Dir(path), path)
 	}
@@ -48,6 +69,179 @@ func checkOutputFile(path string) error {
 		return dirErr
 	}
 	return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+}
+
+// isDescriptorPath says whether path names a file descriptor this process
+// already has open (/dev/stdout, or /dev/fd/63 from a shell's <(...)):
+// written in place, at its end, since the file behind it is the caller's.
+func isDescriptorPath(path string) bool {
+	switch path {
+	case "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return strings.HasPrefix(path, "/dev/fd/") || strings.HasPrefix(path, "/proc/self/fd/")
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// openInput opens a file to read, refusing anything but a regular file
+// before opening it: a named pipe or a device would block or never end.
+func openInput(path string) (*os.File, error) {
+	info, err := os.Stat(path)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		pe.Op = "open" // as os.Open says it
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%s, not a regular file: give a trace file", fileKind(info.Mode()))}
+	}
+	return os.Open(path)
+}
+
+// writeOutput writes what render writes to path so that a failure leaves
+// the file that was there whole: into a temporary file in the same
+// directory, synced, then renamed over path (through a symbolic link, the
+// file it points to). A device (/dev/null) or an open descriptor
+// (/dev/stdout) is written in place; any other special file is refused.
+func writeOutput(path string, render func(io.Writer) error) error {
+	if isDescriptorPath(path) {
+		return writeInPlace(path, os.O_WRONLY|os.O_APPEND, render)
+	}
+	// A new file gets 0644 less the umask; a file replaced keeps its mode.
+	target, perm, keep := path, fs.FileMode(0o644), false
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && info.Mode()&fs.ModeCharDevice != 0:
+		return writeInPlace(path, os.O_WRONLY, render)
+	case err == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("cannot write %s: it is %s, not a regular file", path, fileKind(info.Mode()))
+	case err == nil:
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+		perm, keep = info.Mode().Perm(), true
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	if err := replaceFile(target, perm, keep, render); err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// replaceFile writes a new file with permissions perm (less the umask,
+// unless keep) and renames it to target.
+func replaceFile(target string, perm fs.FileMode, keep bool, render func(io.Writer) error) error {
+	dir := filepath.Dir(target)
+	tmp, err := createTemp(dir, filepath.Base(target), perm)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriter(tmp)
+	if err := render(w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if keep {
+		if err := tmp.Chmod(perm); err != nil {
+			return err
+		}
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return err
+	}
+	done = true
+	// The rename itself survives a crash once the directory is synced;
+	// some file systems cannot sync a directory, and the file is in place.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// createTemp creates a new file for target in dir with the permissions
+// perm less the umask, as a file created at target would have (os.CreateTemp
+// makes it 0600).
+func createTemp(dir, target string, perm fs.FileMode) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d-%d", target, os.Getpid(), rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, err
+	}
+}
+
+// writeInPlace writes to a device or an open descriptor.
+func writeInPlace(path string, flag int, render func(io.Writer) error) error {
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	w := bufio.NewWriter(f)
+	err = render(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// appendOutput appends data to path (the GitHub job summary, which other
+// steps write to as well), with the checks of writeOutput.
+func appendOutput(path string, data []byte) error {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() && info.Mode()&fs.ModeCharDevice == 0 && !isDescriptorPath(path) {
+		return fmt.Errorf("cannot append to %s: it is %s, not a regular file", path, fileKind(info.Mode()))
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("appending to %s: %w", path, unwrapPath(err))
+	}
+	return nil
 }
 
 // checkOutputDir says whether dir exists and takes new files (for the

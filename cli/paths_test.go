@@ -75,7 +75,7 @@ func TestWriteFailureAfterTheSearchKeepsTheVerdict(t *testing.T) {
 	tmp := t.TempDir()
 	for _, c := range []struct{ flag, name, want string }{
 		{"--trace-out", "t.trace.json", "mcheck: --trace-out: writing TMP/t.trace.json: no space left on device (the report above stands; exit status 1)\n"},
-		{"--msc", "chart.svg", "mcheck: --msc: write TMP/chart.svg: no space left on device (the report above stands; exit status 1)\n"},
+		{"--msc", "chart.svg", "mcheck: --msc: writing TMP/chart.svg: no space left on device (the report above stands; exit status 1)\n"},
 	} {
 		path := filepath.Join(tmp, c.name)
 		require.NoError(t, os.Symlink("/dev/full", path))

@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -63,32 +65,41 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
-	if _, err := reg.Lookup(f.Config.Algo); err != nil {
+	spec, err := reg.Lookup(f.Config.Algo)
+	if err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s is a trace of %q, which this mcheck does not have (it has %s): replay it with the mcheck program that registers %q, such as your course's own (go run ./mcheck replay %s)",
 			path, f.Config.Algo, strings.Join(reg.Names(), ", "), f.Config.Algo, path))
 	}
-	err = trace.Replay(f, reg)
+	// What is shown is the run as the model renders it, not the file's
+	// text: replay compares steps and states as data.
+	shown, err := trace.Replayed(f, reg)
 	var div *trace.DivergenceError
 	switch {
 	case errors.As(err, &div):
-		fmt.Fprintf(stdout, "%s: %v\n", path, err)
+		// The reason quotes the file (a step that is not enabled).
+		fmt.Fprintf(stdout, "%s: %s\n", oneLine(path), oneLine(err.Error()))
 		return ExitViolation
 	case err != nil:
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
-	if f.Kind == trace.KindWitness || f.Kind == trace.KindLasso {
-		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", path, f.Kind, f.Property, len(f.Steps)-1)
+	// The summary too, which the file may make up.
+	if shown.Summary, err = check.Summary(spec, shown); err != nil {
+		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
+	}
+	name := oneLine(path)
+	if shown.Kind == trace.KindWitness || shown.Kind == trace.KindLasso {
+		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", name, shown.Kind, oneLine(shown.Property), len(shown.Steps)-1)
 	} else {
-		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", path, f.Property, f.Kind, len(f.Steps)-1)
+		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", name, shown.Property, shown.Kind, len(shown.Steps)-1)
 	}
 	if *chart != "" {
-		if err := writeMSCFile(*chart, f); err != nil {
-			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", err, ExitHolds)
+		if err := writeMSCFile(*chart, shown); err != nil {
+			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", oneLine(err.Error()), ExitHolds)
 		}
 	}
 	if !*quiet {
 		fmt.Fprintln(stdout)
-		trace.WriteText(stdout, f, *full)
+		trace.WriteText(stdout, shown, *full)
 	}
 	return ExitHolds
 }
@@ -96,9 +107,9 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 // readTraceFile reads an mcheck trace file or an ITF trace written by
 // mcheck, told apart by their content.
 func readTraceFile(path string) (*trace.File, error) {
-	fh, err := os.Open(path)
+	fh, err := openInput(path)
 	if err != nil {
-		return nil, err
+		return nil, unwrapPath(err)
 	}
 	defer fh.Close()
 	data, err := io.ReadAll(io.LimitReader(fh, maxTraceBytes+1))
@@ -123,11 +134,21 @@ func isITF(path string) bool { return strings.HasSuffix(strings.ToLower(path), "
 
 // writeTraceFiles writes the report's counterexamples: to path itself, or
 // when path is a directory (or ends in /) one file per counterexample.
-func writeTraceFiles(path string, files []*trace.File, stderr io.Writer) error {
+// A trace an earlier run left there would be archived as this run's (a
+// counterexample fixed since): when the search finished, the trace file at
+// path that this run does not rewrite is removed, and in a directory every
+// trace file of the same configuration that this run does not rewrite.
+// Only files that read as mcheck traces are removed; after a search that
+// did not finish they are kept (they may still be counterexamples), and
+// stderr says so either way.
+func writeTraceFiles(path string, files []*trace.File, rep *check.Report, stderr io.Writer) error {
 	info, statErr := os.Stat(path)
 	dir := strings.HasSuffix(path, "/") || (statErr == nil && info.IsDir())
 	if !dir {
 		if len(files) == 0 {
+			if statErr == nil && info.Mode().IsRegular() && !isDescriptorPath(path) {
+				staleTrace(path, rep, stderr)
+			}
 			return nil
 		}
 		if err := writeTraceFile(path, files[0]); err != nil {
@@ -143,26 +164,58 @@ func writeTraceFiles(path string, files []*trace.File, stderr io.Writer) error {
 	if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
+	written := map[string]bool{}
 	for _, f := range files {
-		if err := writeTraceFile(filepath.Join(path, f.Property+"-"+f.Kind+".trace.json"), f); err != nil {
+		name := traceName(f)
+		if err := writeTraceFile(filepath.Join(path, name), f); err != nil {
 			return err
+		}
+		written[name] = true
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	cfg := trace.ConfigOf(rep.Algo, rep.Config)
+	for _, e := range entries {
+		if written[e.Name()] || !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".trace.json") {
+			continue
+		}
+		// Other configurations' traces belong to other checks.
+		if f, err := readTraceFile(filepath.Join(path, e.Name())); err == nil && reflect.DeepEqual(f.Config, cfg) {
+			staleTrace(filepath.Join(path, e.Name()), rep, stderr)
 		}
 	}
 	return nil
 }
 
-func writeTraceFile(path string, f *trace.File) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
+// traceName is the name of a counterexample's file in a --trace-out
+// directory.
+func traceName(f *trace.File) string { return f.Property + "-" + f.Kind + ".trace.json" }
+
+// staleTrace removes the trace file an earlier run left at path, if it is
+// one and this run's search was exhaustive, and says what it did.
+func staleTrace(path string, rep *check.Report, stderr io.Writer) {
+	if _, err := readTraceFile(path); err != nil {
+		fmt.Fprintf(stderr, "mcheck: --trace-out: no counterexample to write; %s is left as it was (not an mcheck trace)\n", path)
+		return
 	}
+	if !rep.Stats.Complete || rep.Bitstate != nil {
+		// A bitstate search may miss the state a trace leads to.
+		fmt.Fprintf(stderr, "mcheck: --trace-out: %s is a trace of an earlier run, kept: this search was not exhaustive, so it may still be a counterexample\n", path)
+		return
+	}
+	if err := os.Remove(path); err != nil {
+		fmt.Fprintf(stderr, "mcheck: --trace-out: %s is a trace of an earlier run that this one did not find, and it cannot be removed: %v\n", path, unwrapPath(err))
+		return
+	}
+	fmt.Fprintf(stderr, "mcheck: --trace-out: removed %s, a trace of an earlier run that this one did not find\n", path)
+}
+
+func writeTraceFile(path string, f *trace.File) error {
 	write := f.Write
 	if isITF(path) {
 		write = func(w io.Writer) error { return itf.Write(w, f) }
 	}
-	if err := write(out); err != nil {
-		out.Close()
-		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
-	}
-	return out.Close()
+	return writeOutput(path, write)
 }

@@ -31,6 +31,12 @@ var longSearch = []string{"--algo", "bully", "--n", "5", "--crash-any", "--progr
 // startUntilProgress starts the command and returns once it has printed
 // its first progress line (so its signal handling is installed).
 func startUntilProgress(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
+	return startUntilLine(t, cmd, "")
+}
+
+// startUntilLine starts the command and returns once it has printed a
+// line to stderr that starts with prefix.
+func startUntilLine(t *testing.T, cmd *exec.Cmd, prefix string) *bytes.Buffer {
 	t.Helper()
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -40,9 +46,9 @@ func startUntilProgress(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	r := bufio.NewReader(stderr)
 	for {
-		b, err := r.ReadByte()
-		require.NoError(t, err, "the search ended before its first progress line")
-		if b == '\n' { // the first plain progress line (stderr is a pipe)
+		line, err := r.ReadString('\n') // plain progress lines (stderr is a pipe)
+		require.NoError(t, err, "the search ended before a progress line starting %q", prefix)
+		if strings.HasPrefix(line, prefix) {
 			break
 		}
 	}
@@ -81,6 +87,26 @@ func TestStopSignalsGiveThePartialReport(t *testing.T) {
 			t.Logf("report %v after %s", took, sig.name)
 		})
 	}
+}
+
+// The run of the issue: SIGTERM while --max-queue auto searches bound 2,
+// after bound 1 finished, is an incomplete check (it exited 0 with
+// "search complete").
+func TestSignalDuringDeepeningGivesTheIncompleteReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the mcheck command")
+	}
+	cmd := exec.Command(buildMcheck(t), "--algo", "bully", "--n", "5", "--crash-any", "--max-queue", "auto", "--progress")
+	stdout := startUntilLine(t, cmd, "mcheck: bound 2:")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "exit: %v", err)
+	require.Equal(t, ExitIncomplete, exit.ExitCode(), "stdout:\n%s", stdout)
+	out := stdout.String()
+	require.Contains(t, out, "search       INCOMPLETE: interrupted: SIGTERM at bound 2; the counts are those of bound 1, which finished\n")
+	require.Contains(t, out, "stopped: interrupted: SIGTERM\n")
+	require.NotContains(t, out, " holds")
 }
 
 // A second signal does not wait for the report.

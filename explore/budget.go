@@ -10,7 +10,9 @@ import (
 
 // The memory budget (Options.MemoryBudget) bounds the whole process, not
 // only the search's own arrays. What the search keeps is counted exactly
-// (memBytes: table, links, frontier, graph, claims, batch buffers). On top
+// (memBytes: table, links, frontier, graph, claims, batch buffers, and the
+// workers: their buffers, and their expanders as measured when the first
+// was made). On top
 // of it come the arrays the next batch may allocate before the old ones are
 // collected (a table growth, a larger graph or frontier index: nextBytes),
 // the Tarjan arrays of the fair-cycle check after a complete search, and
@@ -123,7 +125,11 @@ func (s *search) withinBudget() bool {
 		}
 	}
 	if s.memBytes()+s.nextBytes() > limit {
-		s.halt(StopMemory, fmt.Sprintf("memory budget of %s reached", FormatBytes(budget)))
+		why := fmt.Sprintf("memory budget of %s reached", FormatBytes(budget))
+		if err := s.spillFailed(); err != nil {
+			why += fmt.Sprintf(" (temporary files failed, so the search used memory instead: %v)", err)
+		}
+		s.halt(StopMemory, why)
 		return false
 	}
 	return true

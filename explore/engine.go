@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"github.com/mcheck/mcheck/ts"
 )
@@ -51,6 +52,17 @@ type worker struct {
 	// Scratch of the lazy path, per successor of a state.
 	probes []probe
 	mine   []bool
+}
+
+// bytes is what the worker's buffers hold (its expanders' own memory is
+// search.workerBytes).
+func (w *worker) bytes() int64 {
+	b := int64(cap(w.read)) + int64(cap(w.probes))*int64(unsafe.Sizeof(probe{})) + int64(cap(w.mine))
+	for _, x := range []*expansion{w.x, w.alt} {
+		bt := &x.batch
+		b += int64(cap(bt.Succs))*int64(unsafe.Sizeof(ts.Succ{})) + int64(cap(bt.Tail())) + int64(cap(bt.Group)) + int64(cap(bt.Stubborn))*8 + int64(cap(x.pick))*4
+	}
+	return b
 }
 
 // expansion is an expander and the successors of the state it expanded

@@ -7,9 +7,12 @@ package explore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -189,6 +192,10 @@ type Stats struct {
 	LivenessSkipped string
 	// Exact: states were compared by their whole encodings (Options.Exact).
 	Exact bool
+	// SpillFailed says why the frontier or the parent links could not go
+	// to their temporary files (a full or small TMPDIR), so that the
+	// search kept them in memory, within the budget; "" when nothing failed.
+	SpillFailed string
 	// CollisionProbability estimates, for a fingerprint search, the chance
 	// that two distinct states shared a 64-bit fingerprint, so that one was
 	// taken for the other and states may have been missed (0 for an exact
@@ -267,7 +274,10 @@ type search struct {
 	// workers expand and claim chunks of a batch in parallel; each has its
 	// own expander.
 	workers []worker
-	crew    *crew // the helpers of the workers after the first, while the search runs
+	// workerBytes is the workers' own memory: their expanders, measured
+	// when the first was made, and their goroutines' stacks.
+	workerBytes int64
+	crew        *crew // the helpers of the workers after the first, while the search runs
 	// flushPending: the last batch's links and new states are still to
 	// be written to the files (flushWritten).
 	flushPending bool
@@ -318,6 +328,22 @@ func (s *search) newExpansion() *expansion {
 	return x
 }
 
+// workerStack is what a worker's goroutine may hold on its stack.
+const workerStack = 8 << 10
+
+// addWorker makes a worker and returns what it took from the heap (its
+// expanders' memory; ReadMemStats counts every allocation, so another
+// goroutine's can only make the figure larger), plus its stack.
+func (s *search) addWorker() int64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	w := worker{x: s.newExpansion(), alt: s.newExpansion()}
+	runtime.ReadMemStats(&after)
+	s.workers = append(s.workers, w)
+	s.lazy = w.x.lazy != nil
+	return int64(after.TotalAlloc-before.TotalAlloc) + workerStack
+}
+
 // Run explores sys breadth first.
 func Run(sys ts.System, opt Options) (*Result, error) {
 	if opt.Context == nil {
@@ -355,10 +381,29 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	for range n {
-		w := worker{x: s.newExpansion(), alt: s.newExpansion()}
-		s.workers = append(s.workers, w)
-		s.lazy = w.x.lazy != nil
+	// The workers' memory is inside the budget: what the first costs,
+	// times their number, must leave the search at least half its share
+	// (they are made before the search looks at the budget: 300,000 of
+	// them took 2 GB). Workers asked for that do not fit are an error;
+	// one per CPU becomes as many as fit (the results do not depend on
+	// it). When not even one fits, the search stops at its first look.
+	per := s.addWorker()
+	if b := opt.MemoryBudget; b > 0 {
+		if fit := int(min(SearchLimit(b)/2/per, math.MaxInt32)); fit >= 1 && n > fit {
+			if opt.Workers > 0 {
+				most := fmt.Sprintf("%d workers", fit)
+				if fit == 1 {
+					most = "1 worker"
+				}
+				return nil, fmt.Errorf("%d workers need about %s (%s each), more than half of what the memory budget of %s leaves the search: give at most %s, or a larger budget",
+					n, FormatBytes(int64(n)*per), FormatBytes(per), FormatBytes(b), most)
+			}
+			n = fit
+		}
+	}
+	s.workerBytes = int64(n) * per
+	for len(s.workers) < n {
+		s.addWorker()
 	}
 	// The table grows in parts on the workers (between phases, when they
 	// are idle).
@@ -509,8 +554,25 @@ func (s *search) memBytes() int64 {
 	if s.bits != nil {
 		g += s.bits.bytes()
 	}
-	return g + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() + s.encoded.bytes() +
+	for i := range s.workers {
+		g += s.workers[i].bytes()
+	}
+	return g + s.workerBytes + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() + s.encoded.bytes() +
 		s.cur.memBytes() + s.next.memBytes() + s.levelIO.bytes()
+}
+
+// spillFailed says why temporary files of the search failed, or is nil.
+func (s *search) spillFailed() error {
+	var why []string
+	for _, err := range []error{s.links.err, s.cur.err, s.next.err} {
+		if err != nil && !slices.Contains(why, err.Error()) {
+			why = append(why, err.Error())
+		}
+	}
+	if why == nil {
+		return nil
+	}
+	return errors.New(strings.Join(why, "; "))
 }
 
 func (s *search) result() (*Result, error) {
@@ -521,6 +583,9 @@ func (s *search) result() (*Result, error) {
 		s.stats.GraphEdges = int64(s.graph.dst.len())
 	}
 	s.stats.Exact = s.tab.enc != nil
+	if err := s.spillFailed(); err != nil {
+		s.stats.SpillFailed = err.Error()
+	}
 	if s.bits == nil && !s.stats.Exact {
 		s.stats.CollisionProbability = collisionProbability(s.stats.States, s.stats.Transitions+s.initials)
 	}

@@ -140,15 +140,32 @@ func (l *level) batch(from, to int64) {
 	l.out, l.outFrom, l.batching = l.io.out, from, true
 }
 
-// flush writes what batch collected; call it when no worker runs.
+// flush writes what batch collected; call it when no worker runs. When
+// the file takes no more (a full or small TMPDIR), the level comes back
+// to memory and the search goes on there, within the memory budget.
 func (l *level) flush() error {
 	if !l.batching {
 		return nil
 	}
 	l.batching = false
 	if _, err := l.file.WriteAt(l.out, l.outFrom); err != nil {
-		return fmt.Errorf("writing the frontier: %w", err)
+		return l.unspill(err)
 	}
+	return nil
+}
+
+// unspill brings a spilled level back to memory after a write to its file
+// failed with cause: the bytes the file holds, then the batch that could
+// not be written. Later levels stay in memory.
+func (l *level) unspill(cause error) error {
+	data := make([]byte, l.size)
+	if _, err := l.file.ReadAt(data[:l.outFrom], 0); err != nil {
+		return fmt.Errorf("writing the frontier: %w; reading it back: %w", cause, err)
+	}
+	copy(data[l.outFrom:], l.out)
+	l.data, l.onDisk, l.win, l.out = data, false, nil, nil
+	l.err = fmt.Errorf("the frontier stays in memory: %w", cause)
+	_ = l.file.Truncate(0) // give the disk back
 	return nil
 }
 

@@ -102,10 +102,11 @@ func Mermaid(w io.Writer, f *trace.File) error {
 }
 
 // mermaidText makes s safe as the text of a Mermaid message or note: the
-// characters Mermaid gives a meaning there become entity codes.
+// characters Mermaid gives a meaning there become entity codes, line
+// breaks spaces, and other control characters their escapes.
 func mermaidText(s string) string {
 	var sb strings.Builder
-	for _, r := range s {
+	for _, r := range trace.Printable(strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(s)) {
 		switch r {
 		case '#':
 			sb.WriteString("#35;")
@@ -115,8 +116,6 @@ func mermaidText(s string) string {
 			sb.WriteString("#lt;")
 		case '>':
 			sb.WriteString("#gt;")
-		case '\n', '\r', '\t':
-			sb.WriteByte(' ')
 		default:
 			sb.WriteRune(r)
 		}
@@ -144,8 +143,9 @@ func Markdown(w io.Writer, f *trace.File, level int) error {
 	return err
 }
 
-// markdownText escapes the characters Markdown would read as markup.
+// markdownText escapes the characters Markdown would read as markup, and
+// control characters (trace.Printable).
 func markdownText(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "|", `\|`, "[", `\[`, "]", `\]`, "\n", " ")
-	return r.Replace(s)
+	return r.Replace(trace.Printable(strings.ReplaceAll(s, "\n", " ")))
 }

@@ -588,10 +588,16 @@ func (s *svgWriter) printf(format string, args ...any) {
 	}
 }
 
-// esc escapes text for XML content and attribute values.
+// esc escapes text for XML content and attribute values: a line break
+// stays one (a tooltip's lines), another control character shows as its
+// escape (trace.Printable).
 func esc(t string) string {
+	lines := strings.Split(t, "\n")
+	for i, l := range lines {
+		lines[i] = trace.Printable(l)
+	}
 	var sb strings.Builder
-	xml.EscapeText(&sb, []byte(t))
+	xml.EscapeText(&sb, []byte(strings.Join(lines, "\n")))
 	return sb.String()
 }
 

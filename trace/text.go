@@ -3,6 +3,10 @@ package trace
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcheck/mcheck/model"
 )
@@ -36,7 +40,7 @@ func WriteText(w io.Writer, f *File, full bool) {
 	if len(f.Steps) == 2 {
 		steps = "step"
 	}
-	fmt.Fprintf(w, "%s %s, %d %s:\n", f.Property, kindText[f.Kind], len(f.Steps)-1, steps)
+	fmt.Fprintf(w, "%s %s, %d %s:\n", Printable(f.Property), kindText[f.Kind], len(f.Steps)-1, steps)
 	// The cycle starts with the step after the state the last step returns
 	// to: steps first..last repeat forever.
 	first, last := -1, len(f.Steps)-1
@@ -56,9 +60,9 @@ func WriteText(w io.Writer, f *File, full bool) {
 			_, back := CycleWords(first, last)
 			mark = "   ↩ " + back
 		}
-		fmt.Fprintf(w, "%4d  %s%s\n", i, s.Label(), mark)
+		fmt.Fprintf(w, "%4d  %s%s\n", i, Printable(s.Label()), mark)
 		if i == 0 || full {
-			fmt.Fprintf(w, "      %s\n", s.State)
+			fmt.Fprintf(w, "      %s\n", Printable(s.State.String()))
 			continue
 		}
 		changes := Diff(f.Steps[i-1].State, s.State)
@@ -66,7 +70,7 @@ func WriteText(w io.Writer, f *File, full bool) {
 			fmt.Fprintln(w, "      (no change)")
 		}
 		for _, c := range changes {
-			fmt.Fprintf(w, "      %s: %s → %s\n", c.Name, c.Old, c.New)
+			fmt.Fprintf(w, "      %s: %s → %s\n", Printable(c.Name), Printable(c.Old), Printable(c.New))
 		}
 	}
 }
@@ -103,3 +107,30 @@ func Diff(a, b model.Snapshot) []Change {
 	}
 	return out
 }
+
+// Printable is s with every character that is not printable escaped as Go
+// writes it in a string (\x1b, \n, \u202e), and bytes that are not UTF-8
+// as \xff: text from an algorithm or a file never reaches a terminal, a
+// chart or a log as a control sequence.
+func Printable(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, notPrintable) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case notPrintable(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func notPrintable(r rune) bool { return !unicode.IsPrint(r) }

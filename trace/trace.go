@@ -19,6 +19,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // Format names this version of the file format. Version 1 named each step
@@ -288,23 +289,92 @@ func KindsOf(k model.PropertyKind) []string {
 
 // Replay rebuilds the configuration of f from reg and verifies it.
 func Replay(f *File, reg *specs.Registry) error {
+	_, err := Replayed(f, reg)
+	return err
+}
+
+// Replayed replays f as Replay does and returns the run as the model
+// renders it: the configuration, every step and every state rebuilt from
+// the replayed run. Replay compares steps and states as data, so the
+// file's own text (a message's text, the summary) is never checked: what
+// people are shown of a replayed file must come from here. The summary,
+// which replay cannot check, is left out.
+func Replayed(f *File, reg *specs.Registry) (*File, error) {
+	sys, name, err := replaySystem(f, reg)
+	if err != nil {
+		return nil, err
+	}
+	if err := Verify(sys, f); err != nil {
+		return nil, err
+	}
+	return rendered(sys, name, f)
+}
+
+// replaySystem builds the system f's configuration names, checking the
+// property f claims (the registry's name of the algorithm is returned).
+func replaySystem(f *File, reg *specs.Registry) (model.System, string, error) {
 	spec, err := reg.Lookup(f.Config.Algo)
 	if err != nil {
-		return malformed("config.algo: %v", err)
+		return nil, "", malformed("config.algo: %v", err)
 	}
 	// A measure's witness run claims no property: it only has to replay.
 	check := []string{f.Property}
 	if f.Kind == KindWitness || f.Kind == KindLasso {
 		check = nil
 	} else if err := f.CheckProperty(spec.Build.Properties()); err != nil {
-		return err
+		return nil, "", err
 	}
 	cfg, _ := f.Config.Model()
 	sys, err := spec.Build.System(cfg, check)
 	if err != nil {
-		return malformed("config: %v", err)
+		return nil, "", malformed("config: %v", err)
 	}
-	return Verify(sys, f)
+	return sys, spec.Name, nil
+}
+
+// Run is the run of the model that f's steps replay as through sys (as
+// Verify follows them, without looking at the property): the model's own
+// states and actions, from which to render or explain it.
+func Run(sys model.System, f *File) (*explore.Trace, error) {
+	exp, err := model.ExpanderOf(sys)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	r, err := follow(exp, f)
+	if err != nil {
+		return nil, err
+	}
+	t := &explore.Trace{CycleStart: -1}
+	if f.CycleStart != nil {
+		t.CycleStart = *f.CycleStart
+	}
+	for i, st := range r.states {
+		s := explore.Step{State: st}
+		if i > 0 {
+			s.Action = r.actions[i-1]
+		}
+		t.Steps = append(t.Steps, s)
+	}
+	return t, nil
+}
+
+// rendered is f followed through sys, as the model renders it.
+func rendered(sys model.System, algo string, f *File) (*File, error) {
+	exp, err := model.ExpanderOf(sys)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	t, err := Run(sys, f)
+	if err != nil {
+		return nil, err
+	}
+	cfg := model.Config{}
+	if k, ok := sys.(interface{ Config() model.Config }); ok {
+		cfg = k.Config()
+	} else if cfg, err = f.Config.Model(); err != nil {
+		return nil, err
+	}
+	return New(algo, cfg, f.Property, f.Kind, "", t, exp), nil
 }
 
 // CheckProperty checks that f's property is one of all (an algorithm's
@@ -409,6 +479,8 @@ type replayed struct {
 	props  []uint64
 	fair   []int32
 	index  []int // index[i-1]: step i's place in Expand's batch
+	// actions[i-1] is step i's action.
+	actions []ts.Action
 }
 
 // follow matches each step of f as data (model.StepInfo.Equal) against the
@@ -450,7 +522,7 @@ func follow(exp model.Expander, f *File) (*replayed, error) {
 			return nil, &DivergenceError{Step: i, Reason: fmt.Sprintf("%q leads to another state: %v", f.Steps[i].Label(), err)}
 		}
 		r.states, r.props, r.fair = append(r.states, next), append(r.props, b.Succs[j].Props), append(r.fair, b.Succs[j].Fair)
-		r.index = append(r.index, j)
+		r.index, r.actions = append(r.index, j), append(r.actions, b.Succs[j].Action)
 	}
 	return r, nil
 }

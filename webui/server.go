@@ -8,6 +8,7 @@
 package webui
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -20,7 +21,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"golang.org/x/net/netutil"
+
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -74,11 +79,56 @@ type Options struct {
 }
 
 // Limits bound the checks the Check button runs (zero: no bound, one worker
-// per CPU); the checks that run at once share MemoryBudget.
+// per CPU); the checks that run at once share MemoryBudget. CheckTime
+// bounds each check's time (0: DefaultCheckTime): one that reaches it
+// reports what it found, incomplete.
 type Limits struct {
 	MaxStates    int64
 	MemoryBudget int64
 	Workers      int
+	CheckTime    time.Duration
+}
+
+// DefaultCheckTime is the time limit of a check without Limits.CheckTime:
+// the page's checks are for exploring, a long search is the command's.
+const DefaultCheckTime = 10 * time.Minute
+
+// The HTTP server's limits (HTTPServer, Listen): a client that sends its
+// request slowly or never, one that never reads the answer, and a
+// connection left open hold a goroutine and buffers each, so each has a
+// time, and there are at most MaxConns connections at once (more wait to
+// be accepted). No request of the page takes long: a check runs in the
+// background and the page polls it.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 60 * time.Second
+	maxHeaderBytes    = 64 << 10
+	// MaxConns is how many connections the server serves at once.
+	MaxConns = 64
+)
+
+// HTTPServer is an http.Server for s with the timeouts above.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
+}
+
+// Listen listens on addr ("tcp") and accepts at most MaxConns connections
+// at once.
+func Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return netutil.LimitListener(ln, MaxConns), nil
 }
 
 // Server serves the explorer. It is safe for concurrent use.
@@ -116,12 +166,14 @@ func New(opt Options) (*Server, error) {
 		switch {
 		case f.Kind == trace.KindWitness || f.Kind == trace.KindLasso:
 			// A measure's witness claims no violation: a walk.
-			s.note = fmt.Sprintf("%s: %s is a measure's run (%s, %d steps), not a counterexample", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1)
+			s.note = trace.Printable(fmt.Sprintf("%s: %s is a measure's run (%s, %d steps), not a counterexample", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
 		case notViolated != nil:
-			s.note = fmt.Sprintf("%s: %v", opt.TraceName, notViolated)
+			// The note says what the replay checked; the file's summary is
+			// its own text, which nothing checks (trace.Replayed).
+			s.note = trace.Printable(fmt.Sprintf("%s: %v", opt.TraceName, notViolated))
 		default:
 			home.cx = counterexample{property: f.Property, kind: f.Kind}
-			s.note = fmt.Sprintf("%s: %s violated (%s, %d steps): %s", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1, f.Summary)
+			s.note = trace.Printable(fmt.Sprintf("%s: %s violated (%s, %d steps; every step replays)", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
 		}
 		if f.Config.Perm {
 			s.note += arrangementNote(opt.Start)
@@ -353,6 +405,11 @@ func (s *Server) load(r *http.Request) (pageQuery, *session, *walk, error) {
 	if err != nil {
 		return q, nil, nil, bad("configuration: %v", err)
 	}
+	if m.Config.Perm {
+		// Every arrangement is an initial state of its own; the page
+		// walks one run from one initial state.
+		return q, nil, nil, bad("configuration: ids=perm checks every arrangement of the IDs, one initial state each, and the page walks one run from one initial state: give the IDs in one order (ids=%s) to walk it, and check ids=perm with the command", joinIDs(m.Config.WithDefaults().IDs))
+	}
 	w, err := ss.walk(q.path)
 	var pe *pathError
 	switch {
@@ -372,6 +429,15 @@ func (s *Server) load(r *http.Request) (pageQuery, *session, *walk, error) {
 		}
 	}
 	return q, ss, w, nil
+}
+
+// joinIDs writes IDs as a URL gives them: 1,2,3.
+func joinIDs(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, ",")
 }
 
 func failErr(w http.ResponseWriter, err error) {
@@ -493,7 +559,8 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.nextJob++
-	ctx, cancel := context.WithCancel(s.ctx)
+	limit := cmp.Or(s.opt.Limits.CheckTime, DefaultCheckTime)
+	ctx, cancel := check.WithTimeLimit(s.ctx, limit)
 	j := &job{id: s.nextJob, key: key, cancel: cancel}
 	s.jobs = append(s.jobs, j)
 	s.evict()
