@@ -101,6 +101,10 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	switch len(files) {
 	case 0:
 		m, err := modelOf(fs, &o, reg)
+		if err == nil && m.Config.Perm {
+			// The page says the same of ids=perm in a URL.
+			err = errors.New("--ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2")
+		}
 		if err != nil {
 			return badInput(stderr, fmt.Errorf("explore: %w", err))
 		}
@@ -182,9 +186,6 @@ func modelOf(fs *flag.FlagSet, o *options, reg *specs.Registry) (webui.Model, er
 	}
 	if err := o.finish(fs, spec); err != nil {
 		return webui.Model{}, err
-	}
-	if o.cfg.Perm {
-		return webui.Model{}, errors.New("--ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2")
 	}
 	return webui.Model{Spec: spec, Config: o.cfg}, nil
 }

@@ -158,5 +158,6 @@ func TestExplorerRefusesPermInAURL(t *testing.T) {
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, r)
 	assert.Equal(t, http.StatusBadRequest, w.Code)
-	assert.JSONEq(t, `{"error":"configuration: --ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2"}`, w.Body.String())
+	// In a URL it speaks of the URL's keys (webui), not of flags.
+	assert.JSONEq(t, `{"error":"configuration: ids=perm checks every arrangement of the IDs, one initial state each, and the page walks one run from one initial state: give the IDs in one order (ids=1,2,3,4,5,6,7,8) to walk it, and check ids=perm with the command"}`, w.Body.String())
 }

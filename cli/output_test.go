@@ -203,7 +203,7 @@ func TestSpecialFilesAreRefusedBeforeOpening(t *testing.T) {
 		want string
 	}{
 		{[]string{"replay", pipe}, "mcheck: replay: PIPE: a named pipe (FIFO), not a regular file: give a trace file\n"},
-		{[]string{"explore", "--addr", "127.0.0.1:0", pipe}, "mcheck: explore: open PIPE: a named pipe (FIFO), not a regular file: give a trace file\n"},
+		{[]string{"explore", "--addr", "127.0.0.1:0", pipe}, "mcheck: explore: PIPE: a named pipe (FIFO), not a regular file: give a trace file\n"},
 		{append(passing, "--junit", pipe), "mcheck: --junit: cannot write PIPE: it is a named pipe (FIFO), not a regular file: give a file name\n"},
 		{append(passing, "--trace-out", pipe), "mcheck: --trace-out: cannot write PIPE: it is a named pipe (FIFO), not a regular file: give a file name\n"},
 		{[]string{"replay", "--msc", pipe + ".svg", "/dev/null"}, "mcheck: replay: /dev/null: a device, not a regular file: give a trace file\n"},
