@@ -26,29 +26,29 @@ import (
 //     each. An element (today one message) is written, read and shown only
 //     by pushElem, popElem, nextElem and elemValue.
 //
-// Section 6 (time) then adds, one place per concern:
+// Section 6 (time) then adds, one place per concern, each written only
+// when the kernel's shape says so (async states keep today's encoding):
 //
 //   - gst: a field of head, written by head.appendTo and read by
-//     head.readFrom when the shape says so (shape gains partial), packed
-//     into head.hash's word (bit 48: alive is 16 bits, crashes and restarts
-//     16 each), shown by head.snapshot. copyFrom, begin and succFP follow,
-//     and TestHeadFieldsGoThroughEveryOperation fails until all of these
-//     handle it.
-//   - a timer per process: a world field beside local (timer []uint8, off
-//     as a value above max(T, T2)), part of the process record: appendProc
-//     writes it after the local state and readProc reads it when the shape
-//     is timed, copyProc(s) copies it, resetProc turns it off (crash,
-//     restart, initial state), procSnapshot shows it. The process's
-//     component hash covers it through appendProc, so a step that sets its
-//     own process's timer is hashed incrementally as today; a tick changes
-//     every timer and rehashes every process.
-//   - a message's age: part of the element, not of the channel's framing.
-//     The channel's bytes become the ages (one byte each, head first)
-//     followed by the messages, so that a tick ages a channel without
-//     decoding it; pushElem writes age 0, popElem drops the head's age,
-//     nextElem and elemValue read and show it, and a new agesOf/ageChan
-//     here serve deliver's guard and tick. Copying, hashing, encoding and
-//     decoding a channel copy its bytes and need no change.
+//     head.readFrom when shape.partial, a bit of head.hash's word (bit 48:
+//     alive and the two counters take 16 bits each), shown by
+//     head.snapshot. copyFrom, begin and succFP follow by themselves, and
+//     TestHeadFieldsGoThroughEveryOperation fails until every operation
+//     handles the new field.
+//   - a timer per process: part of the process record. A world field
+//     beside local (timer []uint8, made by world.init), written after the
+//     local state by appendProc and read by readProc when shape.timed,
+//     copied by copyProc, turned off by resetProc (initial state, crash,
+//     restart), shown by procSnapshot. The process's component hash covers
+//     it through appendProc, so a step that sets its own timer is hashed
+//     incrementally as today; a tick changes every timer and rehashes every
+//     process.
+//   - a message's age: part of the element. pushElem writes age 0 (one
+//     byte) before the message, nextElem (hence popElem, chanMsgs and the
+//     labels) steps over it, elemValue shows it; a new headAge serves
+//     deliver's guard and a new ageChan ticks a channel by walking it with
+//     nextElem. Copying, hashing, encoding and decoding a channel copy its
+//     bytes and do not change.
 //
 // The widths of the encoding's fixed-size fields are stated and checked
 // with the fields (checkWidths, and the constant checks beside them).
