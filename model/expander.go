@@ -74,8 +74,12 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	}
 	ch := from*e.k.n + to
 	e.touch(ch)
-	e.k.pushElem(e.w, ch, &e.typed)
-	if e.w.count[ch] > e.k.cfg.MaxQueue {
+	w := e.w
+	w.chans[ch] = e.k.pushElem(w.chans[ch], &e.typed)
+	w.count[ch]++
+	w.changedChan(ch)
+	w.busy.add(ch)
+	if w.count[ch] > e.k.cfg.MaxQueue {
 		e.overflow = true
 	}
 }
@@ -240,9 +244,14 @@ func (e *expander[L, M]) deliver(from, to int) {
 	e.stepProc = to
 	ch := from*e.k.n + to
 	e.touch(ch)
+	q := e.nxt.chans[ch]
 	// e.msg, not a local: its address goes through an interface and would
 	// escape, one allocation per message.
-	e.k.popElem(&e.nxt, ch, &e.msg)
+	e.nxt.chans[ch] = q[:copy(q, e.k.nextElem(q, &e.msg))]
+	e.nxt.changedChan(ch)
+	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
+		e.nxt.busy.remove(ch)
+	}
 	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, e.msg)
 }
 

@@ -76,21 +76,30 @@ func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(pack(enc) ^ k.lo
 // count goes in the top countBits bits, which pack leaves free for short
 // encodings, so that elements that encode to no bytes at all are still
 // counted. A count too wide for them (maxChanCount is wider) has its high
-// part mixed into the key: counts 1 and 33 of such elements must not hash
+// part folded in as well: counts 1 and 33 of such elements must not hash
 // alike.
 func (k *keys) hashChan(ch, count int, enc []byte) uint64 {
 	if count == 0 {
 		return 0
 	}
 	key := k.chans[ch]
-	if count>>countBits != 0 {
-		key ^= mix(uint64(count >> countBits))
+	if count >= 1<<countBits {
+		key = wideCount(key, count)
 	}
 	return mix(pack(enc) ^ uint64(count)<<(64-countBits) ^ key)
 }
 
 // countBits are the top bits of pack's word that pack leaves to hashChan.
 const countBits = 5
+
+// wideCount folds the high part of a channel's count into its key: times an
+// odd constant, so distinct high parts give distinct keys. Apart, so that
+// the usual count costs hashChan one compare.
+//
+//go:noinline
+func wideCount(key uint64, count int) uint64 {
+	return key ^ uint64(count>>countBits)*0x9e3779b97f4a7c15
+}
 
 // pack folds an encoding into one word. Encodings shorter than 8 bytes,
 // nearly all of them (a local state or a channel of a few small messages),

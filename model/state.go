@@ -22,9 +22,10 @@ import (
 //     local state), copied, reset, encoded and hashed one at a time as one
 //     component each (a step changes its own process's record only).
 //   - the channels: chan(p,q) at p*N+q, a FIFO of elements kept encoded
-//     back to back, head first, with their number; hashed as one component
-//     each. An element (today one message) is written, read and shown only
-//     by pushElem, popElem, nextElem and elemValue.
+//     back to back, head first, with their number; copied, cleared,
+//     encoded and hashed as one component each. An element (today one
+//     message) is written, read and shown only by pushElem (send),
+//     nextElem (deliver, chanMsgs, labels) and elemValue.
 //
 // Section 6 (time) then adds, one place per concern, each written only
 // when the kernel's shape says so (async states keep today's encoding):
@@ -44,7 +45,7 @@ import (
 //     incrementally as today; a tick changes every timer and rehashes every
 //     process.
 //   - a message's age: part of the element. pushElem writes age 0 (one
-//     byte) before the message, nextElem (hence popElem, chanMsgs and the
+//     byte) before the message, nextElem (hence deliver, chanMsgs and the
 //     labels) steps over it, elemValue shows it; a new headAge serves
 //     deliver's guard and a new ageChan ticks a channel by walking it with
 //     nextElem. Copying, hashing, encoding and decoding a channel copy its
@@ -143,8 +144,10 @@ func (k *Kernel[L, M]) readProc(b []byte, w *world[L, M], p int) ([]byte, error)
 	return k.codec.DecodeLocal(b, &w.local[p])
 }
 
-// copyProc makes process p's record w's as it is in src.
+// copyProc makes process p's record in w as it is in src; copyProcs
+// makes every process's.
 func (w *world[L, M]) copyProc(src *world[L, M], p int) { w.local[p] = src.local[p] }
+func (w *world[L, M]) copyProcs(src *world[L, M])       { copy(w.local, src.local) }
 
 // resetProc gives process p the record of a process that has taken part in
 // no election: after a crash, at a restart, in the initial state.
@@ -224,24 +227,9 @@ func (k *Kernel[L, M]) hashChan(w *world[L, M], ch int) uint64 {
 	return k.keys.hashChan(ch, w.count[ch], w.chans[ch])
 }
 
-// pushElem appends m to channel ch of w (a send).
-func (k *Kernel[L, M]) pushElem(w *world[L, M], ch int, m *M) {
-	w.chans[ch] = k.codec.AppendMsg(w.chans[ch], m)
-	w.count[ch]++
-	w.busy.add(ch)
-	w.changedChan(ch)
-}
-
-// popElem takes the head of channel ch of w, non-empty, into m (a
-// delivery).
-func (k *Kernel[L, M]) popElem(w *world[L, M], ch int, m *M) {
-	q := w.chans[ch]
-	w.chans[ch] = q[:copy(q, k.nextElem(q, m))]
-	if w.count[ch]--; w.count[ch] == 0 {
-		w.busy.remove(ch)
-	}
-	w.changedChan(ch)
-}
+// pushElem appends the element of message m to q, a channel's bytes (a
+// send; the caller counts it).
+func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte { return k.codec.AppendMsg(q, m) }
 
 // nextElem reads the element at the head of b, a channel of a stored or
 // computed state, into m and returns the rest.
@@ -328,9 +316,7 @@ func (w *world[L, M]) changedChan(ch int) {
 // copyFrom makes w a copy of src.
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
 	w.head = src.head
-	for p := range w.local {
-		w.copyProc(src, p)
-	}
+	w.copyProcs(src)
 	for ch := range w.busy.union(src.busy).all() {
 		w.copyChan(src, ch)
 	}
@@ -436,7 +422,8 @@ func readUvarint(b []byte) (int, []byte, error) {
 	return int(v), b[k:], nil
 }
 
-// hashProc is process p's component hash in w.
+// hashProc is process p's component hash in w. (succFP spells it out: a
+// call per transition costs more than its two lines.)
 func (e *expander[L, M]) hashProc(w *world[L, M], p int) uint64 {
 	e.scratch = e.k.appendProc(e.scratch[:0], w, p)
 	return e.k.keys.hashLocal(p, e.scratch)
@@ -464,7 +451,8 @@ func (e *expander[L, M]) succFP() uint64 {
 		fp += nxt.head.hash() - h.head
 	}
 	if p := e.stepProc; p >= 0 {
-		fp += e.hashProc(nxt, p) - h.local[p]
+		e.scratch = e.k.appendProc(e.scratch[:0], nxt, p)
+		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
 	}
 	if e.stamp++; e.stamp == 0 {
 		clear(e.chanStamp)

@@ -28,7 +28,9 @@ func TestHeadFieldsGoThroughEveryOperation(t *testing.T) {
 	base.init(k.n)
 	k.initial(&base, 0)
 	base.local[0].Busy = true
-	k.pushElem(&base, 1*k.n+2, &tMsg{opNote, 4})
+	ch := 1*k.n + 2
+	base.chans[ch], base.count[ch] = k.pushElem(nil, &tMsg{opNote, 4}), 1
+	base.busy.add(ch)
 	baseEnc := e.encode(nil, &base)
 	baseSnap := e.Snapshot(baseEnc)
 
