@@ -119,6 +119,7 @@ func (e *expander[L, M]) begin() {
 	nxt, cur := &e.nxt, &e.cur
 	for _, ch := range e.dirty {
 		nxt.copyChan(cur, ch)
+		nxt.busy.setTo(ch, cur.count[ch] > 0)
 		nxt.decoded.remove(ch)
 		nxt.changed.remove(ch) // cur's again
 	}

@@ -172,11 +172,11 @@ const (
 // Every channel index p*N+q fits its byte: a compile-time check.
 const _ uint = 1<<chanIndexBits - MaxN*MaxN
 
-// copyChan makes channel ch of w as it is in src.
+// copyChan makes channel ch of w as it is in src; the caller makes busy
+// follow (copyFrom copies the whole set).
 func (w *world[L, M]) copyChan(src *world[L, M], ch int) {
 	w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
 	w.count[ch] = src.count[ch]
-	w.busy.setTo(ch, src.count[ch] > 0)
 }
 
 // clearChan empties channel ch of w.
@@ -187,39 +187,13 @@ func (w *world[L, M]) clearChan(ch int) {
 
 // appendChan writes channel ch's record: its index and number of elements
 // (a byte each), its number of bytes (uvarint), its bytes. The byte count
-// lets decoding copy a channel whole.
+// lets decoding copy a channel whole. decode reads it back, in its loop
+// over the records (a call per channel cost more than the reading).
 func (w *world[L, M]) appendChan(b []byte, ch int) []byte {
 	q := w.chans[ch]
 	b = append(b, byte(ch), byte(w.count[ch]))
 	b = binary.AppendUvarint(b, uint64(len(q)))
 	return append(b, q...)
-}
-
-// readChan reads a record appendChan wrote into w and returns the channel's
-// index and the rest.
-func (w *world[L, M]) readChan(b []byte) (int, []byte, error) {
-	if len(b) < 2 {
-		return 0, nil, errShort
-	}
-	ch, count := int(b[0]), int(b[1])
-	b = b[2:]
-	if ch >= len(w.chans) {
-		return 0, nil, fmt.Errorf("channel index %d out of range", ch)
-	}
-	size, b, err := readUvarint(b)
-	if err != nil {
-		return 0, nil, err
-	}
-	if size > len(b) {
-		return 0, nil, errShort
-	}
-	if count == 0 {
-		return 0, nil, fmt.Errorf("channel %d is empty but listed", ch)
-	}
-	w.chans[ch] = append(w.chans[ch][:0], b[:size]...)
-	w.count[ch] = count
-	w.busy.add(ch)
-	return ch, b[size:], nil
 }
 
 // hashChan is channel ch's component hash.
@@ -320,7 +294,7 @@ func (w *world[L, M]) copyFrom(src *world[L, M]) {
 	for ch := range w.busy.union(src.busy).all() {
 		w.copyChan(src, ch)
 	}
-	w.decoded, w.changed = chanSet{}, chanSet{}
+	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
 }
 
 // initial makes w the initial state of arrangement i (semantics.md section
@@ -390,13 +364,32 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		return err
 	}
 	for ; nonEmpty > 0; nonEmpty-- {
-		var ch int
-		if ch, b, err = w.readChan(b); err != nil {
+		// A record of appendChan.
+		if len(b) < 2 {
+			return errShort
+		}
+		ch, count := int(b[0]), int(b[1])
+		b = b[2:]
+		if ch >= len(w.chans) {
+			return fmt.Errorf("channel index %d out of range", ch)
+		}
+		var size int
+		if size, b, err = readUvarint(b); err != nil {
 			return err
 		}
-		if h != nil {
-			h.chans[ch] = k.hashChan(w, ch)
+		if size > len(b) {
+			return errShort
 		}
+		if count == 0 {
+			return fmt.Errorf("channel %d is empty but listed", ch)
+		}
+		w.chans[ch] = append(w.chans[ch][:0], b[:size]...)
+		w.count[ch] = count
+		w.busy.add(ch)
+		if h != nil {
+			h.chans[ch] = k.keys.hashChan(ch, count, b[:size])
+		}
+		b = b[size:]
 	}
 	if len(b) != 0 {
 		return fmt.Errorf("%d bytes left over", len(b))
