@@ -7,17 +7,22 @@ import (
 	"slices"
 )
 
-// The global state of semantics.md section 1, defined once. It has three
-// parts, and each part's fields, copy, hash, encoding, decoding and
-// snapshot are written together below; the whole-state operations
-// (world.copyFrom, expander.begin, Kernel.initial, expander.fingerprint and
-// succFP, expander.encode and decode, expander.Snapshot) call the parts and
-// name none of their fields:
+// The global state of semantics.md section 1, defined once, in this file.
+// It has three parts, and each part's fields, copy, hash, encoding,
+// decoding and snapshot are written here. Steps read and change the fields
+// as the semantics says; copying, hashing, encoding, decoding and showing a
+// state go through what is defined here: world.copyFrom, expander.begin,
+// Kernel.initial, expander.fingerprint and succFP, expander.encode and
+// decode, expander.Snapshot call the parts. Where a call measured dearer
+// than its work (cachegrind: about 35 instructions a call, 1-3% of a
+// transition), the whole-state operation does the part's work itself, here
+// beside it: encode and decode write and read the head's bytes and the
+// channel records, and succFP hashes the step's process.
 //
 //   - the head: the processes' kernel fields (alive, one bit each, a word
 //     for the ring arithmetic) and the counters (crashes, restarts, and the
-//     arrangement of IDs): a comparable value, copied by assignment and
-//     hashed as one component.
+//     arrangement of IDs): a comparable value, copied by assignment,
+//     compared whole and hashed as one component.
 //   - the processes: per position, its record (today the algorithm's
 //     local state), copied, reset, encoded and hashed one at a time as one
 //     component each (a step changes its own process's record only).
@@ -30,10 +35,10 @@ import (
 // Section 6 (time) then adds, one place per concern, each written only
 // when the kernel's shape says so (async states keep today's encoding):
 //
-//   - gst: a field of head, written by head.appendTo and read by
-//     head.readFrom when shape.partial, a bit of head.hash's word (bit 48:
-//     alive and the two counters take 16 bits each), shown by
-//     head.snapshot. copyFrom, begin and succFP follow by themselves, and
+//   - gst: a field of head, a byte after alive in encode and decode when
+//     shape.partial, a bit of head.hash's word (bit 48: alive and the two
+//     counters take 16 bits each), shown by head.snapshot. copyFrom, begin
+//     and succFP follow by themselves, and
 //     TestHeadFieldsGoThroughEveryOperation fails until every operation
 //     handles the new field.
 //   - a timer per process: part of the process record. A world field
@@ -64,7 +69,10 @@ type shape struct {
 // ---- the head ----
 
 // head is the state's header: the processes' kernel fields and the
-// counters.
+// counters. encode writes it first and decode reads it back, in line (a
+// call per state cost more than the reading): the arrangement (a uvarint,
+// when the shape has several), crashes and restarts (uvarints), alive
+// (aliveBytes, little-endian).
 type head struct {
 	alive    uint64 // bit p: position p is live
 	crashes  int
@@ -90,42 +98,6 @@ const _ uint = counterBits - MaxN
 // the arrangement of IDs.
 func (h *head) hash() uint64 {
 	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)^seedHead) + uint64(h.lay))
-}
-
-// appendTo writes the head: the arrangement (uvarint, with several), crashes
-// and restarts (uvarints), alive (aliveBytes, little-endian).
-func (h *head) appendTo(b []byte, s shape) []byte {
-	if s.layouts > 1 {
-		b = binary.AppendUvarint(b, uint64(h.lay))
-	}
-	b = binary.AppendUvarint(b, uint64(h.crashes))
-	b = binary.AppendUvarint(b, uint64(h.restarts))
-	return binary.LittleEndian.AppendUint16(b, uint16(h.alive))
-}
-
-// readFrom reads what appendTo wrote and returns the rest.
-func (h *head) readFrom(b []byte, s shape) ([]byte, error) {
-	var err error
-	h.lay = 0
-	if s.layouts > 1 {
-		if h.lay, b, err = readUvarint(b); err != nil {
-			return nil, err
-		}
-		if h.lay >= s.layouts {
-			return nil, fmt.Errorf("arrangement %d out of range", h.lay)
-		}
-	}
-	if h.crashes, b, err = readUvarint(b); err != nil {
-		return nil, err
-	}
-	if h.restarts, b, err = readUvarint(b); err != nil {
-		return nil, err
-	}
-	if len(b) < aliveBytes {
-		return nil, errShort
-	}
-	h.alive = uint64(binary.LittleEndian.Uint16(b))
-	return b[aliveBytes:], nil
 }
 
 // snapshot shows the counters; alive and the arrangement show in the
@@ -317,12 +289,17 @@ func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
 	w.decoded = chanSet{}
 }
 
-// encode appends the canonical encoding of w: the head, every process's
-// record, the number of non-empty channels, then their records in index
-// order.
+// encode appends the canonical encoding of w: the head (see head), every
+// process's record, the number of non-empty channels, then their records in
+// index order.
 func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	k := e.k
-	b = w.head.appendTo(b, k.shape)
+	if k.shape.layouts > 1 {
+		b = binary.AppendUvarint(b, uint64(w.lay))
+	}
+	b = binary.AppendUvarint(b, uint64(w.crashes))
+	b = binary.AppendUvarint(b, uint64(w.restarts))
+	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
 	for p := range w.local {
 		b = k.appendProc(b, w, p)
 	}
@@ -340,9 +317,25 @@ var errShort = errors.New("truncated state")
 func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	k := e.k
 	var err error
-	if b, err = w.head.readFrom(b, k.shape); err != nil {
+	w.lay = 0
+	if k.shape.layouts > 1 {
+		if w.lay, b, err = readUvarint(b); err != nil {
+			return err
+		}
+		if w.lay >= k.shape.layouts {
+			return fmt.Errorf("arrangement %d out of range", w.lay)
+		}
+	}
+	if w.crashes, b, err = readUvarint(b); err != nil {
 		return err
 	}
+	if w.restarts, b, err = readUvarint(b); err != nil {
+		return err
+	}
+	if len(b) < aliveBytes {
+		return errShort
+	}
+	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
 	for p := range w.local {
 		start := b
 		if b, err = k.readProc(b, w, p); err != nil {
