@@ -73,7 +73,7 @@ func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(pack(enc) ^ k.lo
 
 // hashChan is the hash of channel ch, given its number of elements and
 // their encodings back to back (an empty channel is no component). The
-// count goes in the top countBits bits, which pack leaves free for short
+// count goes in the top packCountBits bits, which pack leaves free for short
 // encodings, so that elements that encode to no bytes at all are still
 // counted. A count too wide for them (maxChanCount is wider) has its high
 // part folded in as well: counts 1 and 33 of such elements must not hash
@@ -83,14 +83,14 @@ func (k *keys) hashChan(ch, count int, enc []byte) uint64 {
 		return 0
 	}
 	key := k.chans[ch]
-	if count >= 1<<countBits {
+	if count >= 1<<packCountBits {
 		key = wideCount(key, count)
 	}
-	return mix(pack(enc) ^ uint64(count)<<(64-countBits) ^ key)
+	return mix(pack(enc) ^ uint64(count)<<(64-packCountBits) ^ key)
 }
 
-// countBits are the top bits of pack's word that pack leaves to hashChan.
-const countBits = 5
+// packCountBits are the top bits of pack's word that pack leaves to hashChan.
+const packCountBits = 5
 
 // wideCount folds the high part of a channel's count into its key: times an
 // odd constant, so distinct high parts give distinct keys. Apart, so that
@@ -98,7 +98,7 @@ const countBits = 5
 //
 //go:noinline
 func wideCount(key uint64, count int) uint64 {
-	return key ^ uint64(count>>countBits)*0x9e3779b97f4a7c15
+	return key ^ uint64(count>>packCountBits)*0x9e3779b97f4a7c15
 }
 
 // pack folds an encoding into one word. Encodings shorter than 8 bytes,
