@@ -23,7 +23,7 @@ var benchConfigs = []struct {
 
 // benchStates is a fixed sample of a system's reachable states: the first
 // n in breadth-first order.
-func benchStates(b *testing.B, algo string, cfg model.Config, n int) (model.System, [][]byte) {
+func benchStates(b testing.TB, algo string, cfg model.Config, n int) (model.System, [][]byte) {
 	b.Helper()
 	spec, err := specs.Builtin().Lookup(algo)
 	if err != nil {

@@ -1,66 +1,11 @@
 package model
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"github.com/mcheck/mcheck/ts"
 )
-
-// world is a decoded global state. Expanders keep two and reuse their memory
-// from state to state: cur (the state being expanded) and nxt (a successor).
-//
-// Channels stay encoded: a channel is its messages' encodings back to back,
-// head first, as the state's encoding holds them. A message is decoded when
-// it is delivered (or a guard or property looks at it), and encoded once,
-// when it is sent; loading a state, hashing a channel and encoding a state
-// copy bytes instead of going through the codec message by message.
-type world[L, M any] struct {
-	alive uint64
-	local []L
-	chans [][]byte // chan(p,q) at p*N+q
-	count []int    // messages in each channel
-	busy  chanSet  // the non-empty channels
-	// msgs caches the decoded messages of the channels in decoded, for
-	// guards and properties that look at channels (chanMsgs): a property
-	// that reads every channel of every successor would otherwise decode
-	// N² channels a transition. Whatever changes a channel drops it. A
-	// successor (nxt) has cur as its twin: the channels a step has not
-	// changed since sync are cur's, decoded once for all the successors.
-	msgs     [][]M
-	decoded  chanSet
-	twin     *world[L, M]
-	changed  chanSet // since the copy from twin
-	crashes  int
-	restarts int
-	lay      int // the arrangement of IDs (Kernel.layouts)
-}
-
-func (w *world[L, M]) init(n int) {
-	w.local = make([]L, n)
-	w.chans = make([][]byte, n*n)
-	w.count = make([]int, n*n)
-	w.msgs = make([][]M, n*n)
-}
-
-// changedChan records that channel ch changed.
-func (w *world[L, M]) changedChan(ch int) {
-	w.decoded.remove(ch)
-	w.changed.add(ch)
-}
-
-func (w *world[L, M]) copyFrom(src *world[L, M]) {
-	w.alive, w.crashes, w.restarts, w.lay = src.alive, src.crashes, src.restarts, src.lay
-	copy(w.local, src.local)
-	for ch := range w.busy.union(src.busy).all() {
-		w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
-		w.count[ch] = src.count[ch]
-	}
-	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
-}
 
 // expander generates the steps of states of one Kernel; one per goroutine.
 type expander[L, M any] struct {
@@ -129,11 +74,12 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	}
 	ch := from*e.k.n + to
 	e.touch(ch)
-	e.w.chans[ch] = e.k.codec.AppendMsg(e.w.chans[ch], &e.typed)
-	e.w.count[ch]++
-	e.w.changedChan(ch)
-	e.w.busy.add(ch)
-	if e.w.count[ch] > e.k.cfg.MaxQueue {
+	w := e.w
+	w.chans[ch] = e.k.pushElem(w.chans[ch], &e.typed)
+	w.count[ch]++
+	w.changedChan(ch)
+	w.busy.add(ch)
+	if w.count[ch] > e.k.cfg.MaxQueue {
 		e.overflow = true
 	}
 }
@@ -172,18 +118,17 @@ func (e *expander[L, M]) guardAt(w *world[L, M], p int) *GuardCtx[M] {
 func (e *expander[L, M]) begin() {
 	nxt, cur := &e.nxt, &e.cur
 	for _, ch := range e.dirty {
-		nxt.chans[ch] = append(nxt.chans[ch][:0], cur.chans[ch]...)
-		nxt.count[ch] = cur.count[ch]
+		nxt.copyChan(cur, ch)
 		nxt.busy.setTo(ch, cur.count[ch] > 0)
 		nxt.decoded.remove(ch)
 		nxt.changed.remove(ch) // cur's again
 	}
 	e.dirty = e.dirty[:0]
-	nxt.alive, nxt.crashes, nxt.restarts, nxt.lay = cur.alive, cur.crashes, cur.restarts, cur.lay
-	// A step changes the local state of its own process only (handlers get
-	// no other), so that one is all there is to put back.
+	nxt.head = cur.head
+	// A step changes the record of its own process only (handlers get no
+	// other local state), so that one is all there is to put back.
 	if p := e.stepProc; p >= 0 {
-		nxt.local[p] = cur.local[p]
+		nxt.copyProc(cur, p)
 	}
 	e.overflow = false
 	e.sent = Sends{}
@@ -209,21 +154,7 @@ func (e *expander[L, M]) Initial(out *Batch) {
 	k, w := e.k, &e.nxt
 	e.w, w.twin = w, nil
 	for i := range k.layouts {
-		lay := &k.layouts[i]
-		w.alive, w.crashes, w.restarts, w.lay = 1<<k.n-1, 0, 0, i
-		w.alive &^= lay.down
-		maxID := slices.Max(lay.ids)
-		for p := range w.local {
-			if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
-				w.local[p] = k.leader.InitLeader(maxID)
-			} else {
-				w.local[p] = k.alg.Init()
-			}
-		}
-		for i := range w.chans {
-			w.chans[i], w.count[i] = w.chans[i][:0], 0
-		}
-		w.busy, w.decoded = chanSet{}, chanSet{}
+		k.initial(w, i)
 		e.overflow, e.sent = false, Sends{}
 		e.initial = true
 		e.emit(out, Action(i), NoFairness)
@@ -317,8 +248,7 @@ func (e *expander[L, M]) deliver(from, to int) {
 	q := e.nxt.chans[ch]
 	// e.msg, not a local: its address goes through an interface and would
 	// escape, one allocation per message.
-	rest := e.k.decodeMsg(q, &e.msg)
-	e.nxt.chans[ch] = q[:copy(q, rest)]
+	e.nxt.chans[ch] = q[:copy(q, e.k.nextElem(q, &e.msg))]
 	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)
@@ -343,7 +273,7 @@ func (e *expander[L, M]) restart(p int) {
 	e.stepProc = p
 	k, nxt := e.k, &e.nxt
 	nxt.alive |= 1 << p
-	nxt.local[p] = k.alg.Init()
+	k.resetProc(nxt, p)
 	nxt.restarts++
 	if k.restart != nil {
 		k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
@@ -357,13 +287,12 @@ func (e *expander[L, M]) crash(p int) {
 	e.stepProc = p
 	n, nxt := e.k.n, &e.nxt
 	nxt.alive &^= 1 << p
-	nxt.local[p] = e.k.alg.Init()
+	e.k.resetProc(nxt, p)
 	for from := 0; from < n; from++ {
 		if ch := from*n + p; nxt.count[ch] > 0 {
 			e.sent.Lost += uint16(nxt.count[ch])
 			e.touch(ch)
-			nxt.chans[ch], nxt.count[ch] = nxt.chans[ch][:0], 0
-			nxt.busy.remove(ch)
+			nxt.clearChan(ch)
 			nxt.changedChan(ch)
 		}
 	}
@@ -449,46 +378,6 @@ func (e *expander[L, M]) Materialize(out *Batch, i int) {
 	out.Fill(i, e.encode(out.Tail(), &e.nxt), e.askedProps(&e.nxt, out.NoSuccProps, out.SuccPropsOnly))
 }
 
-// succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
-// differences of the header, the step's process and the channels the step
-// touched.
-func (e *expander[L, M]) succFP() uint64 {
-	nxt, h := &e.nxt, &e.h
-	fp, cur := h.fp, &e.cur
-	if nxt.alive != cur.alive || nxt.crashes != cur.crashes || nxt.restarts != cur.restarts || nxt.lay != cur.lay {
-		fp += hashHead(nxt.lay, nxt.crashes, nxt.restarts, nxt.alive) - h.head
-	}
-	if p := e.stepProc; p >= 0 {
-		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &nxt.local[p])
-		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
-	}
-	if e.stamp++; e.stamp == 0 {
-		clear(e.chanStamp)
-		e.stamp = 1
-	}
-	for _, ch := range e.dirty {
-		if e.chanStamp[ch] == e.stamp {
-			continue
-		}
-		e.chanStamp[ch] = e.stamp
-		fp += e.k.keys.hashChan(ch, nxt.count[ch], nxt.chans[ch]) - h.chans[ch]
-	}
-	return fp
-}
-
-// fingerprint is the fingerprint of w, from scratch.
-func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
-	fp := hashHead(w.lay, w.crashes, w.restarts, w.alive)
-	for p := range w.local {
-		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &w.local[p])
-		fp += e.k.keys.hashLocal(p, e.scratch)
-	}
-	for ch, q := range w.chans {
-		fp += e.k.keys.hashChan(ch, w.count[ch], q)
-	}
-	return fp
-}
-
 // props evaluates the state predicates in w; step bits are 0.
 func (e *expander[L, M]) props(w *world[L, M]) uint64 {
 	return e.propsOf(w, 1<<len(e.k.props)-1)
@@ -540,132 +429,6 @@ func (e *expander[L, M]) steps(a Action) uint64 {
 	return bits
 }
 
-// The canonical encoding: crashes, restarts (uvarints), alive (2 bytes),
-// every local state, the number of non-empty channels, then for each of them
-// in index order: index, number of messages, number of bytes (uvarint), the
-// messages. The byte count lets decoding copy a channel whole.
-func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
-	if len(e.k.layouts) > 1 {
-		b = binary.AppendUvarint(b, uint64(w.lay))
-	}
-	b = binary.AppendUvarint(b, uint64(w.crashes))
-	b = binary.AppendUvarint(b, uint64(w.restarts))
-	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
-	c := e.k.codec
-	for p := range w.local {
-		b = c.AppendLocal(b, &w.local[p])
-	}
-	b = binary.AppendUvarint(b, uint64(w.busy.count()))
-	for ch := range w.busy.all() {
-		q := w.chans[ch]
-		b = append(b, byte(ch), byte(w.count[ch]))
-		b = binary.AppendUvarint(b, uint64(len(q)))
-		b = append(b, q...)
-	}
-	return b
-}
-
-var errShort = errors.New("truncated state")
-
-// decode reads state b into w and, if h is not nil, the hashes of its
-// components, from their encodings.
-func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
-	var err error
-	w.lay = 0
-	if len(e.k.layouts) > 1 {
-		if w.lay, b, err = readUvarint(b); err != nil {
-			return err
-		}
-		if w.lay >= len(e.k.layouts) {
-			return fmt.Errorf("arrangement %d out of range", w.lay)
-		}
-	}
-	if w.crashes, b, err = readUvarint(b); err != nil {
-		return err
-	}
-	if w.restarts, b, err = readUvarint(b); err != nil {
-		return err
-	}
-	if len(b) < 2 {
-		return errShort
-	}
-	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[2:]
-	c := e.k.codec
-	for p := range w.local {
-		start := b
-		if b, err = c.DecodeLocal(b, &w.local[p]); err != nil {
-			return err
-		}
-		if h != nil {
-			h.local[p] = e.k.keys.hashLocal(p, start[:len(start)-len(b)])
-		}
-	}
-	for ch := range w.busy.all() {
-		w.chans[ch], w.count[ch] = w.chans[ch][:0], 0
-		if h != nil {
-			h.chans[ch] = 0
-		}
-	}
-	w.busy, w.decoded = chanSet{}, chanSet{}
-	if h != nil {
-		h.head = hashHead(w.lay, w.crashes, w.restarts, w.alive)
-	}
-	nonEmpty := 0
-	if nonEmpty, b, err = readUvarint(b); err != nil {
-		return err
-	}
-	for ; nonEmpty > 0; nonEmpty-- {
-		if len(b) < 2 {
-			return errShort
-		}
-		ch, size := int(b[0]), int(b[1])
-		b = b[2:]
-		if ch >= len(w.chans) {
-			return fmt.Errorf("channel index %d out of range", ch)
-		}
-		var bytes int
-		if bytes, b, err = readUvarint(b); err != nil {
-			return err
-		}
-		if bytes > len(b) {
-			return errShort
-		}
-		if size == 0 {
-			return fmt.Errorf("channel %d is empty but listed", ch)
-		}
-		w.chans[ch] = append(w.chans[ch][:0], b[:bytes]...)
-		w.count[ch] = size
-		w.busy.add(ch)
-		if h != nil {
-			h.chans[ch] = e.k.keys.hashChan(ch, size, b[:bytes])
-		}
-		b = b[bytes:]
-	}
-	if len(b) != 0 {
-		return fmt.Errorf("%d bytes left over", len(b))
-	}
-	if h != nil {
-		h.fp = h.head
-		for _, x := range h.local {
-			h.fp += x
-		}
-		for ch := range w.busy.all() {
-			h.fp += h.chans[ch]
-		}
-	}
-	return nil
-}
-
-// decodeMsg decodes the message at the head of b, a channel of a stored or
-// computed state, and returns the rest.
-func (k *Kernel[L, M]) decodeMsg(b []byte, m *M) []byte {
-	rest, err := k.codec.DecodeMsg(b, m)
-	if err != nil {
-		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
-	}
-	return rest
-}
-
 // decodeChan appends the messages of channel b to dst, head first.
 func (k *Kernel[L, M]) decodeChan(dst []M, b []byte) []M {
 	var zero M
@@ -673,7 +436,7 @@ func (k *Kernel[L, M]) decodeChan(dst []M, b []byte) []M {
 		// Into dst itself: a local's address would go through the codec
 		// interface and escape, an allocation per message.
 		dst = append(dst, zero)
-		b = k.decodeMsg(b, &dst[len(dst)-1])
+		b = k.nextElem(b, &dst[len(dst)-1])
 	}
 	return dst
 }
@@ -699,14 +462,6 @@ func (k *Kernel[L, M]) decodeMsgs(w *world[L, M], ch int) {
 		w.msgs[ch] = k.decodeChan(w.msgs[ch][:0], w.chans[ch])
 	}
 	w.decoded.add(ch)
-}
-
-func readUvarint(b []byte) (int, []byte, error) {
-	v, k := binary.Uvarint(b)
-	if k <= 0 {
-		return 0, nil, errShort
-	}
-	return int(v), b[k:], nil
 }
 
 func (e *expander[L, M]) load(state []byte) *world[L, M] {
@@ -749,8 +504,8 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 		s.Process, s.Alias = lay.ids[a.Q()], lay.alias(a.Q())
 		s.Peer, s.PeerAlias = lay.ids[p], lay.alias(p)
 		if q := w.chans[p*k.n+a.Q()]; len(q) > 0 {
-			k.decodeMsg(q, &e.msg)
-			m := k.msgValue(e.msg)
+			k.nextElem(q, &e.msg)
+			m := k.elemValue(e.msg)
 			s.Msg = &m
 		}
 	case KindInitiate:
@@ -767,21 +522,14 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 
 // Snapshot implements Expander.
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
-	k := e.k
 	w := e.load(state)
-	lay := &k.layouts[w.lay]
-	snap := Snapshot{Crashes: w.crashes, Restarts: w.restarts, Channels: []ChannelSnapshot{}}
+	snap := Snapshot{Channels: []ChannelSnapshot{}}
+	w.head.snapshot(&snap)
 	for p := range w.local {
-		snap.Processes = append(snap.Processes, ProcessSnapshot{
-			ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(p),
-		})
+		snap.Processes = append(snap.Processes, e.procSnapshot(w, p))
 	}
 	for ch := range w.busy.all() {
-		c := ChannelSnapshot{From: lay.ids[ch/k.n], To: lay.ids[ch%k.n], FromAlias: lay.alias(ch / k.n), ToAlias: lay.alias(ch % k.n)}
-		for _, m := range k.chanMsgs(w, ch) {
-			c.Messages = append(c.Messages, k.msgValue(m))
-		}
-		snap.Channels = append(snap.Channels, c)
+		snap.Channels = append(snap.Channels, e.k.chanSnapshot(w, ch))
 	}
 	return snap
 }
@@ -792,10 +540,10 @@ func (e *expander[L, M]) Fields(state []byte) []Field { return e.Snapshot(state)
 // Describe implements Expander.
 func (e *expander[L, M]) Describe(state []byte) string { return e.Snapshot(state).String() }
 
-func (e *expander[L, M]) localFields(p int) []Field {
-	l := &e.w.local[p]
+func (e *expander[L, M]) localFields(w *world[L, M], p int) []Field {
+	l := &w.local[p]
 	if e.k.format != nil {
-		return e.k.format.FormatLocal(e.at(e.w, p), l)
+		return e.k.format.FormatLocal(e.at(w, p), l)
 	}
 	return []Field{{"state", Str(fmt.Sprintf("%+v", *l))}}
 }

@@ -3,10 +3,10 @@ package model
 import "encoding/binary"
 
 // A state's fingerprint is the sum (mod 2^64) of one 64-bit hash per
-// component of its canonical encoding: the header (arrangement, crashes,
-// restarts, alive), each process's local state (seeded by its position) and
-// each non-empty channel's messages (seeded by the channel's index). A step
-// changes the header, one process and a few channels, so a successor's
+// component of its canonical encoding (the parts of state.go): the head
+// (head.hash), each process's record (seeded by its position) and each
+// non-empty channel (seeded by the channel's index). A step changes the
+// head, one process and a few channels, so a successor's
 // fingerprint is the expanded state's plus the differences of what the step
 // touched: no re-encoding of the whole state per transition. Two distinct
 // states differ in some component, so they share a fingerprint with
@@ -50,13 +50,6 @@ func (h *hashes) init(n int) {
 	h.chans = make([]uint64, n*n)
 }
 
-// hashHead is the header's hash: alive, crashes and restarts packed into
-// one word (crashes and restarts stay far below 2^16), mixed, then the
-// arrangement of IDs.
-func hashHead(lay, crashes, restarts int, alive uint64) uint64 {
-	return mix(mix(alive|uint64(crashes)<<16|uint64(restarts)<<32^seedHead) + uint64(lay))
-}
-
 // keys are the mixed seeds of every place of a kernel's states, computed
 // once: a component's hash is then one xxh3 and one mix.
 type keys struct {
@@ -78,15 +71,34 @@ func newKeys(n int) keys {
 // hashLocal is the hash of process p's local state, given its encoding.
 func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(pack(enc) ^ k.local[p]) }
 
-// hashChan is the hash of channel ch, given its number of messages and
+// hashChan is the hash of channel ch, given its number of elements and
 // their encodings back to back (an empty channel is no component). The
-// count goes in the top bits, which pack leaves free for short encodings,
-// so that messages that encode to no bytes at all are still counted.
+// count goes in the top packCountBits bits, which pack leaves free for short
+// encodings, so that elements that encode to no bytes at all are still
+// counted. A count too wide for them (maxChanCount is wider) has its high
+// part folded in as well: counts 1 and 33 of such elements must not hash
+// alike.
 func (k *keys) hashChan(ch, count int, enc []byte) uint64 {
 	if count == 0 {
 		return 0
 	}
-	return mix(pack(enc) ^ uint64(count)<<59 ^ k.chans[ch])
+	key := k.chans[ch]
+	if count >= 1<<packCountBits {
+		key = wideCount(key, count)
+	}
+	return mix(pack(enc) ^ uint64(count)<<(64-packCountBits) ^ key)
+}
+
+// packCountBits are the top bits of pack's word that pack leaves to hashChan.
+const packCountBits = 5
+
+// wideCount folds the high part of a channel's count into its key: times an
+// odd constant, so distinct high parts give distinct keys. Apart, so that
+// the usual count costs hashChan one compare.
+//
+//go:noinline
+func wideCount(key uint64, count int) uint64 {
+	return key ^ uint64(count>>packCountBits)*0x9e3779b97f4a7c15
 }
 
 // pack folds an encoding into one word. Encodings shorter than 8 bytes,

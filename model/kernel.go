@@ -16,6 +16,8 @@ type Kernel[L, M any] struct {
 	cfg      Config
 	n        int
 	layouts  []layout // arrangements of IDs; the first names fairness classes
+	shape    shape    // the optional fields of its states (state.go)
+	fair     fairness // the weak-fairness classes (fairness.go)
 	keys     keys     // of the fingerprint's places (fingerprint.go)
 	timers   []Timer[L, M]
 	codec    Codec[L, M]
@@ -75,6 +77,10 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if t, ok := alg.(Timed[L, M]); ok {
 		k.timers = t.Timers()
 	}
+	if err := checkWidths(&cfg, len(k.timers)); err != nil {
+		return nil, err
+	}
+	k.shape = shape{layouts: len(k.layouts)}
 	if nm, ok := alg.(InitiateNamer); ok {
 		k.initName = nm.InitiateName()
 	}
@@ -91,6 +97,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 			return nil, fmt.Errorf("MsgTyper: %d message types: name 1 to %d", len(k.types), MaxMsgTypes)
 		}
 	}
+	k.fair = k.newFairness()
 	k.restart, _ = alg.(Restarter[L, M])
 	k.leader, _ = alg.(Leaderer[L])
 	k.format, _ = alg.(LocalFormatter[L, M])
@@ -148,31 +155,6 @@ func (k *Kernel[L, M]) Properties() []PropertyInfo {
 	return infos
 }
 
-// Fairness classes: one per channel, one per process for initiate/detect,
-// one per (process, timer) for justified timeouts.
-func (k *Kernel[L, M]) classDeliver(from, to int) int32 { return int32(from*k.n + to) }
-func (k *Kernel[L, M]) classInitiate(p int) int32       { return int32(k.n*k.n + p) }
-func (k *Kernel[L, M]) classTimer(p, t int) int32 {
-	return int32(k.n*k.n + k.n + p*len(k.timers) + t)
-}
-
-// FairClass implements System.
-func (k *Kernel[L, M]) FairClass(c int32) string {
-	n := int32(k.n)
-	switch {
-	case c < 0:
-		return "unfair"
-	case c < n*n:
-		return "deliver " + k.name(int(c/n)) + "→" + k.name(int(c%n))
-	case c < n*n+n:
-		return k.initName + " " + k.name(int(c-n*n))
-	default:
-		c -= n*n + n
-		t := int32(len(k.timers))
-		return k.timers[c%t].Name + " " + k.name(int(c/t))
-	}
-}
-
 // name is how people call position p in the first arrangement (the only
 // one without Config.Perm).
 func (k *Kernel[L, M]) name(p int) string { return k.layouts[0].name(p) }
@@ -213,13 +195,23 @@ const (
 	KindRestart
 )
 
+// An action packs its kind, two positions and a timer index into a byte
+// each: positions fit (a compile-time check), and checkWidths keeps the
+// timers within maxActionField+1.
+const (
+	actionFieldBits = 8
+	maxActionField  = 1<<actionFieldBits - 1
+)
+
+const _ uint = maxActionField + 1 - MaxN
+
 func mkAction(kind Kind, p, q, t int) Action {
-	return Action(uint32(kind)<<24 | uint32(p)<<16 | uint32(q)<<8 | uint32(t))
+	return Action(uint32(kind)<<(3*actionFieldBits) | uint32(p)<<(2*actionFieldBits) | uint32(q)<<actionFieldBits | uint32(t))
 }
 
 // Kind, P, Q and Timer unpack an action of the kernel: deliver(P→Q); the
 // other kinds act at P; Timer indexes the algorithm's timers.
-func (a Action) Kind() Kind { return Kind(a >> 24) }
-func (a Action) P() int     { return int(a>>16) & 0xff }
-func (a Action) Q() int     { return int(a>>8) & 0xff }
-func (a Action) Timer() int { return int(a) & 0xff }
+func (a Action) Kind() Kind { return Kind(a >> (3 * actionFieldBits)) }
+func (a Action) P() int     { return int(a>>(2*actionFieldBits)) & maxActionField }
+func (a Action) Q() int     { return int(a>>actionFieldBits) & maxActionField }
+func (a Action) Timer() int { return int(a) & maxActionField }

@@ -1,0 +1,455 @@
+package model
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// The global state of semantics.md section 1, defined once, in this file.
+// It has three parts, and each part's fields, copy, hash, encoding,
+// decoding and snapshot are written here. Steps read and change the fields
+// as the semantics says; copying, hashing, encoding, decoding and showing a
+// state go through what is defined here: world.copyFrom, expander.begin,
+// Kernel.initial, expander.fingerprint and succFP, expander.encode and
+// decode, expander.Snapshot call the parts. Where a call measured dearer
+// than its work (cachegrind: about 35 instructions a call, 1-3% of a
+// transition), the whole-state operation does the part's work itself, here
+// beside it: encode and decode write and read the head's bytes and the
+// channel records, and succFP hashes the step's process.
+//
+//   - the head: the processes' kernel fields (alive, one bit each, a word
+//     for the ring arithmetic) and the counters (crashes, restarts, and the
+//     arrangement of IDs): a comparable value, copied by assignment,
+//     compared whole and hashed as one component.
+//   - the processes: per position, its record (today the algorithm's
+//     local state), copied, reset, encoded and hashed one at a time as one
+//     component each (a step changes its own process's record only).
+//   - the channels: chan(p,q) at p*N+q, a FIFO of elements kept encoded
+//     back to back, head first, with their number; copied, cleared,
+//     encoded and hashed as one component each. An element (today one
+//     message) is written, read and shown only by pushElem (send),
+//     nextElem (deliver, chanMsgs, labels) and elemValue.
+//
+// Section 6 (time) then adds, one place per concern, each written only
+// when the kernel's shape says so (async states keep today's encoding):
+//
+//   - gst: a field of head, a byte after alive in encode and decode when
+//     shape.partial, a bit of head.hash's word (bit 48: alive and the two
+//     counters take 16 bits each), shown by head.snapshot. copyFrom, begin
+//     and succFP follow by themselves, and
+//     TestHeadFieldsGoThroughEveryOperation fails until every operation
+//     handles the new field.
+//   - a timer per process: part of the process record. A world field
+//     beside local (timer []uint8, made by world.init), written after the
+//     local state by appendProc and read by readProc when shape.timed,
+//     copied by copyProc, turned off by resetProc (initial state, crash,
+//     restart), shown by procSnapshot. The process's component hash covers
+//     it through appendProc, so a step that sets its own timer is hashed
+//     incrementally as today; a tick changes every timer and rehashes every
+//     process.
+//   - a message's age: part of the element. pushElem writes age 0 (one
+//     byte) before the message, nextElem (hence deliver, chanMsgs and the
+//     labels) steps over it, elemValue shows it; a new headAge serves
+//     deliver's guard and a new ageChan ticks a channel by walking it with
+//     nextElem. Copying, hashing, encoding and decoding a channel copy its
+//     bytes and do not change.
+//
+// The widths of the encoding's fixed-size fields are stated and checked
+// with the fields (checkWidths, and the constant checks beside them).
+
+// shape is what the states of one kernel hold beyond section 1's minimum:
+// the optional fields the encoding writes. Section 6 adds timed (ages and
+// timers) and partial (gst).
+type shape struct {
+	layouts int // arrangements of IDs; the head names its own when > 1
+}
+
+// ---- the head ----
+
+// head is the state's header: the processes' kernel fields and the
+// counters. encode writes it first and decode reads it back, in line (a
+// call per state cost more than the reading): the arrangement (a uvarint,
+// when the shape has several), crashes and restarts (uvarints), alive
+// (aliveBytes, little-endian).
+type head struct {
+	alive    uint64 // bit p: position p is live
+	crashes  int
+	restarts int
+	lay      int // the arrangement of IDs (Kernel.layouts)
+}
+
+// Widths of the head's encoding and hash. alive is written as aliveBytes
+// bytes, one bit per position; head.hash packs alive, crashes and restarts
+// into one word, counterBits each.
+const (
+	aliveBytes  = 2
+	counterBits = 16
+	maxCounter  = 1<<counterBits - 1
+)
+
+// alive fits its bytes and the hash's low word: a compile-time check.
+const _ uint = 8*aliveBytes - MaxN
+const _ uint = counterBits - MaxN
+
+// hash is the head's component hash: alive, crashes and restarts packed
+// into one word (checkWidths keeps each within counterBits), mixed, then
+// the arrangement of IDs.
+func (h *head) hash() uint64 {
+	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)^seedHead) + uint64(h.lay))
+}
+
+// snapshot shows the counters; alive and the arrangement show in the
+// processes (procSnapshot).
+func (h *head) snapshot(s *Snapshot) { s.Crashes, s.Restarts = h.crashes, h.restarts }
+
+// ---- the processes ----
+
+// appendProc writes process p's record: its local state.
+func (k *Kernel[L, M]) appendProc(b []byte, w *world[L, M], p int) []byte {
+	return k.codec.AppendLocal(b, &w.local[p])
+}
+
+// readProc reads what appendProc wrote and returns the rest.
+func (k *Kernel[L, M]) readProc(b []byte, w *world[L, M], p int) ([]byte, error) {
+	return k.codec.DecodeLocal(b, &w.local[p])
+}
+
+// copyProc makes process p's record in w as it is in src; copyProcs
+// makes every process's.
+func (w *world[L, M]) copyProc(src *world[L, M], p int) { w.local[p] = src.local[p] }
+func (w *world[L, M]) copyProcs(src *world[L, M])       { copy(w.local, src.local) }
+
+// resetProc gives process p the record of a process that has taken part in
+// no election: after a crash, at a restart, in the initial state.
+func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) { w.local[p] = k.alg.Init() }
+
+// procSnapshot shows process p.
+func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
+	lay := &e.k.layouts[w.lay]
+	return ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
+}
+
+// ---- the channels and their elements ----
+
+// Widths of a channel's record in the encoding: its index and its number of
+// elements are one byte each.
+const (
+	chanIndexBits = 8
+	chanCountBits = 8
+	maxChanCount  = 1<<chanCountBits - 1
+)
+
+// Every channel index p*N+q fits its byte: a compile-time check.
+const _ uint = 1<<chanIndexBits - MaxN*MaxN
+
+// copyChan makes channel ch of w as it is in src; the caller makes busy
+// follow (copyFrom copies the whole set).
+func (w *world[L, M]) copyChan(src *world[L, M], ch int) {
+	w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
+	w.count[ch] = src.count[ch]
+}
+
+// clearChan empties channel ch of w.
+func (w *world[L, M]) clearChan(ch int) {
+	w.chans[ch], w.count[ch] = w.chans[ch][:0], 0
+	w.busy.remove(ch)
+}
+
+// appendChan writes channel ch's record: its index and number of elements
+// (a byte each), its number of bytes (uvarint), its bytes. The byte count
+// lets decoding copy a channel whole. decode reads it back, in its loop
+// over the records (a call per channel cost more than the reading).
+func (w *world[L, M]) appendChan(b []byte, ch int) []byte {
+	q := w.chans[ch]
+	b = append(b, byte(ch), byte(w.count[ch]))
+	b = binary.AppendUvarint(b, uint64(len(q)))
+	return append(b, q...)
+}
+
+// hashChan is channel ch's component hash.
+func (k *Kernel[L, M]) hashChan(w *world[L, M], ch int) uint64 {
+	return k.keys.hashChan(ch, w.count[ch], w.chans[ch])
+}
+
+// pushElem appends the element of message m to q, a channel's bytes (a
+// send; the caller counts it).
+func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte { return k.codec.AppendMsg(q, m) }
+
+// nextElem reads the element at the head of b, a channel of a stored or
+// computed state, into m and returns the rest.
+func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
+	rest, err := k.codec.DecodeMsg(b, m)
+	if err != nil {
+		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
+	}
+	return rest
+}
+
+// elemValue shows an element.
+func (k *Kernel[L, M]) elemValue(m M) Value { return k.msgValue(m) }
+
+// chanSnapshot shows channel ch of w, non-empty.
+func (k *Kernel[L, M]) chanSnapshot(w *world[L, M], ch int) ChannelSnapshot {
+	lay := &k.layouts[w.lay]
+	from, to := ch/k.n, ch%k.n
+	c := ChannelSnapshot{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to)}
+	for _, m := range k.chanMsgs(w, ch) {
+		c.Messages = append(c.Messages, k.elemValue(m))
+	}
+	return c
+}
+
+// checkWidths reports a configuration whose states would not fit the
+// encoding's fixed widths above. Config.Validate keeps tighter limits of
+// its own; this is the encoding's guard whatever those become.
+func checkWidths(cfg *Config, timers int) error {
+	switch {
+	case cfg.N > MaxN:
+		return fmt.Errorf("%d processes do not fit the state encoding: at most %d", cfg.N, MaxN)
+	case cfg.MaxQueue > maxChanCount:
+		return fmt.Errorf("a channel bound of %d does not fit the state encoding: at most %d messages a channel", cfg.MaxQueue, maxChanCount)
+	case cfg.MaxCrashes > maxCounter || cfg.MaxRestarts > maxCounter:
+		return fmt.Errorf("%d crashes and %d restarts do not fit the state encoding: at most %d each", cfg.MaxCrashes, cfg.MaxRestarts, maxCounter)
+	case timers > maxActionField+1:
+		return fmt.Errorf("%d timers do not fit an action: at most %d", timers, maxActionField+1)
+	}
+	return nil
+}
+
+// ---- the whole state ----
+
+// world is a decoded global state. Expanders keep two and reuse their memory
+// from state to state: cur (the state being expanded) and nxt (a successor).
+//
+// Channels stay encoded: a channel is its elements' encodings back to back,
+// head first, as the state's encoding holds them. A message is decoded when
+// it is delivered (or a guard or property looks at it), and encoded once,
+// when it is sent; loading a state, hashing a channel and encoding a state
+// copy bytes instead of going through the codec message by message.
+type world[L, M any] struct {
+	head
+	local []L
+	chans [][]byte // chan(p,q) at p*N+q
+	count []int    // elements in each channel
+	busy  chanSet  // the non-empty channels
+	// msgs caches the decoded messages of the channels in decoded, for
+	// guards and properties that look at channels (chanMsgs): a property
+	// that reads every channel of every successor would otherwise decode
+	// N² channels a transition. Whatever changes a channel drops it. A
+	// successor (nxt) has cur as its twin: the channels a step has not
+	// changed since sync are cur's, decoded once for all the successors.
+	msgs    [][]M
+	decoded chanSet
+	twin    *world[L, M]
+	changed chanSet // since the copy from twin
+}
+
+func (w *world[L, M]) init(n int) {
+	w.local = make([]L, n)
+	w.chans = make([][]byte, n*n)
+	w.count = make([]int, n*n)
+	w.msgs = make([][]M, n*n)
+}
+
+// changedChan records that channel ch changed.
+func (w *world[L, M]) changedChan(ch int) {
+	w.decoded.remove(ch)
+	w.changed.add(ch)
+}
+
+// copyFrom makes w a copy of src.
+func (w *world[L, M]) copyFrom(src *world[L, M]) {
+	w.head = src.head
+	w.copyProcs(src)
+	for ch := range w.busy.union(src.busy).all() {
+		w.copyChan(src, ch)
+	}
+	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
+}
+
+// initial makes w the initial state of arrangement i (semantics.md section
+// 1): every process live but the down ones, local states initial (or as if
+// the largest ID had just been elected, with Config.InitialLeader),
+// channels empty, counters 0.
+func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
+	lay := &k.layouts[i]
+	w.head = head{alive: (1<<k.n - 1) &^ lay.down, lay: i}
+	maxID := slices.Max(lay.ids)
+	for p := range w.local {
+		k.resetProc(w, p)
+		if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
+			w.local[p] = k.leader.InitLeader(maxID)
+		}
+	}
+	for ch := range w.chans {
+		w.clearChan(ch)
+	}
+	w.decoded = chanSet{}
+}
+
+// encode appends the canonical encoding of w: the head (see head), every
+// process's record, the number of non-empty channels, then their records in
+// index order.
+func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
+	k := e.k
+	if k.shape.layouts > 1 {
+		b = binary.AppendUvarint(b, uint64(w.lay))
+	}
+	b = binary.AppendUvarint(b, uint64(w.crashes))
+	b = binary.AppendUvarint(b, uint64(w.restarts))
+	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
+	for p := range w.local {
+		b = k.appendProc(b, w, p)
+	}
+	b = binary.AppendUvarint(b, uint64(w.busy.count()))
+	for ch := range w.busy.all() {
+		b = w.appendChan(b, ch)
+	}
+	return b
+}
+
+var errShort = errors.New("truncated state")
+
+// decode reads state b into w and, if h is not nil, the hashes of its
+// components, from their encodings.
+func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
+	k := e.k
+	var err error
+	w.lay = 0
+	if k.shape.layouts > 1 {
+		if w.lay, b, err = readUvarint(b); err != nil {
+			return err
+		}
+		if w.lay >= k.shape.layouts {
+			return fmt.Errorf("arrangement %d out of range", w.lay)
+		}
+	}
+	if w.crashes, b, err = readUvarint(b); err != nil {
+		return err
+	}
+	if w.restarts, b, err = readUvarint(b); err != nil {
+		return err
+	}
+	if len(b) < aliveBytes {
+		return errShort
+	}
+	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
+	for p := range w.local {
+		start := b
+		if b, err = k.readProc(b, w, p); err != nil {
+			return err
+		}
+		if h != nil {
+			h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
+		}
+	}
+	for ch := range w.busy.all() {
+		w.clearChan(ch)
+		if h != nil {
+			h.chans[ch] = 0
+		}
+	}
+	w.decoded = chanSet{}
+	nonEmpty := 0
+	if nonEmpty, b, err = readUvarint(b); err != nil {
+		return err
+	}
+	for ; nonEmpty > 0; nonEmpty-- {
+		// A record of appendChan.
+		if len(b) < 2 {
+			return errShort
+		}
+		ch, count := int(b[0]), int(b[1])
+		b = b[2:]
+		if ch >= len(w.chans) {
+			return fmt.Errorf("channel index %d out of range", ch)
+		}
+		var size int
+		if size, b, err = readUvarint(b); err != nil {
+			return err
+		}
+		if size > len(b) {
+			return errShort
+		}
+		if count == 0 {
+			return fmt.Errorf("channel %d is empty but listed", ch)
+		}
+		w.chans[ch] = append(w.chans[ch][:0], b[:size]...)
+		w.count[ch] = count
+		w.busy.add(ch)
+		if h != nil {
+			h.chans[ch] = k.keys.hashChan(ch, count, b[:size])
+		}
+		b = b[size:]
+	}
+	if len(b) != 0 {
+		return fmt.Errorf("%d bytes left over", len(b))
+	}
+	if h != nil {
+		h.head = w.head.hash()
+		h.fp = h.head
+		for _, x := range h.local {
+			h.fp += x
+		}
+		for ch := range w.busy.all() {
+			h.fp += h.chans[ch]
+		}
+	}
+	return nil
+}
+
+func readUvarint(b []byte) (int, []byte, error) {
+	v, k := binary.Uvarint(b)
+	if k <= 0 {
+		return 0, nil, errShort
+	}
+	return int(v), b[k:], nil
+}
+
+// hashProc is process p's component hash in w. (succFP spells it out: a
+// call per transition costs more than its two lines.)
+func (e *expander[L, M]) hashProc(w *world[L, M], p int) uint64 {
+	e.scratch = e.k.appendProc(e.scratch[:0], w, p)
+	return e.k.keys.hashLocal(p, e.scratch)
+}
+
+// fingerprint is the fingerprint of w, from scratch.
+func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
+	fp := w.head.hash()
+	for p := range w.local {
+		fp += e.hashProc(w, p)
+	}
+	for ch := range w.busy.all() {
+		fp += e.k.hashChan(w, ch)
+	}
+	return fp
+}
+
+// succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
+// differences of the head, the step's process and the channels the step
+// touched.
+func (e *expander[L, M]) succFP() uint64 {
+	nxt, h := &e.nxt, &e.h
+	fp := h.fp
+	if nxt.head != e.cur.head {
+		fp += nxt.head.hash() - h.head
+	}
+	if p := e.stepProc; p >= 0 {
+		e.scratch = e.k.appendProc(e.scratch[:0], nxt, p)
+		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
+	}
+	if e.stamp++; e.stamp == 0 {
+		clear(e.chanStamp)
+		e.stamp = 1
+	}
+	for _, ch := range e.dirty {
+		if e.chanStamp[ch] == e.stamp {
+			continue
+		}
+		e.chanStamp[ch] = e.stamp
+		fp += e.k.hashChan(nxt, ch) - h.chans[ch]
+	}
+	return fp
+}
