@@ -422,7 +422,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 // predMasks are the properties of a search as bits of predicates.
 type predMasks struct {
 	inv, step, goal uint64
-	goals []int // the goal's predicates, ascending
+	goals           []int // the goal's predicates, ascending
 }
 
 // masksOf checks the predicate indices of a search's properties against

@@ -260,7 +260,6 @@ func splitmix(z uint64) uint64 {
 	return z ^ z>>31
 }
 
-
 // Simulate takes random runs of sys (see Scheduler and SimOptions). The
 // result's Stats count what the committed runs did; its Violations are the
 // first found of each property and kind, shortened and replayed; its
@@ -330,7 +329,7 @@ type simulation struct {
 	opt      SimOptions
 	p        plan
 	started  time.Time
-	deadline time.Time // zero: none
+	deadline time.Time    // zero: none
 	next     atomic.Int64 // the next run to start
 	limit    atomic.Int64 // runs from this number on are not taken
 	halted   atomic.Bool  // interrupted, or out of memory: runs under way stop

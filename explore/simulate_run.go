@@ -121,9 +121,9 @@ func (r *runner) reset() {
 	clear(r.taken)
 }
 
-func (r *runner) len() int            { return len(r.fp) }
-func (r *runner) state(i int) []byte  { return r.enc[r.off[i]:r.off[i+1]] }
-func (r *runner) steps() int          { return r.len() - 1 }
+func (r *runner) len() int           { return len(r.fp) }
+func (r *runner) state(i int) []byte { return r.enc[r.off[i]:r.off[i+1]] }
+func (r *runner) steps() int         { return r.len() - 1 }
 func (r *runner) kindOf(a ts.Action) int {
 	if r.p.kind == nil {
 		return 0
@@ -390,12 +390,12 @@ func (r *runner) fit(cl int32) {
 // posIndex maps the fingerprints of a run's states to their first
 // positions: open addressing, emptied between runs by a generation stamp.
 type posIndex struct {
-	keys  []uint64
-	vals  []int32
-	gens  []uint32
-	gen   uint32
-	n     int
-	mask  uint64
+	keys []uint64
+	vals []int32
+	gens []uint32
+	gen  uint32
+	n    int
+	mask uint64
 }
 
 func (x *posIndex) reset() {
