@@ -121,7 +121,7 @@ type Report struct {
 	Bitstate *explore.Bitstate
 	// Simulation describes a simulation; nil for a search.
 	Simulation *explore.SimStats
-	Verdicts []Verdict
+	Verdicts   []Verdict
 	// RerunFull: the reduced search found a violation and the report is of
 	// the full search run after it (for shortest counterexamples).
 	RerunFull bool

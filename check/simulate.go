@@ -66,4 +66,3 @@ func KindNames() []string {
 		names = append(names, string(name))
 	}
 }
-
