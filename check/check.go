@@ -119,8 +119,10 @@ type Report struct {
 	notProven string
 	// Bitstate describes a bitstate search; nil for an exhaustive one.
 	Bitstate *explore.Bitstate
-	// Simulation describes a simulation; nil for a search.
+	// Simulation describes a simulation; nil for a search. Found says
+	// which runs found its counterexamples.
 	Simulation *explore.SimStats
+	Found      []Found
 	Verdicts   []Verdict
 	// RerunFull: the reduced search found a violation and the report is of
 	// the full search run after it (for shortest counterexamples).

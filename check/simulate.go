@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -32,15 +33,40 @@ type simulation struct{}
 
 func (simulation) name() string { return "simulation" }
 
-func (simulation) search(req Request, _ *Report, sys model.System, t targets) (*explore.Result, error) {
+func (simulation) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
 	sim := req.Simulate
-	return explore.Simulate(sys, explore.SimOptions{
+	res, err := explore.Simulate(sys, explore.SimOptions{
 		Invariants: t.invariants, Steps: t.steps, Goal: t.goal(),
 		Seed: sim.Seed, One: sim.One, Runs: sim.Runs, Duration: sim.TimeLimit, Depth: sim.Depth, Scheduler: sim.Scheduler,
 		Continue: req.Continue, Workers: req.Workers, Context: req.Context, MemoryBudget: req.MemoryBudget,
 		Measure: req.Complexity, Kind: kindOf, Kinds: len(KindNames()),
 		Progress: req.Progress, ProgressEvery: req.ProgressEvery,
 	})
+	if err != nil {
+		return nil, err
+	}
+	preds := sys.Predicates()
+	for i, v := range res.Violations {
+		rep.Found = append(rep.Found, Found{
+			Property: preds[v.Predicate], Kind: traceKinds[v.Kind], Steps: len(v.Trace.Steps) - 1, FoundBy: res.Simulation.Found[i],
+		})
+	}
+	return res, nil
+}
+
+// Found is a counterexample of a simulation: which property it violates,
+// how, in how many steps, and the run that found it.
+type Found struct {
+	Property string
+	Kind     string // as a trace file's kind
+	Steps    int
+	explore.FoundBy
+}
+
+// traceKinds names explore's kinds of violation as trace files do.
+var traceKinds = map[explore.Kind]string{
+	explore.Invariant: trace.KindInvariant, explore.StepViolation: trace.KindStep,
+	explore.Stuck: trace.KindStuck, explore.FairCycle: trace.KindFairCycle,
 }
 
 func (simulation) proof(res *explore.Result) (Proof, string) {

@@ -69,11 +69,12 @@ const (
 	// EndDepth: the run took SimOptions.Depth steps.
 	EndDepth RunEnd = iota
 	// EndQuiescent: the run stopped in a quiescent state (no fair step
-	// enabled, none discarded by the channel bound), which is a complete
-	// run's end.
+	// enabled, none discarded by the channel bound) with no step left at
+	// all. (A quiescent state with faults left ends a complete run too,
+	// but the run goes on with a fault.)
 	EndQuiescent
-	// EndStuck: the run stopped where no fair step is enabled but the
-	// channel bound discarded some: the bound stopped it, not the system.
+	// EndStuck: the run stopped where no step is enabled but the channel
+	// bound discarded some: the bound stopped it, not the system.
 	EndStuck
 	// EndCycle: the run returned to one of its states on a fair cycle
 	// inside every goal: a whole fair behaviour that satisfies them.
