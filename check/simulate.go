@@ -63,6 +63,10 @@ type Found struct {
 	explore.FoundBy
 }
 
+// TraceKind names explore's kind of violation as trace files do
+// (trace.KindInvariant, ...).
+func TraceKind(k explore.Kind) string { return traceKinds[k] }
+
 // traceKinds names explore's kinds of violation as trace files do.
 var traceKinds = map[explore.Kind]string{
 	explore.Invariant: trace.KindInvariant, explore.StepViolation: trace.KindStep,
