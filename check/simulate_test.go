@@ -1,6 +1,8 @@
 package check_test
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,4 +132,22 @@ func TestStrategiesSayWhatTheyProve(t *testing.T) {
 		assert.Equal(t, tc.proof, rep.Proof, tc.strategy)
 		assert.Equal(t, tc.status, rep.Verdicts[0].Status, tc.strategy)
 	}
+}
+
+// Interrupted (Ctrl-C: the Context), a simulation says so and proves even
+// less: the verdicts are unknown because it did not finish, not because it
+// sampled.
+func TestInterruptedSimulation(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("ring")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("SIGINT (Ctrl-C)"))
+	rep, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, Context: ctx, Simulate: &check.Simulate{Runs: 100, Depth: 100}})
+	require.NoError(t, err)
+	assert.False(t, rep.Stats.Complete)
+	assert.Equal(t, explore.StopInterrupted, rep.Stats.Stop)
+	assert.Equal(t, "interrupted: SIGINT (Ctrl-C)", rep.Stats.Stopped)
+	assert.Equal(t, int64(0), rep.Simulation.Runs)
+	assert.Equal(t, check.Unknown, rep.Verdicts[0].Status)
+	assert.Equal(t, "the search did not finish: interrupted: SIGINT (Ctrl-C)", rep.Verdicts[0].Summary)
 }
