@@ -108,10 +108,13 @@ func writeSimulation(w io.Writer, r *check.Report) {
 	if sim.One {
 		seed = fmt.Sprintf("run seed %#x", sim.Seed)
 	}
-	fmt.Fprintf(w, "search       simulation: %s random runs of at most %d steps, %s scheduler, %s\n", commas(sim.Runs), sim.Depth, sim.Scheduler, seed)
-	switch {
-	case !st.Complete:
-		fmt.Fprintf(w, "stopped      %s\n", st.Stopped)
+	runs := "runs"
+	if sim.Runs == 1 {
+		runs = "run"
+	}
+	fmt.Fprintf(w, "search       simulation: %s random %s of at most %d steps, %s scheduler, %s\n", commas(sim.Runs), runs, sim.Depth, sim.Scheduler, seed)
+	if !st.Complete {
+		fmt.Fprintf(w, "stopped      %s\n", strings.TrimPrefix(st.Stopped, "stopped "))
 	}
 	fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold (a violation is real: replayed below)")
 	fmt.Fprintf(w, "states       %s distinct seen, %s of them first seen in the last tenth of the time\n", commas(st.States), commas(sim.NewLate))
@@ -131,8 +134,12 @@ func writeSimulation(w io.Writer, r *check.Report) {
 		fmt.Fprintf(w, "messages     sampled over %s complete runs (samples, not bounds): %s\n", commas(m.Samples), sampledText(m))
 	}
 	for _, f := range r.Found {
-		fmt.Fprintf(w, "found        %s (%s) by run %s in %d steps, shortened to %d in %s replays; --run-seed %#x replays that run alone\n",
-			f.Property, f.Kind, commas(f.Run), f.RawSteps, f.Steps, commas(int64(f.Replays)), f.RunSeed)
+		by := "run " + commas(f.Run)
+		if sim.One {
+			by = "the run"
+		}
+		fmt.Fprintf(w, "found        %s (%s) by %s in %d steps, shortened to %d in %s replays; --run-seed %#x replays that run alone\n",
+			f.Property, f.Kind, by, f.RawSteps, f.Steps, commas(int64(f.Replays)), f.RunSeed)
 	}
 	fmt.Fprintf(w, "time         %.2f s, %s steps/s, %s of bookkeeping\n\n", st.Elapsed.Seconds(), commas(rate(st.Transitions, st.Elapsed)), explore.FormatBytes(st.MemBytes))
 }
