@@ -194,8 +194,11 @@ type jsonSimulation struct {
 	Runs      int64  `json:"runs"`
 	Steps     int64  `json:"steps"`
 	// Distinct states seen: a count, which the states of another
-	// simulation may overlap.
+	// simulation may overlap, and a HyperLogLog sketch of them (4 KiB, in
+	// base64) that merges with another's into the count of both
+	// (explore.Sketch).
 	DistinctStates int64            `json:"distinct_states"`
+	Sketch         []byte           `json:"distinct_states_sketch"`
 	NewLate        int64            `json:"new_states_last_tenth"`
 	Length         jsonLength       `json:"run_length"`
 	Ends           map[string]int64 `json:"ends"`
@@ -246,7 +249,7 @@ func simulationJSON(r *check.Report) *jsonSimulation {
 	}
 	j := &jsonSimulation{
 		Seed: sim.Seed, RunSeed: sim.One, Scheduler: sim.Scheduler.String(), Depth: sim.Depth, Runs: sim.Runs,
-		Steps: r.Stats.Transitions, DistinctStates: r.Stats.States, NewLate: sim.NewLate,
+		Steps: r.Stats.Transitions, DistinctStates: r.Stats.States, Sketch: sim.Seen, NewLate: sim.NewLate,
 		Length: jsonLength{sim.MinLength, sim.MeanLength, sim.MaxLength}, Ends: map[string]int64{},
 	}
 	for _, e := range explore.RunEnds() {

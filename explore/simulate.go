@@ -151,6 +151,9 @@ type SimStats struct {
 	MeanLength           float64
 	// Ends counts the runs by how they ended (index: RunEnd).
 	Ends [numEnds]int64
+	// Seen sketches the distinct states seen, so that those of several
+	// simulations can be counted together (Sketch.Merge).
+	Seen Sketch
 	// NewLate is how many distinct states were first seen in the last
 	// tenth of the time: near 0 says that the runs keep to states seen
 	// before (saturation), not that no other states exist.
@@ -285,7 +288,7 @@ func Simulate(sys ts.System, opt SimOptions) (*Result, error) {
 		return nil, err
 	}
 	s := &simulation{
-		sys: sys, opt: opt, pending: map[int64]*runRecord{}, tab: newTable(1<<16, false),
+		sys: sys, opt: opt, pending: map[int64]*runRecord{}, tab: newTable(1<<16, false), seen: NewSketch(),
 		p: plan{
 			inv: pm.inv, step: pm.step, goal: pm.goal, cycles: pm.goal != 0, stuck: pm.goal != 0,
 			depth: opt.Depth, sched: opt.Scheduler, measure: opt.Measure, kind: opt.Kind, kinds: max(opt.Kinds, 1),
@@ -345,6 +348,7 @@ type simulation struct {
 	runs      int64 // committed and counted
 	stop      bool
 	tab       *table // the fingerprints of the distinct states seen
+	seen      Sketch // and their sketch
 	lengths   int64  // sum of the runs' lengths
 	minLen    int
 	ends      [numEnds]int64
@@ -550,6 +554,7 @@ func (s *simulation) apply(rec *runRecord) {
 		if _, ok := s.tab.lookup(fp, nil); !ok {
 			s.tab.reserve(1)
 			s.tab.insert(fp, 0)
+			s.seen.Add(fp)
 			st.States++
 		}
 	}
@@ -607,7 +612,7 @@ func (s *simulation) result() (*Result, error) {
 	st.MemBytes = s.tab.bytes()
 	sim := &SimStats{
 		Seed: s.opt.Seed, One: s.opt.One, Scheduler: s.opt.Scheduler, Depth: s.opt.Depth, Runs: s.runs,
-		MinLength: s.minLen, MaxLength: st.Depth, Ends: s.ends, NewLate: s.newLate(st.Elapsed),
+		MinLength: s.minLen, MaxLength: st.Depth, Ends: s.ends, NewLate: s.newLate(st.Elapsed), Seen: s.seen,
 		Taken: s.taken, Enabled: make([]bool, len(s.taken)),
 	}
 	if s.runs > 0 {
