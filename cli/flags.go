@@ -209,7 +209,9 @@ Checking:
   --complexity          measure messages over all complete runs (min, max,
                         per type, lost; "unbounded" with a lasso) and play
                         the synchronous schedule (latency in rounds, messages
-                        round by round); full search, no --por, no --bitstate
+                        round by round); full search, no --por, no --bitstate.
+                        With --simulate: min/mean/max of the sends of the
+                        complete runs the runs passed, as samples, not bounds
   --witness NAME        print (and draw with --msc) the run attaining a
                         measure: min, max, min:TYPE, max:TYPE, min:lost,
                         max:lost, sync, or none (default max)
