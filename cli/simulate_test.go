@@ -12,40 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Bad input to --simulate and its flags: one line, exit 2, before anything runs.
-func TestSimulateFlagsRejectedWithAReason(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--simulate", "--bitstate", "1MiB"}, "--simulate takes random runs and keeps no state table: drop --bitstate"},
-		{[]string{"--simulate", "--max-queue", "auto"}, "--simulate with --max-queue auto: random runs prove no bound, give --max-queue K"},
-		{[]string{"--simulate", "--exact"}, "--exact applies to a search's state table, which --simulate does not keep: drop --exact"},
-		{[]string{"--simulate", "--max-states", "10"}, "--max-states bounds a search: --simulate is bounded by --runs and --time-limit"},
-		{[]string{"--simulate", "--complexity", "--witness", "max"}, "--witness names a run of the exhaustive measures: --simulate samples them, drop --witness"},
-		{[]string{"--simulate", "--runs", "0"}, "--runs 0 would take no run: give 1 or more (default: until --time-limit, else 10000)"},
-		{[]string{"--simulate", "--runs", "-3"}, "--runs -3 would take no run"},
-		{[]string{"--simulate", "--depth", "0"}, "--depth 0 would take no step: give 1 or more (default 1000)"},
-		{[]string{"--simulate", "--seed", "x"}, `--seed: "x" is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a`},
-		{[]string{"--simulate", "--seed", "-1"}, `--seed: "-1" is not a seed`},
-		{[]string{"--simulate", "--run-seed", "0xZZ"}, `--run-seed: "0xZZ" is not a seed`},
-		{[]string{"--simulate", "--scheduler", "pct"}, `--scheduler: no scheduler "pct": use uniform or faults`},
-		{[]string{"--simulate", "--seed", "1", "--run-seed", "2"}, "--run-seed replays one run, --seed is the seed of all: give only one of them"},
-		{[]string{"--simulate", "--run-seed", "2", "--runs", "5"}, "--run-seed replays one run: drop --runs"},
-		{[]string{"--runs", "5"}, "--runs is a flag of --simulate: add --simulate, or drop it"},
-		{[]string{"--seed", "5"}, "--seed is a flag of --simulate: add --simulate, or drop it"},
-	} {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			code, out, stderr := run(append([]string{"--algo", "ring"}, c.args...)...)
-			assert.Equal(t, 2, code)
-			assert.Empty(t, out)
-			assert.Equal(t, "mcheck: ", stderr[:min(len(stderr), 8)])
-			assert.Contains(t, stderr, c.want)
-			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-		})
-	}
-}
-
 // A simulation that finds a violation exits 1, prints the run seed that
 // replays it, and --run-seed replays that run to the same counterexample.
 func TestSimulateFindsAndReplays(t *testing.T) {

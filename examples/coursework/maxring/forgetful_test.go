@@ -9,6 +9,7 @@ import (
 	"example.com/coursework/maxring"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/ring"
@@ -44,7 +45,7 @@ func TestSimulationFindsTheForgetfulRelay(t *testing.T) {
 	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Simulate: &check.Simulate{Seed: 1, Runs: 50, Depth: 1000}})
 	require.NoError(t, err)
 	require.True(t, rep.Violated())
-	v := mustVerdict(t, rep, "Termination")
+	v := mchecktest.Verdict(rep, "Termination")
 	assert.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, "stuck", v.Kind)
 	require.NotNil(t, v.File, "replayed through the transition function (trace.Verify)")
@@ -61,15 +62,4 @@ func TestSimulationFindsTheForgetfulRelay(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, ok.Violated())
 	assert.Equal(t, int64(50), ok.Simulation.Runs)
-}
-
-func mustVerdict(t *testing.T, rep *check.Report, name string) check.Verdict {
-	t.Helper()
-	for _, v := range rep.Verdicts {
-		if v.Name == name {
-			return v
-		}
-	}
-	t.Fatalf("no verdict of %s", name)
-	return check.Verdict{}
 }
