@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -148,5 +149,32 @@ func BenchmarkTermination(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// Issue 28's throughput target: --simulate on chang-roberts --n 16
+// --crashes 1 at one worker, in steps per second of wall time and per
+// second of the process's CPU time (per core). Runs go on after
+// violations (Continue) so that every op takes the same 2,000 runs.
+func BenchmarkSimulate(b *testing.B) {
+	spec, _ := specs.Builtin().Lookup("chang-roberts")
+	cfg := model.Config{N: 16, MaxCrashes: 1}
+	for _, sched := range []explore.Scheduler{explore.Uniform, explore.Faults} {
+		b.Run(sched.String(), func(b *testing.B) {
+			var steps int64
+			cpu0 := cpuTime()
+			for b.Loop() {
+				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Continue: true, Workers: 1,
+					Simulate: &check.Simulate{Seed: 1, Runs: 2000, Depth: 1000, Scheduler: sched}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps += rep.Stats.Transitions
+			}
+			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(steps)/cpu.Seconds(), "steps/cpu-s")
+			}
+		})
 	}
 }

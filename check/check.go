@@ -5,7 +5,6 @@
 package check
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -60,6 +59,10 @@ type Request struct {
 	// Bound, if set, is told the channel bound of each search Deepen
 	// starts, before its first Progress.
 	Bound func(maxQueue int)
+	// Simulate, when set, takes random runs instead of searching (the
+	// simulation strategy); MaxStates, Bitstate, Reduce and Exact are
+	// then not used.
+	Simulate *Simulate
 }
 
 // Status is a property's verdict.
@@ -122,9 +125,20 @@ type Report struct {
 	Algo   string
 	Config model.Config // with defaults filled in
 	Stats  explore.Stats
+	// Strategy names how the states were searched ("breadth-first",
+	// "bitstate", "simulation"); Proof is what its result proves of a
+	// property without a violation, and notProven says why, when that is
+	// nothing.
+	Strategy  string
+	Proof     Proof
+	notProven string
 	// Bitstate describes a bitstate search; nil for an exhaustive one.
 	Bitstate *explore.Bitstate
-	Verdicts []Verdict
+	// Simulation describes a simulation; nil for a search. Found says
+	// which runs found its counterexamples.
+	Simulation *explore.SimStats
+	Found      []Found
+	Verdicts   []Verdict
 	// RerunFull: the reduced search found a violation and the report is of
 	// the full search run after it (for shortest counterexamples).
 	RerunFull bool
@@ -202,68 +216,20 @@ func Run(req Request) (*Report, error) {
 		}
 	}
 	checked := ps.Properties()
-	eo := explore.Options{
-		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
-		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate,
-		Exact: req.Exact,
-	}
-	var goals []int
-	reduceOff := ""
-	for i, p := range checked {
-		switch p.Kind {
-		case model.Invariant:
-			eo.Invariants = append(eo.Invariants, i)
-		case model.StepProperty:
-			eo.Steps = append(eo.Steps, i)
-			reduceOff = cmp.Or(reduceOff, "the step property "+p.Name+" needs every step")
-		case model.EventuallyAlways:
-			goals = append(goals, i)
-		}
-		if !p.ElectedOnly {
-			reduceOff = cmp.Or(reduceOff, p.Name+" may read more of a state than the elected values and liveness, which the reduction keeps visible")
-		}
-	}
-	if len(goals) > 0 {
-		eo.Goal, eo.Liveness = explore.GoalOf(goals...), true
-	}
-	eo.Reduce = req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff == "" && !req.Complexity
-	if req.Complexity {
-		eo.Measure, eo.Continue = true, true
-	}
-	res, err := explore.Run(sys, eo)
+	st := strategyOf(req)
+	rep := &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	res, err := st.search(req, rep, sys, targetsOf(checked))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
-	rerun := false
-	if res.Reduced && len(res.Violations) > 0 && (req.Context == nil || req.Context.Err() == nil) {
-		// The reduced graph keeps every violation reachable, but not every
-		// shortest path to one. (An interrupted check keeps the reduced
-		// search's counterexample: a rerun would stop at once and lose it.)
-		eo.Reduce = false
-		full, err := explore.Run(sys, eo)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
-		}
-		// Interrupted before it found one, the rerun keeps the reduced
-		// search's counterexample too.
-		if full.Stop != explore.StopInterrupted || len(full.Violations) > 0 {
-			full.Elapsed += res.Elapsed
-			res, rerun = full, true
-		}
-	}
-	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: exp, RerunFull: rerun, sys: ps}
-	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {
-		rep.ReductionOff = reduceOff
-	}
+	rep.Stats, rep.Bitstate, rep.Simulation = res.Stats, res.Bitstate, res.Simulation
+	rep.Proof, rep.notProven = st.proof(res)
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
 	}
 	rep.Arrangements = 1
 	if k, ok := sys.(interface{ Arrangements() int }); ok {
 		rep.Arrangements = k.Arrangements()
-	}
-	if req.Complexity {
-		rep.measureComplexity(sys, res)
 	}
 	for _, p := range all {
 		i := slices.IndexFunc(checked, func(c model.PropertyInfo) bool { return c.Name == p.Name })
@@ -366,11 +332,10 @@ func (r *Report) evidence(t *explore.Trace, step bool) model.Evidence {
 }
 
 // holds is the verdict of a property with no violation in a complete
-// search; a bitstate search is not exhaustive, so there it stays unknown.
+// search; a sampled one proves nothing, so there it stays unknown.
 func (r *Report) holds(v Verdict) Verdict {
-	if b := r.Bitstate; b != nil {
-		v.Status, v.Summary = Unknown, fmt.Sprintf(
-			"no violation in a bitstate search, which may miss states (expected coverage at least %.4f%%); not a proof", 100*b.Coverage)
+	if r.Proof == Sampled {
+		v.Status, v.Summary = Unknown, r.notProven
 		return v
 	}
 	v.Status = Holds

@@ -27,6 +27,7 @@ const (
 	ExitHolds      = 0 // every checked property holds on a complete search
 	ExitViolation  = 1 // a property is violated
 	ExitIncomplete = 2 // bad input, or the search did not finish
+	ExitSampled    = 3 // a sampled search (check.Sampled) found no violation: nothing is proven
 )
 
 // Main runs mcheck with args (without the program name) against the
@@ -139,7 +140,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por, Complexity: o.complexity, Exact: o.exact,
+		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(),
 	}
 	var prog *progress
 	if o.progress || (!o.quiet && isTerminal(stderr)) {
@@ -218,6 +219,9 @@ func exitStatus(rep *check.Report) int {
 	}
 	for _, v := range rep.Verdicts {
 		if v.Status == check.Unknown {
+			if rep.Proof == check.Sampled {
+				return ExitSampled
+			}
 			return ExitIncomplete
 		}
 	}

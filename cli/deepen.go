@@ -35,7 +35,7 @@ func runCheck(req check.Request, o *options) (*check.Report, error) {
 		}
 		return rep, err
 	}
-	if o.timeLimit > 0 {
+	if o.timeLimit > 0 && req.Simulate == nil { // a simulation's is its budget (check.Simulate)
 		ctx, cancel := check.WithTimeLimit(req.Context, o.timeLimit)
 		defer cancel()
 		req.Context = ctx

@@ -47,6 +47,7 @@ type options struct {
 	witness    string
 	version    bool
 	timeLimit  time.Duration // --time-limit
+	sim        simFlags      // --simulate and its flags
 }
 
 func joinInts(xs []int, sep string) string {
@@ -208,7 +209,9 @@ Checking:
   --complexity          measure messages over all complete runs (min, max,
                         per type, lost; "unbounded" with a lasso) and play
                         the synchronous schedule (latency in rounds, messages
-                        round by round); full search, no --por, no --bitstate
+                        round by round); full search, no --por, no --bitstate.
+                        With --simulate: min/mean/max of the sends of the
+                        complete runs the runs passed, as samples, not bounds
   --witness NAME        print (and draw with --msc) the run attaining a
                         measure: min, max, min:TYPE, max:TYPE, min:lost,
                         max:lost, sync, or none (default max)
@@ -218,6 +221,35 @@ Checking:
                         costs the states' bytes in memory
   --generic-hash        identify states with hashstructure/v2 (slow; for
                         cross-checking the fast encoding)
+
+Simulation (random runs, for models too large to search; finds bugs,
+proves nothing):
+  --simulate            take random runs from the initial state instead of
+                        searching: every invariant and step property is
+                        checked on every state and step, Termination on the
+                        states where a run stops and on the fair cycles a
+                        run closes; a violation is shortened and replayed.
+                        --time-limit D is its budget, not an interruption:
+                        runs are taken for D (those under way finish).
+                        Without --runs or --time-limit: 10,000 runs
+  --runs N              take N runs (with --time-limit: at most N)
+  --depth N             the most steps of one run (default 1000); a run also
+                        ends in a quiescent state (no fair step enabled,
+                        none discarded) when the scheduler picks the end
+                        there, one choice among the unfair steps left
+  --seed S              the seed of all runs (default 0; 42 or 0x2a): run i
+                        has a seed of its own, derived from S and i, and the
+                        same seed gives the same report at any --workers
+  --run-seed R          replay one run alone: R is the run seed the report
+                        prints beside a counterexample (same model flags,
+                        --depth and --scheduler)
+  --scheduler NAME      uniform (default): every enabled step equally
+                        likely, as TLC's -simulate and P's random scheduler;
+                        faults: each run draws a fault rate between 1/1024
+                        and 1/2 and takes a crash, restart or spurious step
+                        with that chance where fair steps are enabled too,
+                        so that faults come early in some runs and late in
+                        others, not when the number of enabled faults says
 
 Output:
   --json                one JSON object on stdout instead of the report
@@ -248,7 +280,9 @@ When GITHUB_ACTIONS is set, each violated property is also printed as an
 
 Exit status: 0 every checked property holds on a complete search (with
 --max-queue auto: on the largest bound that finished), 1 a property is
-violated, 2 bad input or an incomplete search. Ctrl-C, SIGTERM and SIGHUP
+violated, 2 bad input or an incomplete search, 3 a sampled search
+(--simulate, --bitstate) spent its budget without finding a violation,
+which proves nothing. Ctrl-C, SIGTERM and SIGHUP
 stop the search with its partial report; a second signal exits at once.
 `
 
@@ -283,6 +317,12 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.complexity, "complexity", false, "")
 	fs.StringVar(&o.witness, "witness", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.sim.on, "simulate", false, "")
+	fs.Var(&o.sim.seed, "seed", "")
+	fs.Var(&o.sim.runSeed, "run-seed", "")
+	fs.Int64Var(&o.sim.runs, "runs", 0, "")
+	fs.IntVar(&o.sim.depth, "depth", defaultDepth, "")
+	fs.StringVar(&o.sim.scheduler, "scheduler", explore.Uniform.String(), "")
 	return fs
 }
 
@@ -315,6 +355,9 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
 	}
 	if err := o.checkDeepen(); err != nil {
+		return err
+	}
+	if err := o.checkSimulate(given); err != nil {
 		return err
 	}
 	if o.exact && o.bitstate > 0 {

@@ -50,6 +50,23 @@ func TestFlagsRejectedWithAReason(t *testing.T) {
 		// verdict and no output was written), and with --json too.
 		{[]string{"--algo", "ring", "--complexity", "--witness", "bogus", "--json"}, `--witness: no witness "bogus" among the measures of ring: use one of min, max, min:ELECTION, max:ELECTION, min:ELECTED, max:ELECTED, min:lost, max:lost, sync, or none`},
 		{[]string{"--algo", "bully", "--crashes", "1", "--complexity", "--witness", "max:PING"}, `--witness: no witness "max:PING" among the measures of bully: use one of min, max, min:ELECTION, max:ELECTION, min:OK, max:OK, min:COORDINATOR, max:COORDINATOR, min:lost, max:lost, sync, or none`},
+		// --simulate and its flags.
+		{[]string{"--algo", "ring", "--simulate", "--bitstate", "1MiB"}, "--simulate takes random runs and keeps no state table: drop --bitstate"},
+		{[]string{"--algo", "ring", "--simulate", "--max-queue", "auto"}, "--simulate with --max-queue auto: random runs prove no bound, give --max-queue K"},
+		{[]string{"--algo", "ring", "--simulate", "--exact"}, "--exact applies to a search's state table, which --simulate does not keep: drop --exact"},
+		{[]string{"--algo", "ring", "--simulate", "--max-states", "10"}, "--max-states bounds a search: --simulate is bounded by --runs and --time-limit"},
+		{[]string{"--algo", "ring", "--simulate", "--complexity", "--witness", "max"}, "--witness names a run of the exhaustive measures: --simulate samples them, drop --witness"},
+		{[]string{"--algo", "ring", "--simulate", "--runs", "0"}, "--runs 0 would take no run: give 1 or more (default: until --time-limit, else 10000)"},
+		{[]string{"--algo", "ring", "--simulate", "--runs", "-3"}, "--runs -3 would take no run"},
+		{[]string{"--algo", "ring", "--simulate", "--depth", "0"}, "--depth 0 would take no step: give 1 or more (default 1000)"},
+		{[]string{"--algo", "ring", "--simulate", "--seed", "x"}, `--seed: "x" is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a`},
+		{[]string{"--algo", "ring", "--simulate", "--seed", "-1"}, `--seed: "-1" is not a seed`},
+		{[]string{"--algo", "ring", "--simulate", "--run-seed", "0xZZ"}, `--run-seed: "0xZZ" is not a seed`},
+		{[]string{"--algo", "ring", "--simulate", "--scheduler", "pct"}, `--scheduler: no scheduler "pct": use uniform or faults`},
+		{[]string{"--algo", "ring", "--simulate", "--seed", "1", "--run-seed", "2"}, "--run-seed replays one run, --seed is the seed of all: give only one of them"},
+		{[]string{"--algo", "ring", "--simulate", "--run-seed", "2", "--runs", "5"}, "--run-seed replays one run: drop --runs"},
+		{[]string{"--algo", "ring", "--runs", "5"}, "--runs is a flag of --simulate: add --simulate, or drop it"},
+		{[]string{"--algo", "ring", "--seed", "5"}, "--seed is a flag of --simulate: add --simulate, or drop it"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, out, stderr := run(c.args...)

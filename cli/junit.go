@@ -94,6 +94,12 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 			c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind + ")", Body: body.String()}
 			s.Failures++
 		case check.Unknown:
+			if r.Proof == check.Sampled && r.Stats.Complete {
+				// Nothing found, nothing proven: neither a pass nor a failure.
+				c.Skipped = &junitSkipped{Message: v.Summary}
+				s.Skipped++
+				break
+			}
 			c.Error = &junitProblem{Message: v.Summary, Type: "unknown"}
 			s.Errors++
 		case check.Unchecked:
@@ -122,6 +128,9 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 // searchLine says how far the search went.
 func searchLine(r *check.Report) string {
 	st := r.Stats
+	if sim := r.Simulation; sim != nil {
+		return fmt.Sprintf("simulation (sampled, not a proof): %s runs, %s steps, %s distinct states", commas(sim.Runs), commas(st.Transitions), commas(st.States))
+	}
 	if st.Complete {
 		return fmt.Sprintf("search complete: %s states, %s transitions, depth %d", commas(st.States), commas(st.Transitions), st.Depth)
 	}

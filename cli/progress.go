@@ -83,6 +83,10 @@ func progressLine(pr explore.Progress, maxStates, budget int64) string {
 		s = fmt.Sprintf("%s  fair-cycle check over %s states: %s done (%s)  memory %s",
 			pr.Elapsed.Round(time.Second), commas(pr.Of), commas(pr.Done), percent(pr.Done, max(pr.Of, 1)),
 			explore.FormatBytes(pr.MemBytes))
+	case explore.Simulating:
+		s = fmt.Sprintf("%s  %s runs  %s steps (%s/s)  %s distinct states  longest run %d  memory %s",
+			pr.Elapsed.Round(time.Second), commas(pr.Done), commas(pr.Transitions), commas(rate(pr.Transitions, pr.Elapsed)),
+			commas(pr.States), pr.Depth, explore.FormatBytes(pr.MemBytes))
 	case explore.ComputingMeasures:
 		s = fmt.Sprintf("%s  measures over %s states  memory %s",
 			pr.Elapsed.Round(time.Second), commas(pr.States), explore.FormatBytes(pr.MemBytes))

@@ -39,6 +39,10 @@ func boundNote(r *check.Report) string {
 	if !r.Bounded() {
 		return ""
 	}
+	if r.Proof == check.Sampled {
+		return fmt.Sprintf("the channel bound of %d messages discarded %s successors in the states explored; a violation marked for the bounded model only may need the bound",
+			r.Config.MaxQueue, commas(r.Stats.Discarded))
+	}
 	if !r.Stats.Complete {
 		return fmt.Sprintf("bounded at %d messages per channel; %s successors beyond that were not explored (and the search did not finish)",
 			r.Config.MaxQueue, commas(r.Stats.Discarded))
@@ -56,59 +60,10 @@ func WriteText(w io.Writer, r *check.Report, fullStates bool) { writeText(w, r, 
 func writeText(w io.Writer, r *check.Report, full bool) {
 	st := r.Stats
 	fmt.Fprintf(w, "mcheck %s\n\n", trace.ConfigOf(r.Algo, r.Config).Describe())
-	if st.Complete {
-		fmt.Fprintln(w, "search       complete")
+	if r.Simulation != nil {
+		writeSimulation(w, r)
 	} else {
-		fmt.Fprintf(w, "search       INCOMPLETE: %s\n", st.Stopped)
-	}
-	if st.Reduced {
-		fmt.Fprintf(w, "states       %s distinct, with partial-order reduction (%s states followed a stubborn set, %s were expanded in full by the cycle proviso); --por=false counts them all\n",
-			commas(st.States), commas(st.ReducedStates), commas(st.ProvisoFull))
-	} else {
-		fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
-	}
-	if r.ReductionOff != "" {
-		fmt.Fprintf(w, "note         no partial-order reduction for this check: %s\n", r.ReductionOff)
-	}
-	if r.RerunFull {
-		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
-	}
-	if r.Arrangements > 1 {
-		fmt.Fprintf(w, "initial      %s arrangements of the IDs, one initial state each\n", commas(int64(r.Arrangements)))
-	}
-	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
-	fmt.Fprintf(w, "depth        %d\n", st.Depth)
-	if st.Discarded > 0 {
-		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d\n", commas(st.Discarded), r.Config.MaxQueue)
-	} else if st.Complete {
-		fmt.Fprintf(w, "discarded    0 (no channel ever needed more than %d messages)\n", r.Config.MaxQueue)
-	} else {
-		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
-	}
-	if b := r.Bitstate; b != nil {
-		// The coverage estimate counts only the states a hash collision
-		// hid; a search that stopped early left others unexplored too.
-		coverage := fmt.Sprintf("expected coverage at least %.4f%%", 100*b.Coverage)
-		if !st.Complete {
-			coverage = "the search did not finish, so how much of the state space it covered is unknown"
-		}
-		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; %s (not exhaustive)\n",
-			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, coverage)
-	}
-	switch {
-	case st.Exact:
-		fmt.Fprintln(w, "storage      whole states (--exact): no fingerprint collision can hide a state")
-	case r.Bitstate == nil:
-		fmt.Fprintf(w, "storage      64-bit fingerprints: the chance that two of these states share one, so that one went unexplored, is about %s (--exact rules it out)\n",
-			odds(st.CollisionProbability))
-	}
-	if st.CycleCheck > 0 {
-		// The total first: it is what the user waited for.
-		fmt.Fprintf(w, "time         %.2f s: search %.2f s (%s states/s), fair-cycle check %.2f s; %s of bookkeeping\n\n",
-			(st.Elapsed + st.CycleCheck).Seconds(), st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), st.CycleCheck.Seconds(), explore.FormatBytes(st.MemBytes))
-	} else {
-		fmt.Fprintf(w, "time         %.2f s, %s states/s, %s of bookkeeping\n\n",
-			st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
+		writeSearchCounts(w, r)
 	}
 
 	fmt.Fprintln(w, "properties")
@@ -173,6 +128,66 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 }
 
+// writeSearchCounts renders what a search counted: states, transitions,
+// depth, the channel bound, storage and time.
+func writeSearchCounts(w io.Writer, r *check.Report) {
+	st := r.Stats
+	if st.Complete {
+		fmt.Fprintln(w, "search       complete")
+	} else {
+		fmt.Fprintf(w, "search       INCOMPLETE: %s\n", st.Stopped)
+	}
+	if st.Reduced {
+		fmt.Fprintf(w, "states       %s distinct, with partial-order reduction (%s states followed a stubborn set, %s were expanded in full by the cycle proviso); --por=false counts them all\n",
+			commas(st.States), commas(st.ReducedStates), commas(st.ProvisoFull))
+	} else {
+		fmt.Fprintf(w, "states       %s distinct\n", commas(st.States))
+	}
+	if r.ReductionOff != "" {
+		fmt.Fprintf(w, "note         no partial-order reduction for this check: %s\n", r.ReductionOff)
+	}
+	if r.RerunFull {
+		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
+	}
+	if r.Arrangements > 1 {
+		fmt.Fprintf(w, "initial      %s arrangements of the IDs, one initial state each\n", commas(int64(r.Arrangements)))
+	}
+	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
+	fmt.Fprintf(w, "depth        %d\n", st.Depth)
+	if st.Discarded > 0 {
+		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d\n", commas(st.Discarded), r.Config.MaxQueue)
+	} else if st.Complete {
+		fmt.Fprintf(w, "discarded    0 (no channel ever needed more than %d messages)\n", r.Config.MaxQueue)
+	} else {
+		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
+	}
+	if b := r.Bitstate; b != nil {
+		// The coverage estimate counts only the states a hash collision
+		// hid; a search that stopped early left others unexplored too.
+		coverage := fmt.Sprintf("expected coverage at least %.4f%%", 100*b.Coverage)
+		if !st.Complete {
+			coverage = "the search did not finish, so how much of the state space it covered is unknown"
+		}
+		fmt.Fprintf(w, "bitstate     %s bit array, %d bits a state, %.1f%% set: a new state is taken for visited with a chance up to %.2g%%; %s (not exhaustive)\n",
+			explore.FormatBytes(b.Bytes), b.Hashes, 100*b.Fill, 100*b.MissChance, coverage)
+	}
+	switch {
+	case st.Exact:
+		fmt.Fprintln(w, "storage      whole states (--exact): no fingerprint collision can hide a state")
+	case r.Bitstate == nil:
+		fmt.Fprintf(w, "storage      64-bit fingerprints: the chance that two of these states share one, so that one went unexplored, is about %s (--exact rules it out)\n",
+			odds(st.CollisionProbability))
+	}
+	if st.CycleCheck > 0 {
+		// The total first: it is what the user waited for.
+		fmt.Fprintf(w, "time         %.2f s: search %.2f s (%s states/s), fair-cycle check %.2f s; %s of bookkeeping\n\n",
+			(st.Elapsed + st.CycleCheck).Seconds(), st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), st.CycleCheck.Seconds(), explore.FormatBytes(st.MemBytes))
+	} else {
+		fmt.Fprintf(w, "time         %.2f s, %s states/s, %s of bookkeeping\n\n",
+			st.Elapsed.Seconds(), commas(rate(st.States, st.Elapsed)), explore.FormatBytes(st.MemBytes))
+	}
+}
+
 // holds reports whether some property holds.
 func holds(r *check.Report) bool {
 	for _, v := range r.Verdicts {
@@ -206,6 +221,10 @@ func storage(r *check.Report) string {
 // keys (algo, n, ids, crashes, ...) are those of a trace file's config.
 type jsonReport struct {
 	trace.Config
+	// Strategy is how the states were searched; Proof what a property
+	// without a violation means (check.Proof).
+	Strategy        string  `json:"strategy"`
+	Proof           string  `json:"proof"`
 	States          int64   `json:"states"`
 	Transitions     int64   `json:"transitions"`
 	Depth           int     `json:"depth"`
@@ -228,11 +247,12 @@ type jsonReport struct {
 	// StateStorage is "fingerprints", "exact" or "bitstate";
 	// CollisionProbability the chance that a fingerprint collision hid a
 	// state (0 when exact; absent for bitstate, which has its own).
-	StateStorage         string         `json:"state_storage"`
-	CollisionProbability *float64       `json:"collision_probability,omitempty"`
-	Bitstate             *jsonBitstate  `json:"bitstate,omitempty"`
-	Properties           []jsonProperty `json:"properties"`
-	Deepening            *jsonDeepening `json:"deepening,omitempty"`
+	StateStorage         string          `json:"state_storage"`
+	CollisionProbability *float64        `json:"collision_probability,omitempty"`
+	Bitstate             *jsonBitstate   `json:"bitstate,omitempty"`
+	Properties           []jsonProperty  `json:"properties"`
+	Deepening            *jsonDeepening  `json:"deepening,omitempty"`
+	Simulation           *jsonSimulation `json:"simulation,omitempty"`
 	// Vacuous says, when the search took no step at all, that every
 	// property holds of the initial state alone, and what to change.
 	Vacuous string `json:"vacuous,omitempty"`
@@ -332,8 +352,9 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		secs := st.CycleCheck.Seconds()
 		out.FairCycleSeconds = &secs
 	}
+	out.Strategy, out.Proof, out.Simulation = r.Strategy, string(r.Proof), simulationJSON(r)
 	out.StateStorage = storage(r)
-	if r.Bitstate == nil {
+	if r.Bitstate == nil && r.Simulation == nil {
 		p := st.CollisionProbability
 		out.CollisionProbability = &p
 	}

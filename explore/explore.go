@@ -154,6 +154,7 @@ const (
 	Searching          Phase = iota // the breadth-first search
 	CheckingFairCycles              // the fair-cycle check over the complete graph
 	ComputingMeasures               // the measures over the complete graph
+	Simulating                      // random runs: Done runs of Of (0: as many as time allows)
 )
 
 // Stats are the honest numbers of a search.
@@ -242,6 +243,8 @@ type Result struct {
 	// Options.Measure on a complete search; MeasuresSkipped says why not.
 	Measures        *Measures
 	MeasuresSkipped string
+	// Simulation describes a simulation (Simulate); nil for a search.
+	Simulation *SimStats
 }
 
 // Violated returns the violation of kind k at predicate p, if found.
@@ -422,32 +425,11 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		// The cycle proviso needs the depth of revisited states.
 		return nil, fmt.Errorf("partial-order reduction needs the state table: not with bitstate")
 	}
-	npred := len(sys.Predicates())
-	for _, p := range opt.Invariants {
-		if p < 0 || p >= npred {
-			return nil, fmt.Errorf("invariant %d: no such predicate", p)
-		}
-		s.invMask |= 1 << p
+	pm, err := masksOf(sys, opt.Invariants, opt.Steps, opt.Goal)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range opt.Steps {
-		if p < 0 || p >= npred {
-			return nil, fmt.Errorf("step predicate %d: no such predicate", p)
-		}
-		s.stepMask |= 1 << p
-	}
-	for p := 0; p < 64; p++ {
-		if opt.Goal.mask&(1<<p) == 0 {
-			continue
-		}
-		if p >= npred {
-			return nil, fmt.Errorf("goal %d: no such predicate", p)
-		}
-		s.goals = append(s.goals, p)
-		s.goalMask |= 1 << p
-	}
-	if opt.Goal.bad {
-		return nil, fmt.Errorf("goal: a predicate index out of range")
-	}
+	s.invMask, s.stepMask, s.goalMask, s.goals = pm.inv, pm.step, pm.goal, pm.goals
 	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, len(s.goals)), make([]bool, len(s.goals)), make([]bool, len(s.goals))
 	if opt.Liveness {
 		if len(s.goals) == 0 {
@@ -484,6 +466,45 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	s.bfs()
 	s.stats.Elapsed = time.Since(s.started)
 	return s.result()
+}
+
+// predMasks are the properties of a search as bits of predicates.
+type predMasks struct {
+	inv, step, goal uint64
+	goals           []int // the goal's predicates, ascending
+}
+
+// masksOf checks the predicate indices of a search's properties against
+// sys and returns them as bits.
+func masksOf(sys ts.System, invariants, steps []int, goal Goal) (predMasks, error) {
+	var m predMasks
+	npred := len(sys.Predicates())
+	for _, p := range invariants {
+		if p < 0 || p >= npred {
+			return m, fmt.Errorf("invariant %d: no such predicate", p)
+		}
+		m.inv |= 1 << p
+	}
+	for _, p := range steps {
+		if p < 0 || p >= npred {
+			return m, fmt.Errorf("step predicate %d: no such predicate", p)
+		}
+		m.step |= 1 << p
+	}
+	for p := 0; p < 64; p++ {
+		if goal.mask&(1<<p) == 0 {
+			continue
+		}
+		if p >= npred {
+			return m, fmt.Errorf("goal %d: no such predicate", p)
+		}
+		m.goals = append(m.goals, p)
+		m.goal |= 1 << p
+	}
+	if goal.bad {
+		return m, fmt.Errorf("goal: a predicate index out of range")
+	}
+	return m, nil
 }
 
 // lasso builds the violation of goal k in component fc (found by

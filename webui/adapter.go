@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -325,34 +324,73 @@ func (s *session) chart(w *walk, cycle *int, cx counterexample) (svg, note strin
 	return b.String(), ""
 }
 
-// quiescent: no fair step is enabled, and the channel bound discarded no
-// step (semantics.md, "Quiescent state").
-// random extends w from step at by steps chosen with a generator seeded
-// with seed, until no fair step is enabled or the path has limit steps.
-// From a state without a fair step it first takes one (unfair) step, so
-// that the button does something when a step is enabled. It returns the
-// new path and, unless it ended in a quiescent state, why not.
-func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, string) {
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+// random extends w from step at with a run of the simulation (explore.Walk,
+// the uniform scheduler seeded with seed): to a state with no fair step
+// enabled, taking one (unfair) step first if the walk starts in one, so
+// that the button does something when a step is enabled; or to a
+// violation, a fair cycle, or limit steps in all. Every state and step of
+// the path and the walk is checked. It returns the new path, the
+// counterexample it ends in (with a lasso's cycle), if any, and, unless it
+// ended in a quiescent state, why not.
+func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([]int, *int, counterexample, string) {
 	path = slices.Clone(path[:at])
 	w.states, w.actions, w.steps, w.index, w.fair = w.states[:at+1], w.actions[:at+1], w.steps[:at+1], w.index[:at+1], w.fair[:at+1]
+	var opt explore.WalkOptions
+	var goals []int
+	for i, p := range s.props {
+		if p.Optional {
+			continue // as the Check button: the properties "all" names
+		}
+		switch p.Kind {
+		case model.Invariant:
+			opt.Invariants = append(opt.Invariants, i)
+		case model.StepProperty:
+			opt.Steps = append(opt.Steps, i)
+		case model.EventuallyAlways:
+			goals = append(goals, i)
+		}
+	}
+	if len(goals) > 0 {
+		opt.Goal = explore.GoalOf(goals...)
+	}
+	opt.Depth = limit - at
+	res, err := explore.Walk(s.sys, opt, w.actions[1:], seed)
+	if err != nil {
+		return path, nil, counterexample{}, "no random run: " + err.Error()
+	}
 	var b model.Batch
-	for {
+	for _, a := range res.Actions {
 		cur := w.states[len(w.states)-1]
 		s.exp.Expand(cur, &b)
-		if !b.AnyFair() && (len(path) > at || len(b.Succs) == 0) {
-			if !b.Quiescent() {
-				return path, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
-			}
-			return path, ""
-		}
-		if len(path) >= limit {
-			return path, fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(path)-at)
-		}
-		idx := r.IntN(len(b.Succs))
+		idx := slices.IndexFunc(b.Succs, func(x model.Succ) bool { return x.Action == a })
 		w.push(s.exp, cur, &b, idx)
 		path = append(path, idx)
 	}
+	switch res.End {
+	case explore.EndViolation:
+		v := res.Violations[0]
+		cx := counterexample{property: s.props[v.Predicate].Name, kind: check.TraceKind(v.Kind)}
+		if res.At < at {
+			return path, nil, counterexample{}, fmt.Sprintf("the path violates %s at step %d already (%s)", cx.property, res.At, cx.kind)
+		}
+		var cycle *int
+		if v.Kind == explore.FairCycle {
+			cycle = &v.CycleStart
+		}
+		note := fmt.Sprintf("the run violates %s (%s) at step %d", cx.property, cx.kind, res.At)
+		if v.Bounded {
+			note += ", for the bounded model only: the channel bound cut a fair step of it"
+		}
+		return path, cycle, cx, note
+	case explore.EndStuck:
+		s.exp.Expand(w.states[len(w.states)-1], &b)
+		return path, nil, counterexample{}, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
+	case explore.EndCycle:
+		return path, nil, counterexample{}, "the run returned to one of its states on a fair cycle inside every goal: it can go round it for ever"
+	case explore.EndDepth:
+		return path, nil, counterexample{}, fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(path)-at)
+	}
+	return path, nil, counterexample{}, ""
 }
 
 // pathOfFile finds the step indices of a trace file, matching its steps

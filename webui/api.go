@@ -35,7 +35,8 @@ type View struct {
 	Quiescent  bool       `json:"quiescent"` // no fair step is enabled, none discarded
 	Properties []Property `json:"properties"`
 
-	// Note says why a random run did not end in a quiescent state.
+	// Note says why a random run did not end in a quiescent state, or
+	// what it violated where it stopped.
 	Note string `json:"note,omitempty"`
 
 	Chart     string `json:"chart"`      // the path as an SVG chart

@@ -485,8 +485,8 @@ func (s *Server) handleRandom(w http.ResponseWriter, r *http.Request) {
 	}
 	limit := min(MaxPath, q.at+maxRandomSteps)
 	var note string
-	q.path, note = ss.random(wk, q.path, q.at, q.seed, limit)
-	q.at, q.cycle, q.cx = len(q.path), nil, counterexample{}
+	q.path, q.cycle, q.cx, note = ss.random(wk, q.path, q.at, q.seed, limit)
+	q.at = len(q.path)
 	v := s.render(q, ss, wk)
 	v.Note = note
 	reply(w, http.StatusOK, v)

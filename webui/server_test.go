@@ -264,8 +264,8 @@ func TestViewOfTheLasso(t *testing.T) {
 
 func TestRandomRunIsReproducible(t *testing.T) {
 	srv := newServer(t)
-	a := view(t, srv, "/api/random?"+cfg+"&path=2&seed=42")
-	b := view(t, srv, "/api/random?"+cfg+"&path=2&seed=42")
+	a := view(t, srv, "/api/random?"+cfg+"&path=2&seed=43")
+	b := view(t, srv, "/api/random?"+cfg+"&path=2&seed=43")
 	assert.Equal(t, a.Path, b.Path, "same seed, same run")
 	assert.Equal(t, 2, a.Path[0], "the run extends the path")
 	assert.True(t, a.Quiescent, "it runs to a state with no fair step")
@@ -287,19 +287,35 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	require.NotEmpty(t, q.Path)
 	assert.Equal(t, model.KindCrash, q.History[0].Kind, q.History[0].Label)
 	assert.True(t, q.Quiescent)
-	// In the lasso's cycle no quiescent state comes: the run stops and says so.
+	// The walk checks every state and step of the path and of the run: the
+	// lasso's path closes its fair cycle at its last step, and the walk
+	// stops there with the counterexample (once it ran 1000 steps round the
+	// cycle and checked only its last state).
 	l := view(t, srv, "/api/random?"+lasso+"&seed=5")
-	assert.Len(t, l.Path, 8+1000)
+	assert.Len(t, l.Path, 8)
+	require.NotNil(t, l.Cycle)
+	assert.Equal(t, 5, *l.Cycle)
+	assert.Equal(t, "Termination", l.Property)
+	assert.Equal(t, "fair-cycle", l.Kind)
 	assert.False(t, l.Quiescent)
-	assert.Equal(t, "no quiescent state after 1000 random steps: the run may go round a cycle for ever (Check finds such cycles)", l.Note)
+	assert.Equal(t, "the run violates Termination (fair-cycle) at step 8", l.Note)
 	assert.Empty(t, a.Note)
 	// A state where the channel bound cut steps off is not quiescent
-	// (semantics.md), even when no fair step is left.
-	bq := view(t, srv, "/api/random?algo=ring&max-queue=1&n=3&seed=8")
+	// (semantics.md); outside Stable with no fair step left it is stuck, a
+	// violation of the bounded model.
+	bq := view(t, srv, "/api/random?algo=ring&max-queue=1&n=3&seed=7")
 	assert.Equal(t, []int{2, 2, 1}, bq.Path)
 	assert.False(t, bq.Quiescent)
 	assert.Equal(t, 3, bq.Discarded)
-	assert.Equal(t, "the run stopped where the channel bound cut off 3 steps and no fair step is left: not a quiescent state", bq.Note)
+	assert.Equal(t, "stuck", bq.Kind)
+	assert.Equal(t, "the run violates Termination (stuck) at step 3, for the bounded model only: the channel bound cut a fair step of it", bq.Note)
+	// A crash that loses the election: stuck outside Stable, a violation
+	// the walk names (once it said only that the run was quiescent).
+	st := view(t, srv, "/api/random?"+cfg+"&path=2&seed=42")
+	assert.Equal(t, []int{2, 1, 1, 5, 1, 0, 1}, st.Path)
+	assert.True(t, st.Quiescent)
+	assert.Equal(t, "Termination", st.Property)
+	assert.Equal(t, "the run violates Termination (stuck) at step 7", st.Note)
 	// From the middle of a path, the rest of the path is replaced.
 	e := view(t, srv, "/api/random?"+lasso+"&at=2&seed=7")
 	assert.Equal(t, []int{2, 0}, e.Path[:2])

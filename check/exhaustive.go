@@ -1,0 +1,62 @@
+package check
+
+import (
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+)
+
+// breadthFirst is the exhaustive strategy: every reachable state, level by
+// level (explore.Run), so that counterexamples are shortest.
+type breadthFirst struct{}
+
+func (breadthFirst) name() string { return "breadth-first" }
+
+func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
+	eo := explore.Options{
+		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
+		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate,
+		Exact: req.Exact, Invariants: t.invariants, Steps: t.steps,
+	}
+	if len(t.goals) > 0 {
+		eo.Goal, eo.Liveness = t.goal(), true
+	}
+	eo.Reduce = req.Reduce && t.goals == nil && req.Bitstate == 0 && t.reduceOff == "" && !req.Complexity
+	if req.Complexity {
+		eo.Measure, eo.Continue = true, true
+	}
+	res, err := explore.Run(sys, eo)
+	if err != nil {
+		return nil, err
+	}
+	if res.Reduced && len(res.Violations) > 0 && (req.Context == nil || req.Context.Err() == nil) {
+		// The reduced graph keeps every violation reachable, but not every
+		// shortest path to one. (An interrupted check keeps the reduced
+		// search's counterexample: a rerun would stop at once and lose it.)
+		eo.Reduce = false
+		full, err := explore.Run(sys, eo)
+		if err != nil {
+			return nil, err
+		}
+		// Interrupted before it found one, the rerun keeps the reduced
+		// search's counterexample too.
+		if full.Stop != explore.StopInterrupted || len(full.Violations) > 0 {
+			full.Elapsed += res.Elapsed
+			res, rep.RerunFull = full, true
+		}
+	}
+	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && t.goals == nil && req.Bitstate == 0 && t.reduceOff != "" {
+		rep.ReductionOff = t.reduceOff
+	}
+	if req.Complexity {
+		rep.measureComplexity(sys, res)
+	}
+	return res, nil
+}
+
+// proof: every state, or every state within the channel bound.
+func (breadthFirst) proof(res *explore.Result) (Proof, string) {
+	if res.Discarded > 0 {
+		return UpToBound, ""
+	}
+	return Exhaustive, ""
+}

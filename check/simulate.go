@@ -1,0 +1,98 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/trace"
+	"github.com/mcheck/mcheck/ts"
+)
+
+// Simulate asks for random runs instead of a search (explore.Simulate).
+type Simulate struct {
+	// Seed is the master seed of the runs; with One, the seed of the one
+	// run to replay (explore.RunSeed gives run i's).
+	Seed uint64
+	One  bool
+	// Runs is how many runs (0: until TimeLimit or the Context ends);
+	// TimeLimit the time to spend (0: none). Reaching either ends the
+	// simulation as asked; the Context interrupts it.
+	Runs      int64
+	TimeLimit time.Duration
+	// Depth is the most steps of a run.
+	Depth     int
+	Scheduler explore.Scheduler
+}
+
+// simulation is the sampling strategy: random runs, each checked on every
+// state and step, their violations shortened and replayed. It proves
+// nothing when it finds nothing.
+type simulation struct{}
+
+func (simulation) name() string { return "simulation" }
+
+func (simulation) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
+	sim := req.Simulate
+	res, err := explore.Simulate(sys, explore.SimOptions{
+		Invariants: t.invariants, Steps: t.steps, Goal: t.goal(),
+		Seed: sim.Seed, One: sim.One, Runs: sim.Runs, Duration: sim.TimeLimit, Depth: sim.Depth, Scheduler: sim.Scheduler,
+		Continue: req.Continue, Workers: req.Workers, Context: req.Context, MemoryBudget: req.MemoryBudget,
+		Measure: req.Complexity, Kind: kindOf, Kinds: len(KindNames()),
+		Progress: req.Progress, ProgressEvery: req.ProgressEvery,
+	})
+	if err != nil {
+		return nil, err
+	}
+	preds := sys.Predicates()
+	for i, v := range res.Violations {
+		rep.Found = append(rep.Found, Found{
+			Property: preds[v.Predicate], Kind: traceKinds[v.Kind], Steps: len(v.Trace.Steps) - 1, FoundBy: res.Simulation.Found[i],
+		})
+	}
+	return res, nil
+}
+
+// Found is a counterexample of a simulation: which property it violates,
+// how, in how many steps, and the run that found it.
+type Found struct {
+	Property string
+	Kind     string // as a trace file's kind
+	Steps    int
+	explore.FoundBy
+}
+
+// TraceKind names explore's kind of violation as trace files do
+// (trace.KindInvariant, ...).
+func TraceKind(k explore.Kind) string { return traceKinds[k] }
+
+// traceKinds names explore's kinds of violation as trace files do.
+var traceKinds = map[explore.Kind]string{
+	explore.Invariant: trace.KindInvariant, explore.StepViolation: trace.KindStep,
+	explore.Stuck: trace.KindStuck, explore.FairCycle: trace.KindFairCycle,
+}
+
+func (simulation) proof(res *explore.Result) (Proof, string) {
+	runs := int64(0)
+	if s := res.Simulation; s != nil {
+		runs = s.Runs
+	}
+	return Sampled, fmt.Sprintf("no violation in %d random runs; a simulation samples runs, so this is not a proof", runs)
+}
+
+// kindOf sorts the kernel's actions by kind (model.Action.Kind) for the
+// simulation's statistics.
+func kindOf(a ts.Action) int { return int(model.Action(a).Kind()) }
+
+// KindNames names the kinds of SimStats.Taken, in order.
+func KindNames() []string {
+	var names []string
+	for k := model.Kind(0); ; k++ {
+		name, err := k.MarshalText()
+		if err != nil {
+			return names
+		}
+		names = append(names, string(name))
+	}
+}

@@ -1,0 +1,90 @@
+package check
+
+import (
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
+)
+
+// Proof is what a search proves of a property it found no violation of.
+// Every strategy's violations are real (replayed before anyone sees them);
+// they differ in what their silence means.
+type Proof string
+
+const (
+	// Exhaustive: every reachable state and step was checked, so a
+	// property without a violation holds.
+	Exhaustive Proof = "exhaustive"
+	// UpToBound: every state was checked that the channel bound lets
+	// through; the bound discarded steps, so a property holds of the
+	// bounded model.
+	UpToBound Proof = "exhaustive up to the channel bound"
+	// Sampled: only some states were checked (random runs; a bitstate
+	// search, which may take a new state for one seen), so no property
+	// can be said to hold.
+	Sampled Proof = "sampled"
+)
+
+// strategy is one way to search a system for violations: breadth-first
+// over every state (exhaustive.go), the same with a bit array for a
+// state table (bitstate.go), or random runs (simulate.go). Run checks a
+// Request with one of them, and renders every one's result the same way.
+type strategy interface {
+	// name names the strategy for reports ("breadth-first").
+	name() string
+	// search explores sys for the properties of t. It may fill in parts of
+	// rep that only it knows (a rerun in full, the measures).
+	search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error)
+	// proof is what res proves of a property it found no violation of, and
+	// when that is nothing (Sampled), the verdict's summary saying why.
+	proof(res *explore.Result) (Proof, string)
+}
+
+// targets are the properties of a check as the searches take them:
+// predicate indices by kind.
+type targets struct {
+	invariants, steps, goals []int
+	// reduceOff says why partial-order reduction cannot apply to these
+	// properties ("" when it can).
+	reduceOff string
+}
+
+// targetsOf sorts the checked properties by kind.
+func targetsOf(checked []model.PropertyInfo) targets {
+	var t targets
+	for i, p := range checked {
+		switch p.Kind {
+		case model.Invariant:
+			t.invariants = append(t.invariants, i)
+		case model.StepProperty:
+			t.steps = append(t.steps, i)
+			if t.reduceOff == "" {
+				t.reduceOff = "the step property " + p.Name + " needs every step"
+			}
+		case model.EventuallyAlways:
+			t.goals = append(t.goals, i)
+		}
+		if !p.ElectedOnly && t.reduceOff == "" {
+			t.reduceOff = p.Name + " may read more of a state than the elected values and liveness, which the reduction keeps visible"
+		}
+	}
+	return t
+}
+
+// goal is the goals of t for explore (none: the zero Goal).
+func (t targets) goal() explore.Goal {
+	if len(t.goals) == 0 {
+		return explore.Goal{}
+	}
+	return explore.GoalOf(t.goals...)
+}
+
+// strategyOf is the strategy a request asks for.
+func strategyOf(req Request) strategy {
+	switch {
+	case req.Simulate != nil:
+		return simulation{}
+	case req.Bitstate > 0:
+		return bitstateSearch{}
+	}
+	return breadthFirst{}
+}

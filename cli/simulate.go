@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
+)
+
+// The flags of --simulate: random runs instead of a search.
+type simFlags struct {
+	on        bool
+	seed      seedValue // --seed
+	runSeed   seedValue // --run-seed
+	runs      int64
+	depth     int
+	scheduler string
+}
+
+// defaultRuns is how many runs --simulate takes without --runs or
+// --time-limit: a fixed number, so that the same seed gives the same
+// report on any machine.
+const defaultRuns = 10_000
+
+// defaultDepth is the most steps of a run without --depth.
+const defaultDepth = 1000
+
+// seedValue is a 64-bit seed: decimal, or hexadecimal with 0x.
+type seedValue struct {
+	n   uint64
+	set bool
+}
+
+func (s *seedValue) String() string { return "" }
+func (s *seedValue) Set(v string) error {
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 0, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a", v)
+	}
+	s.n, s.set = n, true
+	return nil
+}
+
+// checkSimulate applies the rules of --simulate and its flags.
+func (o *options) checkSimulate(given map[string]bool) error {
+	s := &o.sim
+	if !s.on {
+		for _, f := range []string{"seed", "run-seed", "runs", "depth", "scheduler"} {
+			if given[f] {
+				return fmt.Errorf("--%s is a flag of --simulate: add --simulate, or drop it", f)
+			}
+		}
+		return nil
+	}
+	switch {
+	case o.bitstate > 0:
+		return errors.New("--simulate takes random runs and keeps no state table: drop --bitstate")
+	case o.model.AutoQueue:
+		return errors.New("--simulate with --max-queue auto: random runs prove no bound, give --max-queue K")
+	case o.exact:
+		return errors.New("--exact applies to a search's state table, which --simulate does not keep: drop --exact")
+	case given["max-states"]:
+		return errors.New("--max-states bounds a search: --simulate is bounded by --runs and --time-limit")
+	case given["witness"]:
+		return errors.New("--witness names a run of the exhaustive measures: --simulate samples them, drop --witness")
+	case given["runs"] && s.runs <= 0:
+		return fmt.Errorf("--runs %d would take no run: give 1 or more (default: until --time-limit, else %d)", s.runs, defaultRuns)
+	case s.depth <= 0:
+		return fmt.Errorf("--depth %d would take no step: give 1 or more (default %d)", s.depth, defaultDepth)
+	case !slices.Contains(explore.SchedulerNames(), s.scheduler):
+		return fmt.Errorf("--scheduler: no scheduler %q: use %s", s.scheduler, strings.Join(explore.SchedulerNames(), " or "))
+	case s.runSeed.set && s.seed.set:
+		return errors.New("--run-seed replays one run, --seed is the seed of all: give only one of them")
+	case s.runSeed.set && given["runs"] && s.runs != 1:
+		return errors.New("--run-seed replays one run: drop --runs")
+	}
+	return nil
+}
+
+// simulation is the check.Simulate of the flags (nil without --simulate).
+func (o *options) simulation() *check.Simulate {
+	s := &o.sim
+	if !s.on {
+		return nil
+	}
+	sched := explore.Scheduler(slices.Index(explore.SchedulerNames(), s.scheduler))
+	c := &check.Simulate{Seed: s.seed.n, Runs: s.runs, TimeLimit: o.timeLimit, Depth: s.depth, Scheduler: sched}
+	if c.Runs == 0 && c.TimeLimit == 0 {
+		c.Runs = defaultRuns
+	}
+	if s.runSeed.set {
+		c.Seed, c.One, c.Runs = s.runSeed.n, true, 1
+	}
+	return c
+}
+
+// writeSimulation renders what a simulation did, in place of a search's
+// counts: how many runs, how they ended, what they covered, and that it
+// proves nothing.
+func writeSimulation(w io.Writer, r *check.Report) {
+	st, sim := r.Stats, r.Simulation
+	seed := fmt.Sprintf("seed %d", sim.Seed)
+	if sim.One {
+		seed = fmt.Sprintf("run seed %#x", sim.Seed)
+	}
+	runs := "runs"
+	if sim.Runs == 1 {
+		runs = "run"
+	}
+	fmt.Fprintf(w, "search       simulation: %s random %s of at most %d steps, %s scheduler, %s\n", commas(sim.Runs), runs, sim.Depth, sim.Scheduler, seed)
+	if !st.Complete {
+		fmt.Fprintf(w, "stopped      %s\n", strings.TrimPrefix(st.Stopped, "stopped "))
+	}
+	fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold (a violation is real: replayed below)")
+	fmt.Fprintf(w, "states       %s distinct seen, %s of them first seen in the last tenth of the time\n", commas(st.States), commas(sim.NewLate))
+	fmt.Fprintf(w, "steps        %s; a run took %d to %d, %.1f on average\n", commas(st.Transitions), sim.MinLength, sim.MaxLength, sim.MeanLength)
+	var ends []string
+	for _, e := range explore.RunEnds() {
+		ends = append(ends, fmt.Sprintf("%s %s", e, commas(sim.Ends[e])))
+	}
+	fmt.Fprintf(w, "runs ended   %s\n", strings.Join(ends, ", "))
+	fmt.Fprintf(w, "actions      %s\n", actionsText(sim))
+	if st.Discarded > 0 {
+		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d in the states the runs expanded\n", commas(st.Discarded), r.Config.MaxQueue)
+	} else {
+		fmt.Fprintf(w, "discarded    0 (no channel of the states the runs expanded needed more than %d messages)\n", r.Config.MaxQueue)
+	}
+	if m := sim.Messages; m != nil {
+		fmt.Fprintf(w, "messages     sampled over %s complete runs (samples, not bounds): %s\n", commas(m.Samples), sampledText(m))
+	}
+	for _, f := range r.Found {
+		by := "run " + commas(f.Run)
+		if sim.One {
+			by = "the run"
+		}
+		fmt.Fprintf(w, "found        %s (%s) by %s in %d steps, shortened to %d in %s replays; --run-seed %#x replays that run alone\n",
+			f.Property, f.Kind, by, f.RawSteps, f.Steps, commas(int64(f.Replays)), f.RunSeed)
+	}
+	fmt.Fprintf(w, "time         %.2f s, %s steps/s, %s of bookkeeping\n\n", st.Elapsed.Seconds(), commas(rate(st.Transitions, st.Elapsed)), explore.FormatBytes(st.MemBytes))
+}
+
+// actionsText lists every kind of step with how often the runs took it,
+// and names those never taken.
+func actionsText(sim *explore.SimStats) string {
+	names := check.KindNames()
+	var taken, never, off []string
+	for k, n := range sim.Taken {
+		name := names[k]
+		switch {
+		case n > 0:
+			taken = append(taken, fmt.Sprintf("%s %s", name, commas(n)))
+		case sim.Enabled[k]:
+			never = append(never, name)
+		default:
+			off = append(off, name)
+		}
+	}
+	s := strings.Join(taken, ", ")
+	if len(never) > 0 {
+		s += "; never taken though enabled: " + strings.Join(never, ", ")
+	}
+	if len(off) > 0 {
+		s += "; never enabled: " + strings.Join(off, ", ")
+	}
+	return s
+}
+
+// sampledText renders sampled message figures: min/mean/max each.
+func sampledText(m *explore.SampledMessages) string {
+	one := func(name string, s explore.Sample) string {
+		return fmt.Sprintf("%s %d/%.1f/%d", name, s.Min, s.Mean(m.Samples), s.Max)
+	}
+	parts := []string{one("total", m.Total)}
+	for i, t := range m.Types {
+		parts = append(parts, one(t, m.ByType[i]))
+	}
+	parts = append(parts, one("lost", m.Lost))
+	return "min/mean/max " + strings.Join(parts, ", ")
+}
+
+// jsonSimulation is a simulation in --json output: enough of it that the
+// results of several (seeds, shards) can be put together: the seed and
+// settings, what each covered, and the runs that found counterexamples.
+type jsonSimulation struct {
+	Seed      uint64 `json:"seed"`
+	RunSeed   bool   `json:"seed_is_run_seed,omitempty"`
+	Scheduler string `json:"scheduler"`
+	Depth     int    `json:"max_depth"`
+	Runs      int64  `json:"runs"`
+	Steps     int64  `json:"steps"`
+	// Distinct states seen: a count, which the states of another
+	// simulation may overlap, and a HyperLogLog sketch of them (4 KiB, in
+	// base64) that merges with another's into the count of both
+	// (explore.Sketch).
+	DistinctStates int64            `json:"distinct_states"`
+	Sketch         []byte           `json:"distinct_states_sketch"`
+	NewLate        int64            `json:"new_states_last_tenth"`
+	Length         jsonLength       `json:"run_length"`
+	Ends           map[string]int64 `json:"ends"`
+	Actions        []jsonAction     `json:"actions"`
+	Messages       *jsonSampled     `json:"messages_sampled,omitempty"`
+	Found          []jsonFound      `json:"found,omitempty"`
+}
+
+type jsonLength struct {
+	Min  int     `json:"min"`
+	Mean float64 `json:"mean"`
+	Max  int     `json:"max"`
+}
+
+type jsonAction struct {
+	Kind    string `json:"kind"`
+	Taken   int64  `json:"taken"`
+	Enabled bool   `json:"enabled"`
+}
+
+type jsonSampled struct {
+	Samples int64                 `json:"samples"`
+	Figures map[string]jsonSample `json:"figures"`
+}
+
+type jsonSample struct {
+	Min  int64   `json:"min"`
+	Mean float64 `json:"mean"`
+	Max  int64   `json:"max"`
+}
+
+// jsonFound is the run that found a counterexample: --run-seed RunSeed
+// replays it, and its shortening gives the trace under properties.
+type jsonFound struct {
+	Property string `json:"property"`
+	Kind     string `json:"kind"`
+	Run      int64  `json:"run"`
+	RunSeed  uint64 `json:"run_seed"`
+	RawSteps int    `json:"run_steps"`
+	Steps    int    `json:"steps"`
+	Replays  int    `json:"shortening_replays"`
+}
+
+func simulationJSON(r *check.Report) *jsonSimulation {
+	sim := r.Simulation
+	if sim == nil {
+		return nil
+	}
+	j := &jsonSimulation{
+		Seed: sim.Seed, RunSeed: sim.One, Scheduler: sim.Scheduler.String(), Depth: sim.Depth, Runs: sim.Runs,
+		Steps: r.Stats.Transitions, DistinctStates: r.Stats.States, Sketch: sim.Seen, NewLate: sim.NewLate,
+		Length: jsonLength{sim.MinLength, sim.MeanLength, sim.MaxLength}, Ends: map[string]int64{},
+	}
+	for _, e := range explore.RunEnds() {
+		j.Ends[e.String()] = sim.Ends[e]
+	}
+	names := check.KindNames()
+	for k, n := range sim.Taken {
+		j.Actions = append(j.Actions, jsonAction{Kind: names[k], Taken: n, Enabled: sim.Enabled[k]})
+	}
+	if m := sim.Messages; m != nil {
+		one := func(s explore.Sample) jsonSample { return jsonSample{s.Min, s.Mean(m.Samples), s.Max} }
+		j.Messages = &jsonSampled{Samples: m.Samples, Figures: map[string]jsonSample{"total": one(m.Total), "lost": one(m.Lost)}}
+		for i, t := range m.Types {
+			j.Messages.Figures[t] = one(m.ByType[i])
+		}
+	}
+	for _, f := range r.Found {
+		j.Found = append(j.Found, jsonFound{f.Property, f.Kind, f.Run, f.RunSeed, f.RawSteps, f.Steps, f.Replays})
+	}
+	return j
+}
