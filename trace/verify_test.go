@@ -241,3 +241,92 @@ func TestReplayChecksTheArrangement(t *testing.T) {
 	assert.Equal(t, "the initial state differs: the IDs are arranged otherwise", div.Reason)
 	assert.Equal(t, "not a counterexample: step 0: the initial state differs: the IDs are arranged otherwise", div.Error())
 }
+
+// Weak fairness asks only for the steps enabled in every state of a cycle.
+// Chang-Roberts, N=4: p4's ELECTED(4) and, after a restart, its
+// ELECTION(4) both outlive it and chase each other round p1→p2→p3.
+// Whoever last saw ELECTED(4) is not a participant and suspects the
+// crashed p4, so it could initiate, until ELECTION(4) reaches it: every
+// initiation is enabled in some states of the cycle and none in all, so
+// the cycle is fair without taking any.
+func TestFairCycleNeedNotTakeWhatComesAndGoes(t *testing.T) {
+	cfg := model.Config{N: 4, MaxCrashes: 2, MaxRestarts: 1, MaxQueue: 8}
+	r := walk(t, "chang-roberts", cfg, "Termination", trace.KindFairCycle, 13,
+		initiate(4), deliver(4, 1), deliver(1, 2), deliver(2, 3), deliver(3, 4), // p4 is elected
+		deliver(4, 1), crash(4), restart(4), initiate(4), crash(4), deliver(4, 1), // ELECTED(4), ELECTION(4) in p1→p2
+		deliver(1, 2), deliver(2, 3), // 13: the cycle starts
+		deliver(1, 2), deliver(3, 1), deliver(2, 3), deliver(1, 2), deliver(3, 1), deliver(2, 3))
+	f := r.file
+	require.Empty(t, trace.Diff(f.Steps[13].State, f.Steps[19].State), "the cycle closes")
+	for i := 14; i <= 19; i++ {
+		require.Equal(t, model.KindDeliver, f.Steps[i].Step.Kind, "step %d", i)
+	}
+	require.NoError(t, trace.Verify(r.sys, f))
+}
+
+// WriteText marks no cycle in a run that has none, says "step" for one,
+// and "(no change)" for a step that changes nothing.
+func TestWriteTextWithoutACycle(t *testing.T) {
+	f := goldenFile(t, "bully-restart.SingleLeader-invariant.trace.json")
+	var buf bytes.Buffer
+	trace.WriteText(&buf, f, false)
+	out := buf.String()
+	assert.True(t, strings.HasPrefix(out, "SingleLeader counterexample, 4 steps:\n   0  initial state\n"), out)
+	assert.NotContains(t, out, "cycle")
+	assert.NotContains(t, out, "back to step")
+	assert.Contains(t, out, "\n   4  restart p3\n")
+
+	f.Steps = f.Steps[:2]
+	buf.Reset()
+	trace.WriteText(&buf, f, false)
+	assert.True(t, strings.HasPrefix(buf.String(), "SingleLeader counterexample, 1 step:\n"), buf.String())
+
+	// A self-loop: the last step returns to the state before it.
+	g := goldenFile(t, "circulating-election.Termination-fair-cycle.trace.json")
+	last := len(g.Steps) - 1
+	g.Steps[last].State = g.Steps[last-1].State
+	cs := last - 1
+	g.CycleStart = &cs
+	buf.Reset()
+	trace.WriteText(&buf, g, false)
+	assert.Contains(t, buf.String(), fmt.Sprintf("%4d  deliver p3→p1 ELECTION(4)   ◀ cycle: this step repeats forever\n      (no change)\n", last))
+}
+
+// New keeps a cycle that starts at the initial state: step 0.
+func TestNewKeepsACycleAtStepZero(t *testing.T) {
+	cfg := model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 3}
+	r := walk(t, "bully", cfg, "Termination", trace.KindFairCycle, 0,
+		move{kind: model.KindSuspect, process: 1}, deliver(1, 2), deliver(1, 3), deliver(2, 1), deliver(2, 3),
+		deliver(3, 1), deliver(3, 1), deliver(3, 1), deliver(3, 2), deliver(3, 2), deliver(3, 2))
+	require.NotNil(t, r.file.CycleStart)
+	assert.Equal(t, 0, *r.file.CycleStart)
+	golden := goldenFile(t, "bully-unreliable-termination.Termination-fair-cycle.trace.json")
+	for i, s := range r.file.Steps {
+		assert.Empty(t, trace.Diff(golden.Steps[i].State, s.State), "step %d", i)
+		assert.Equal(t, golden.Steps[i].Label(), s.Label(), "step %d", i)
+	}
+	require.NoError(t, trace.Verify(r.sys, r.file))
+	r = walk(t, "bully", cfg, "SingleLeader", trace.KindInvariant, -1)
+	assert.Nil(t, r.file.CycleStart, "no cycle")
+}
+
+// The configuration in one line, as reports and charts head it.
+func TestDescribe(t *testing.T) {
+	for _, c := range []struct {
+		cfg  model.Config
+		want string
+	}{
+		{model.Config{N: 4, IDs: []int{1, 2, 3, 4}, MaxCrashes: 1, MaxQueue: 8},
+			"chang-roberts, N=4, ids 1,2,3,4, up to 1 crash, perfect detector, max-queue 8"},
+		{model.Config{N: 3, IDs: []int{3, 9, 4}, MaxCrashes: 2, MaxRestarts: 1, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2},
+			"chang-roberts, N=3, ids 3,9,4, crash-any (up to 2 crashes), up to 1 restart, unreliable detector, initial leader, max-queue 2"},
+		{model.Config{N: 4, IDs: []int{1, 2, 3, 4}, MaxCrashes: 2, MaxRestarts: 3, Initiators: []int{2, 4}, Down: []int{1}, MaxQueue: 6},
+			"chang-roberts, N=4, ids 1,2,3,4, up to 2 crashes, up to 3 restarts, perfect detector, initiators 2,4, down 1, max-queue 6"},
+		{model.Config{N: 3, IDs: []int{1, 1, 2}, Anonymous: true, MaxQueue: 6},
+			"chang-roberts, N=3, ids 1,1,2, no crashes, perfect detector, anonymous, max-queue 6"},
+		{model.Config{N: 3, IDs: []int{1, 2, 3}, Perm: true, MaxQueue: 6},
+			"chang-roberts, N=3, ids: every arrangement of 1..3, no crashes, perfect detector, max-queue 6"},
+	} {
+		assert.Equal(t, c.want, trace.ConfigOf("chang-roberts", c.cfg).Describe())
+	}
+}
