@@ -84,6 +84,8 @@ func TestViolatedInvariantIsViolated(t *testing.T) {
 	require.NotNil(t, single.File)
 	assert.Equal(t, []string{"initial state", "crash p3", "detect p2", "timeout-ok p2", "restart p3"}, labelsOf(single.File))
 	assert.Equal(t, "SingleLeader", single.File.Property)
+	assert.Equal(t, "after 4 steps p2 and p3 each consider themselves leader", single.Summary)
+	assert.Equal(t, "after 4 steps live processes disagree on a live leader: p1, p3 elected 3; p2 elected 2", verdict(t, rep, "Agreement").Summary)
 	assert.False(t, single.Bounded)
 	term := verdict(t, rep, "Termination")
 	assert.Equal(t, check.Unknown, term.Status)
@@ -100,6 +102,7 @@ func TestViolatedStepPropertyIsViolated(t *testing.T) {
 	assert.Equal(t, trace.KindStep, v.Kind)
 	require.NotNil(t, v.File)
 	assert.Equal(t, []string{"initial state", "initiate p3", "deliver p3→p1 ELECTION(3)", "deliver p1→p2 ELECTION(3)", "deliver p2→p3 ELECTION(3)"}, labelsOf(v.File))
+	assert.Equal(t, "step 4, deliver p2→p3 ELECTION(3), breaks NobodyElects", v.Summary)
 	assert.Equal(t, check.Unknown, verdict(t, rep, "SingleLeader").Status, "the search stopped at the violation")
 
 	rep = run(t, check.Request{Spec: changRoberts(nobodyElects), Config: model.Config{N: 3}, Properties: []string{"SingleLeader", "NobodyElects"}, Continue: true})
@@ -131,6 +134,7 @@ func TestHoldsNeedsACompleteExhaustiveSearch(t *testing.T) {
 		v := verdict(t, bits, name)
 		assert.Equal(t, check.Unknown, v.Status, name)
 		assert.Contains(t, v.Summary, "no violation in a bitstate search, which may miss states", name)
+		assert.Contains(t, v.Summary, "at least 100.0000%", "%s: 152 states in 64 KiB of bits", name)
 	}
 	assert.Equal(t, check.Unchecked, verdict(t, bits, "Termination").Status)
 }
@@ -223,4 +227,59 @@ func TestInterruptedReducedViolationIsKept(t *testing.T) {
 		require.Equal(t, check.Violated, v.Status, name)
 		assert.Len(t, v.File.Steps, 11, "%s: the reduced search's 10 steps", name)
 	}
+}
+
+// everyoneDecides is an eventually-always property with no explanation of
+// its own: the report says generically what fails.
+var everyoneDecides = model.Property[changroberts.Local, changroberts.Msg]{
+	Name: "EveryoneDecides", Kind: model.EventuallyAlways,
+	Holds: func(v *model.View[changroberts.Local, changroberts.Msg]) bool {
+		for p := range v.N() {
+			if v.Alive(p) && v.Elected(p) == 0 {
+				return false
+			}
+		}
+		return true
+	},
+}
+
+// An eventually-always property is violated by a fair cycle and, besides
+// it, by a stuck state; each is explained from its own trace: what goes
+// round the cycle, how many steps it has, how many steps lead to the stuck
+// state.
+func TestEventuallyAlwaysVerdicts(t *testing.T) {
+	crash := model.Config{N: 4, MaxCrashes: 1}
+	rep := run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: crash, Properties: []string{"Termination"}})
+	term := verdict(t, rep, "Termination")
+	require.Equal(t, check.Violated, term.Status)
+	assert.Equal(t, trace.KindFairCycle, term.Kind)
+	assert.Equal(t, "ELECTION(4) of crashed p4 circulates forever; Stable (elected=3) is never reached: p1 elected=⊥, p2 elected=⊥, p3 elected=⊥", term.Summary)
+	assert.Len(t, term.File.Steps, 9)
+	assert.Equal(t, 5, *term.File.CycleStart)
+	require.Len(t, term.Also, 1)
+	stuck := term.Also[0]
+	assert.Equal(t, trace.KindStuck, stuck.Kind)
+	assert.Equal(t, "stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥ (Stable needs elected=3)", stuck.Summary)
+	assert.Len(t, stuck.File.Steps, 5)
+	assert.Equal(t, []*trace.File{term.File, stuck.File}, rep.Files())
+	assert.False(t, term.Bounded || stuck.Bounded, "the circulating election needs no bound")
+
+	rep = run(t, check.Request{Spec: changRoberts(everyoneDecides), Config: crash, Properties: []string{"EveryoneDecides"}})
+	v := verdict(t, rep, "EveryoneDecides")
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "a fair cycle of 3 steps repeats forever through a state where EveryoneDecides does not hold", v.Summary)
+	require.Len(t, v.Also, 1)
+	assert.Equal(t, "stuck after 4 steps: no fair step is enabled, and EveryoneDecides does not hold", v.Also[0].Summary)
+
+
+	// At bound 2 the bound cuts a step of this cycle.
+	unreliable := model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}
+	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: unreliable, Properties: []string{"Termination"}})
+	term = verdict(t, rep, "Termination")
+	require.Equal(t, check.Violated, term.Status)
+	assert.True(t, term.Bounded)
+	assert.Equal(t, "elections repeat forever: suspect p1 (an unreliable detector's false suspicion or early timeout) starts a new one each time round a fair cycle of 11 steps; Stable (elected=3) is not kept: p1 elected=⊥", term.Summary)
+
+	rep = run(t, check.Request{Spec: builtin(t, "lelann"), Config: model.Config{N: 4}, Properties: []string{"Termination"}})
+	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
 }
