@@ -271,7 +271,6 @@ func TestEventuallyAlwaysVerdicts(t *testing.T) {
 	require.Len(t, v.Also, 1)
 	assert.Equal(t, "stuck after 4 steps: no fair step is enabled, and EveryoneDecides does not hold", v.Also[0].Summary)
 
-
 	// At bound 2 the bound cuts a step of this cycle.
 	unreliable := model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: unreliable, Properties: []string{"Termination"}})
