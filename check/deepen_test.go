@@ -285,12 +285,16 @@ type chatterLocal struct{}
 
 type chatterMsg struct{}
 
-func (chatter) Init() chatterLocal                                                 { return chatterLocal{} }
-func (chatter) Elected(*chatterLocal) int                                          { return 0 }
-func (chatter) CanInitiate(c *model.Ctx[chatterMsg], _ *chatterLocal, _ bool) bool { return c.Self() == 0 }
-func (chatter) Initiate(c *model.Ctx[chatterMsg], _ *chatterLocal)                 { c.SendNext(model.CW, chatterMsg{}) }
-func (chatter) Receive(*model.Ctx[chatterMsg], *chatterLocal, int, chatterMsg)     {}
-func (chatter) FormatMsg(chatterMsg) string                                        { return "HELLO" }
+func (chatter) Init() chatterLocal        { return chatterLocal{} }
+func (chatter) Elected(*chatterLocal) int { return 0 }
+func (chatter) CanInitiate(c *model.Ctx[chatterMsg], _ *chatterLocal, _ bool) bool {
+	return c.Self() == 0
+}
+func (chatter) Initiate(c *model.Ctx[chatterMsg], _ *chatterLocal) {
+	c.SendNext(model.CW, chatterMsg{})
+}
+func (chatter) Receive(*model.Ctx[chatterMsg], *chatterLocal, int, chatterMsg) {}
+func (chatter) FormatMsg(chatterMsg) string                                    { return "HELLO" }
 
 // Deepening goes up to MaxBound, the largest bound a configuration can
 // have, and says that it could go no further.
