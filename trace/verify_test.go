@@ -191,6 +191,13 @@ func TestReplayRefusesARunThatViolatesNothing(t *testing.T) {
 			assert.Equal(t, -1, div.Step)
 			assert.Equal(t, c.reason, div.Reason)
 			assert.Equal(t, "not a counterexample: "+c.reason, div.Error())
+			// Well formed all the same (one step is enough for a step
+			// property): Read takes it, and replay refuses it for the same
+			// reason.
+			read, err := roundTrip(t, r.file)
+			require.NoError(t, err)
+			require.ErrorAs(t, trace.Replay(read, specs.Builtin()), &div)
+			assert.Equal(t, c.reason, div.Reason)
 		})
 	}
 }
