@@ -314,3 +314,12 @@ func TestDeepenStopsAtMaxBound(t *testing.T) {
 	assert.Nil(t, d.Stopped())
 	assert.Equal(t, check.Holds, verdict(t, rep, "SingleLeader").Status)
 }
+
+// WithTimeLimit takes a nil context as the background one, and its cause
+// says which limit was reached.
+func TestWithTimeLimitOfNoContext(t *testing.T) {
+	ctx, cancel := check.WithTimeLimit(nil, time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	assert.EqualError(t, context.Cause(ctx), "time limit of 1ns reached")
+}
