@@ -127,14 +127,16 @@ func TestHoldsNeedsACompleteExhaustiveSearch(t *testing.T) {
 		assert.Equal(t, check.Unknown, v.Status, v.Name)
 		assert.Equal(t, "the search did not finish: --max-states 20 reached", v.Summary, v.Name)
 	}
-	bits := run(t, check.Request{Spec: spec, Config: cfg, Properties: safety, Bitstate: 1 << 16})
+	// 622 states in 4 KiB of bits, 3 bits a state: some may be missed.
+	bits := run(t, check.Request{Spec: spec, Config: model.Config{N: 5}, Properties: safety, Bitstate: 4096})
 	require.NotNil(t, bits.Bitstate)
 	require.True(t, bits.Stats.Complete)
+	assert.Equal(t, int64(622), bits.Stats.States)
 	for _, name := range safety {
 		v := verdict(t, bits, name)
 		assert.Equal(t, check.Unknown, v.Status, name)
 		assert.Contains(t, v.Summary, "no violation in a bitstate search, which may miss states", name)
-		assert.Contains(t, v.Summary, "at least 100.0000%", "%s: 152 states in 64 KiB of bits", name)
+		assert.Contains(t, v.Summary, "at least 99.5699%", name)
 	}
 	assert.Equal(t, check.Unchecked, verdict(t, bits, "Termination").Status)
 }
