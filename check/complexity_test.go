@@ -83,3 +83,32 @@ func TestPermIsEveryArrangement(t *testing.T) {
 	}
 	assert.Equal(t, []int{1, 4, 3, 2}, arrangement, "the worst arrangement: IDs decreasing clockwise (the first such in lexicographic order)")
 }
+
+// Every measure has a min and a max witness, and the schedule one: a
+// complete run, or for an unbounded maximum the lasso whose cycle sends,
+// each a trace file that replays. Chang-Roberts, N=3, with the unreliable
+// detector: a false suspicion starts an election that can repeat forever.
+func TestWitnessFiles(t *testing.T) {
+	rep := complexity(t, "chang-roberts", model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2})
+	c := rep.Complexity
+	assert.Equal(t, []string{"min", "max", "min:ELECTION", "max:ELECTION", "min:ELECTED", "max:ELECTED", "min:lost", "max:lost", "sync"}, c.WitnessNames())
+	sp, err := specs.Builtin().Lookup("chang-roberts")
+	require.NoError(t, err)
+	sys, err := sp.Build.System(rep.Config, nil)
+	require.NoError(t, err)
+	for _, name := range c.WitnessNames() {
+		f, err := rep.WitnessFile(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, "messages."+name, f.Property)
+		require.NoError(t, trace.Verify(sys, f), name)
+		if name == "max" {
+			assert.Equal(t, trace.KindLasso, f.Kind, "the maximum is unbounded")
+			require.NotNil(t, f.CycleStart)
+		} else if name == "min" || name == "sync" {
+			assert.Equal(t, trace.KindWitness, f.Kind, name)
+			assert.Nil(t, f.CycleStart, name)
+		}
+	}
+	_, err = rep.WitnessFile("median")
+	assert.EqualError(t, err, `no witness "median": use one of min, max, min:ELECTION, max:ELECTION, min:ELECTED, max:ELECTED, min:lost, max:lost, sync`)
+}

@@ -270,3 +270,56 @@ func TestInterruptedFairCycleCheckLeavesTerminationUnknown(t *testing.T) {
 		assert.Equal(t, check.Holds, verdict(t, rep, name).Status, name)
 	}
 }
+
+// Before any bound is tried, none has stopped.
+func TestNoBoundTriedNoneStopped(t *testing.T) {
+	assert.Nil(t, (&check.Deepening{}).Stopped())
+}
+
+// chatter's first process may always send to the second, which ignores
+// what it gets: its channel fills up to any bound, and every bound
+// discards that send.
+type chatter struct{}
+
+type chatterLocal struct{}
+
+type chatterMsg struct{}
+
+func (chatter) Init() chatterLocal        { return chatterLocal{} }
+func (chatter) Elected(*chatterLocal) int { return 0 }
+func (chatter) CanInitiate(c *model.Ctx[chatterMsg], _ *chatterLocal, _ bool) bool {
+	return c.Self() == 0
+}
+func (chatter) Initiate(c *model.Ctx[chatterMsg], _ *chatterLocal) {
+	c.SendNext(model.CW, chatterMsg{})
+}
+func (chatter) Receive(*model.Ctx[chatterMsg], *chatterLocal, int, chatterMsg) {}
+func (chatter) FormatMsg(chatterMsg) string                                    { return "HELLO" }
+
+// Deepening goes up to MaxBound, the largest bound a configuration can
+// have, and says that it could go no further.
+func TestDeepenStopsAtMaxBound(t *testing.T) {
+	spec := specs.Spec{Name: "chatter", Build: specs.Builder[chatterLocal, chatterMsg](chatter{})}
+	rep, err := check.Deepen(check.Request{Spec: spec, Config: model.Config{N: 2}, Properties: []string{"SingleLeader"}, Workers: 1}, 0)
+	require.NoError(t, err)
+	d := rep.Deepening
+	require.Len(t, d.Bounds, check.MaxBound)
+	for i, b := range d.Bounds {
+		require.Equal(t, bound{i + 1, true, int64(i + 2), 1}, bound{b.MaxQueue, b.Complete, b.States, b.Discarded}, "bound %d: 0..k messages in the channel", i+1)
+	}
+	assert.True(t, d.AtMaxBound)
+	assert.False(t, d.Exhaustive)
+	assert.Equal(t, check.MaxBound, d.Verdicts)
+	assert.Equal(t, check.MaxBound, rep.Config.MaxQueue)
+	assert.Nil(t, d.Stopped())
+	assert.Equal(t, check.Holds, verdict(t, rep, "SingleLeader").Status)
+}
+
+// WithTimeLimit takes a nil context as the background one, and its cause
+// says which limit was reached.
+func TestWithTimeLimitOfNoContext(t *testing.T) {
+	ctx, cancel := check.WithTimeLimit(nil, time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	assert.EqualError(t, context.Cause(ctx), "time limit of 1ns reached")
+}

@@ -166,6 +166,7 @@ func TestReadRejects(t *testing.T) {
 		{"missing variable", edit(func(m map[string]any) { delete(state(m, 2), "p1_elected") }), "state 2 has no variable p1_elected"},
 		{"bad bigint", edit(func(m map[string]any) { state(m, 1)["crashes"] = map[string]any{"#bigint": "x"} }), `#bigint "x"`},
 		{"json number for alive", edit(func(m map[string]any) { state(m, 1)["p1_alive"] = 1 }), "p1_alive is not a boolean"},
+		{"set that is not an array", edit(func(m map[string]any) { state(m, 1)["p1_elected"] = map[string]any{"#set": 5} }), "state 1: p1_elected: #set: json: cannot unmarshal number"},
 		{"loop outside", edit(func(m map[string]any) { m["loop"] = 99 }), "loop 99 is outside the states 0..7"},
 		{"loop without its step", edit(func(m map[string]any) { delete(m["#meta"].(map[string]any)["mcheck"].(map[string]any), "loop_step") }), "loop_step"},
 	} {
