@@ -34,6 +34,10 @@ type Request struct {
 	// replaces the fingerprint table (supertrace): not exhaustive, so no
 	// property can be said to hold after it.
 	Bitstate int64
+	// BitstateSeed, with Bitstate, remixes the fingerprints before they
+	// choose their bits (explore.Options.BitstateSeed; 0: none), so that
+	// searches with other seeds miss other states.
+	BitstateSeed uint64
 	// Reduce asks for partial-order reduction (explore.Options.Reduce). It
 	// applies to checks of invariants that read only the elected values and
 	// liveness (model.Property.ElectedOnly), not with Bitstate; otherwise

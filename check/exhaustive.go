@@ -14,7 +14,7 @@ func (breadthFirst) name() string { return "breadth-first" }
 func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
 	eo := explore.Options{
 		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
-		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate,
+		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate, BitstateSeed: req.BitstateSeed,
 		Exact: req.Exact, Invariants: t.invariants, Steps: t.steps,
 	}
 	if len(t.goals) > 0 {

@@ -11,23 +11,36 @@ type bitstate struct {
 	words []uint64
 	mask  uint64 // number of bits - 1 (a power of two)
 	set   uint64 // bits set so far
+	// seed, when not 0, remixes each fingerprint before it chooses its
+	// bits (Options.BitstateSeed).
+	seed uint64
+	// seen sketches the states taken for new, by their fingerprints (not
+	// remixed), so that searches with other seeds count their union.
+	seen Sketch
 }
 
 const bitstateHashes = 3
 
-func newBitstate(bytes int64) *bitstate {
+func newBitstate(bytes int64, seed uint64) *bitstate {
 	bits := uint64(64)
 	for bits*2 <= uint64(bytes)*8 {
 		bits *= 2
 	}
-	return &bitstate{words: make([]uint64, bits/64), mask: bits - 1}
+	return &bitstate{words: make([]uint64, bits/64), mask: bits - 1, seed: seed, seen: NewSketch()}
 }
 
-// insert sets the bits of fp and reports whether any was clear (a new
-// state). Double hashing: bit i is a + i*b, with a and b from the two
-// halves of the fingerprint (b odd, so the probes differ).
-func (b *bitstate) insert(fp uint64) bool {
-	a, step := fp, (fp>>32|fp<<32)|1
+// add sets the bits of fp and reports whether any was clear (a new
+// state), which it sketches. Double hashing: bit i is a + i*b, with a and
+// b from the two halves of the fingerprint (b odd, so the probes differ).
+// A seed remixes the whole fingerprint first (SplitMix64's output
+// function), so that other seeds give other patterns of shared bits, and
+// so miss other states.
+func (b *bitstate) add(fp uint64) bool {
+	h := fp
+	if b.seed != 0 {
+		h = splitmix(fp ^ b.seed)
+	}
+	a, step := h, (h>>32|h<<32)|1
 	isNew := false
 	for i := uint64(0); i < bitstateHashes; i++ {
 		bit := (a + i*step) & b.mask
@@ -38,11 +51,11 @@ func (b *bitstate) insert(fp uint64) bool {
 			isNew = true
 		}
 	}
+	if isNew {
+		b.seen.Add(fp)
+	}
 	return isNew
 }
-
-// add inserts fp and reports whether it is new.
-func (b *bitstate) add(fp uint64) bool { return b.insert(fp) }
 
 // Bitstate describes a bitstate search in a Result.
 type Bitstate struct {
@@ -59,6 +72,13 @@ type Bitstate struct {
 	// state hides everything only reachable through it, so per-state
 	// estimates are too optimistic.
 	Coverage float64
+	// Seed is the hash seed (Options.BitstateSeed).
+	Seed uint64
+	// Seen sketches the states explored, so that those of several bitstate
+	// searches of one model (other seeds, other sizes) can be counted
+	// together (Sketch.Merge): each search's own count is exact, but their
+	// states overlap.
+	Seen Sketch
 }
 
 func (b *bitstate) stats(depth int) *Bitstate {
@@ -67,6 +87,7 @@ func (b *bitstate) stats(depth int) *Bitstate {
 	return &Bitstate{
 		Bytes: int64(len(b.words)) * 8, Hashes: bitstateHashes, Fill: fill,
 		MissChance: miss, Coverage: math.Pow(1-miss, float64(depth)),
+		Seed: b.seed, Seen: b.seen,
 	}
 }
 

@@ -81,3 +81,42 @@ func TestBitstateFindsViolations(t *testing.T) {
 	assert.Equal(t, "a bitstate search keeps no state graph", bs.LivenessSkipped)
 	assert.Nil(t, bs.Violated(explore.FairCycle, 2))
 }
+
+// A hash seed changes which states a small bit array takes for visited,
+// not what a search with room finds: seeded searches of a tiny array miss
+// different states (their sketches' union is larger than any one of
+// them), each the same at any number of workers, and with room a seeded
+// search finds every state, which its sketch counts.
+func TestBitstateSeedsMissOtherStates(t *testing.T) {
+	sys := buildSys(t, "chang-roberts", model.Config{N: 3, MaxCrashes: 2})
+	full, err := explore.Run(sys, explore.Options{Continue: true})
+	require.NoError(t, err)
+
+	roomy, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 16 << 20, BitstateSeed: 0x5eed})
+	require.NoError(t, err)
+	assert.Equal(t, full.States, roomy.States)
+	assert.Equal(t, full.Transitions, roomy.Transitions)
+	assert.Equal(t, uint64(0x5eed), roomy.Bitstate.Seed)
+	assert.InEpsilon(t, float64(full.States), roomy.Bitstate.Seen.Estimate(), 0.05, "the sketch counts the states explored")
+
+	union := explore.NewSketch()
+	most := int64(0)
+	counts := map[int64]bool{}
+	for _, seed := range []uint64{0, 1, 2, 3} {
+		one, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 256, BitstateSeed: seed, Workers: 1})
+		require.NoError(t, err)
+		two, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 256, BitstateSeed: seed, Workers: 2})
+		require.NoError(t, err)
+		assert.Equal(t, one.States, two.States, "seed %d: the same search at any number of workers", seed)
+		assert.Equal(t, one.Bitstate.Seen, two.Bitstate.Seen)
+		assert.Less(t, one.States, full.States/2, "seed %d: 256 bytes miss most states", seed)
+		counts[one.States] = true
+		most = max(most, one.States)
+		union.Merge(one.Bitstate.Seen)
+	}
+	assert.Greater(t, len(counts), 1, "other seeds, other searches")
+	assert.Greater(t, union.Estimate(), 1.2*float64(most), "together the seeds explored more states than any one")
+
+	_, err = explore.Run(sys, explore.Options{BitstateSeed: 1})
+	assert.ErrorContains(t, err, "a hash seed is for a bitstate search's bit array")
+}

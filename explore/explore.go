@@ -103,6 +103,10 @@ type Options struct {
 	// state, but states may be missed, so the search is not exhaustive;
 	// Result.Bitstate estimates the coverage. No liveness graph is kept.
 	Bitstate int64
+	// BitstateSeed, when not 0, remixes each fingerprint before it chooses
+	// its bits, so that bitstate searches with other seeds take other
+	// states for visited (swarm members that miss different states).
+	BitstateSeed uint64
 	// Reduce turns on partial-order reduction (ts.Reducer) for invariant
 	// checking: the search follows only a stubborn subset of the steps of
 	// each state, which keeps every invariant violation reachable but
@@ -421,6 +425,9 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	if opt.Exact {
 		s.tab.enc = &encStore{}
 	}
+	if opt.BitstateSeed != 0 && opt.Bitstate <= 0 {
+		return nil, fmt.Errorf("a hash seed is for a bitstate search's bit array: not without one")
+	}
 	if opt.Reduce && opt.Bitstate > 0 {
 		// The cycle proviso needs the depth of revisited states.
 		return nil, fmt.Errorf("partial-order reduction needs the state table: not with bitstate")
@@ -447,7 +454,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		s.graph.measured = true
 	}
 	if opt.Bitstate > 0 {
-		s.bits = newBitstate(opt.Bitstate)
+		s.bits = newBitstate(opt.Bitstate, opt.BitstateSeed)
 		if s.graph != nil {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
