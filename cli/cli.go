@@ -76,6 +76,9 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "explore" {
 		return exploreMain(args[1:], reg, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "merge" {
+		return mergeMain(args[1:], reg, stdout, stderr)
+	}
 	var o options
 	fs := newFlagSet(&o)
 	if err := fs.Parse(args); err != nil {
@@ -142,6 +145,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
 		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(),
 	}
+	o.applyShard(&req)
 	var prog *progress
 	if o.progress || (!o.quiet && isTerminal(stderr)) {
 		prog = newProgress(stderr, o.maxStates, explore.SearchLimit(o.memory))
@@ -154,8 +158,9 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badInput(stderr, err)
 	}
+	member := o.memberResult(rep, req)
 	if o.json {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := writeJSON(stdout, rep, member); err != nil {
 			if !failed(stdout) { // else Main says it
 				fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
 			}
@@ -172,6 +177,14 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	// The verdict decides the exit status; an output that could not be
 	// written after all is said once and does not hide it.
 	code := exitStatus(rep)
+	if !o.json {
+		o.writeMemberLine(stdout)
+	}
+	if o.swarm.jsonOut != "" {
+		if err := o.swarm.writeJSONOut(rep, member); err != nil {
+			fmt.Fprintf(stderr, "mcheck: --json-out: %v (the report above stands; exit status %d)\n", err, code)
+		}
+	}
 	if o.traceOut != "" {
 		files := rep.Files()
 		if rep.Complexity != nil {

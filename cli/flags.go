@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -48,6 +49,7 @@ type options struct {
 	version    bool
 	timeLimit  time.Duration // --time-limit
 	sim        simFlags      // --simulate and its flags
+	swarm      swarmFlags    // --shard, --json-out
 }
 
 func joinInts(xs []int, sep string) string {
@@ -323,6 +325,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Int64Var(&o.sim.runs, "runs", 0, "")
 	fs.IntVar(&o.sim.depth, "depth", defaultDepth, "")
 	fs.StringVar(&o.sim.scheduler, "scheduler", explore.Uniform.String(), "")
+	o.swarm.bind(fs)
 	return fs
 }
 
@@ -358,6 +361,9 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 		return err
 	}
 	if err := o.checkSimulate(given); err != nil {
+		return err
+	}
+	if err := o.checkShard(given, os.Getenv); err != nil {
 		return err
 	}
 	if o.exact && o.bitstate > 0 {

@@ -304,6 +304,9 @@ func checkOutputs(o *options) error {
 	if err := checkTraceOut(o.traceOut); err != nil {
 		return fmt.Errorf("--trace-out: %w", err)
 	}
+	if err := o.swarm.checkJSONOut(); err != nil {
+		return err
+	}
 	for _, f := range []struct{ flag, path string }{{"--msc", o.msc}, {"--junit", o.junit}} {
 		if f.path == "" {
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -256,6 +257,8 @@ type jsonReport struct {
 	// Vacuous says, when the search took no step at all, that every
 	// property holds of the initial state alone, and what to change.
 	Vacuous string `json:"vacuous,omitempty"`
+	// Swarm is a member's result for mcheck merge (--shard).
+	Swarm *swarm.Result `json:"swarm,omitempty"`
 	jsonMeasures
 }
 
@@ -340,7 +343,9 @@ func (fl fieldList) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func writeJSON(w io.Writer, r *check.Report) error {
+// writeJSON writes r as JSON, with a swarm member's result when it is one
+// (member not nil).
+func writeJSON(w io.Writer, r *check.Report, member *swarm.Result) error {
 	c, st := r.Config, r.Stats
 	out := jsonReport{
 		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
@@ -352,7 +357,7 @@ func writeJSON(w io.Writer, r *check.Report) error {
 		secs := st.CycleCheck.Seconds()
 		out.FairCycleSeconds = &secs
 	}
-	out.Strategy, out.Proof, out.Simulation = r.Strategy, string(r.Proof), simulationJSON(r)
+	out.Strategy, out.Proof, out.Simulation, out.Swarm = r.Strategy, string(r.Proof), simulationJSON(r), member
 	out.StateStorage = storage(r)
 	if r.Bitstate == nil && r.Simulation == nil {
 		p := st.CollisionProbability

@@ -51,6 +51,9 @@ func (o *options) checkSimulate(given map[string]bool) error {
 	s := &o.sim
 	if !s.on {
 		for _, f := range []string{"seed", "run-seed", "runs", "depth", "scheduler"} {
+			if f == "seed" && given["shard"] && o.bitstate > 0 {
+				continue // the base of the members' hash seeds
+			}
 			if given[f] {
 				return fmt.Errorf("--%s is a flag of --simulate: add --simulate, or drop it", f)
 			}

@@ -1,0 +1,121 @@
+package swarm_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/swarm"
+	"github.com/mcheck/mcheck/trace"
+)
+
+var settings = swarm.Settings{
+	Strategy: swarm.Simulation, Config: trace.Config{Algo: "bully", N: 3, IDs: []int{1, 2, 3}, Detector: "perfect", MaxQueue: 6},
+	Properties: []string{"A", "B", "C", "D"}, Runs: 10, Depth: 100,
+}
+
+// tr is a counterexample of prop with steps steps.
+func tr(prop string, steps int) *trace.File {
+	return &trace.File{Format: trace.Format, Config: settings.Config, Property: prop, Kind: trace.KindInvariant, Steps: make([]trace.Step, steps+1)}
+}
+
+// member i of k, whose states are the fingerprints of states i*50 to
+// i*50+99 (each overlaps the next by 50), and which found found.
+func member(i, k int, found ...*trace.File) swarm.Input {
+	sk := explore.NewSketch()
+	for s := i * 50; s < i*50+100; s++ {
+		sk.Add(explore.RunSeed(1, int64(s)))
+	}
+	r := &swarm.Result{
+		Format: swarm.Format, Member: i, Members: k, Settings: settings,
+		Derived:  swarm.Derived{Seed: uint64(i), Scheduler: "uniform"},
+		Coverage: swarm.Coverage{Complete: true, States: 100, Sketch: sk, Steps: int64(1000 + i), Runs: 10},
+	}
+	for j, f := range found {
+		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: uint64(100*i + j)}, Trace: f})
+	}
+	return swarm.Input{Name: fmt.Sprintf("member-%d-of-%d.json", i, k), Result: r}
+}
+
+// The union of what the members found: every property any member
+// violated, with the shortest counterexample of it (of those as short,
+// the lowest member's), each replayed; the sums of what they covered, and
+// their states counted together from their sketches.
+func TestMergeUnion(t *testing.T) {
+	replayed := 0
+	replay := func(f *trace.File) (*trace.File, error) {
+		replayed++
+		shown := *f
+		shown.Summary = "replayed"
+		return &shown, nil
+	}
+	in := []swarm.Input{
+		member(3, 4, tr("A", 4), tr("C", 7)),
+		member(0, 4, tr("A", 5), tr("B", 3)),
+		member(2, 4),
+		member(1, 4, tr("A", 4)),
+	}
+	m, err := swarm.Merge(in, replay)
+	require.NoError(t, err)
+	assert.Equal(t, 5, replayed, "every counterexample is replayed")
+	assert.Equal(t, []string{"member-0-of-4.json", "member-1-of-4.json", "member-2-of-4.json", "member-3-of-4.json"}, m.Names)
+	require.Len(t, m.Violations, 3)
+
+	a := m.Violations[0]
+	assert.Equal(t, "A", a.Property)
+	assert.Equal(t, 1, a.Shortest.Member, "4 steps in members 1 and 3: the lower")
+	assert.Equal(t, 4, a.Shortest.Steps())
+	assert.Equal(t, "replayed", a.Shortest.Trace.Summary, "what is shown is the replayed run")
+	assert.Equal(t, &swarm.Run{Index: 0, Seed: 100}, a.Shortest.By)
+	var by []int
+	for _, f := range a.All {
+		by = append(by, f.Member)
+	}
+	assert.Equal(t, []int{0, 1, 3}, by)
+
+	assert.Equal(t, "B", m.Violations[1].Property)
+	assert.Equal(t, 0, m.Violations[1].Shortest.Member)
+	assert.Equal(t, 3, m.Violations[1].Shortest.Steps())
+	assert.Equal(t, "C", m.Violations[2].Property)
+	assert.Equal(t, 3, m.Violations[2].Shortest.Member)
+	assert.Equal(t, 7, m.Violations[2].Shortest.Steps())
+
+	assert.Equal(t, int64(40), m.Runs)
+	assert.Equal(t, int64(4006), m.Steps)
+	assert.Equal(t, int64(100), m.MostStates)
+	assert.Equal(t, int64(400), m.SumStates)
+	assert.InDelta(t, 250, m.Union, 5, "states 0..249, each member's overlapping the next")
+}
+
+// Bad input is refused, saying which file and why.
+func TestMergeRefuses(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	other := member(1, 4)
+	other.Result.Settings.Seed = 7
+	otherConfig := member(1, 4)
+	otherConfig.Result.Settings.Config.N = 4
+	for _, c := range []struct {
+		name string
+		in   []swarm.Input
+		want string
+	}{
+		{"none", nil, "no member results to merge"},
+		{"another K", []swarm.Input{member(0, 4), member(1, 3)}, "member-1-of-3.json is member 1 of 3, member-0-of-4.json member 0 of 4: members of different swarms"},
+		{"another seed", []swarm.Input{member(0, 4), other}, "member-0-of-4.json and member-1-of-4.json are members of different swarms: seed 0 vs 7"},
+		{"another config", []swarm.Input{member(0, 4), otherConfig}, `are members of different swarms: config "bully, N=3, ids 1,2,3, no crashes, perfect detector, max-queue 6" vs "bully, N=4,`},
+		{"twice", []swarm.Input{member(0, 2), member(1, 2), member(1, 2)}, "member-1-of-2.json and member-1-of-2.json are both member 1 of 2: give each member once"},
+		{"missing", []swarm.Input{member(0, 4), member(2, 4)}, "member 1, 3 of 4 missing (2 given): give every member's result, or run the missing ones again (I/4 for member I)"},
+	} {
+		_, err := swarm.Merge(c.in, identity)
+		assert.ErrorContains(t, err, c.want, c.name)
+	}
+
+	_, err := swarm.Merge([]swarm.Input{member(0, 1, tr("B", 2))}, func(*trace.File) (*trace.File, error) {
+		return nil, errors.New("step 2 is not enabled")
+	})
+	assert.EqualError(t, err, "member-0-of-1.json: the invariant counterexample of B does not replay: step 2 is not enabled")
+}
