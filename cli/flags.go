@@ -253,8 +253,24 @@ proves nothing):
                         so that faults come early in some runs and late in
                         others, not when the number of enabled faults says
 
+Swarm (one sampled check split among members, on a cluster or with xargs;
+finds bugs, proves nothing; deploy/ has a Kubernetes Job and a Slurm script):
+  --shard I/K           be member I of K (from 0) of a swarm of --simulate or
+                        --bitstate checks, with settings derived from I: a
+                        simulation's seed (from --seed) and scheduler (in
+                        turn, unless --scheduler fixes it); a bitstate
+                        search's hash seed (from --seed) and bit array
+                        (SIZE, SIZE/2, SIZE/4, SIZE/8 in turn). /K reads I
+                        from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)
+                        or SLURM_ARRAY_TASK_ID (a Slurm array, counted from
+                        SLURM_ARRAY_TASK_MIN). Write each member's result
+                        with --json-out DIR/, then: mcheck merge DIR/*.json
+
 Output:
   --json                one JSON object on stdout instead of the report
+  --json-out PATH       also write that JSON object to PATH (the report stays
+                        on stdout); a directory takes a --shard member's
+                        result as member-I-of-K.json
   --full-states         print whole states in traces, not only what changed
   --trace-out PATH      write the counterexample as a trace file (mcheck-trace/2),
                         or for PATH ending in .itf.json in the Informal Trace
@@ -276,6 +292,11 @@ Output paths are checked before the search: an unwritable one is an error.
 Replay a trace file, mcheck's or ITF (exit 0: a genuine counterexample,
 1: not one, 2: malformed):
   mcheck replay [--full-states] [--quiet] [--msc FILE.svg|FILE.md] FILE
+
+Merge the results of a swarm's members: each counterexample replayed, the
+shortest of each property, every member's coverage (exit 1: a violation,
+3: none found, which proves nothing, 2: bad input or a member missing):
+  mcheck merge [--json] [--json-out FILE] [--full-states] FILE...
 
 When GITHUB_ACTIONS is set, each violated property is also printed as an
 ::error annotation.

@@ -14,8 +14,9 @@ type bitstate struct {
 	// seed, when not 0, remixes each fingerprint before it chooses its
 	// bits (Options.BitstateSeed).
 	seed uint64
-	// seen sketches the states taken for new, by their fingerprints (not
-	// remixed), so that searches with other seeds count their union.
+	// seen, with a seed, sketches the states taken for new, by their
+	// fingerprints (not remixed): a seeded search is one of several
+	// (swarm members), whose states are counted together.
 	seen Sketch
 }
 
@@ -26,11 +27,15 @@ func newBitstate(bytes int64, seed uint64) *bitstate {
 	for bits*2 <= uint64(bytes)*8 {
 		bits *= 2
 	}
-	return &bitstate{words: make([]uint64, bits/64), mask: bits - 1, seed: seed, seen: NewSketch()}
+	b := &bitstate{words: make([]uint64, bits/64), mask: bits - 1, seed: seed}
+	if seed != 0 {
+		b.seen = NewSketch()
+	}
+	return b
 }
 
 // add sets the bits of fp and reports whether any was clear (a new
-// state), which it sketches. Double hashing: bit i is a + i*b, with a and
+// state), which a seeded search sketches. Double hashing: bit i is a + i*b, with a and
 // b from the two halves of the fingerprint (b odd, so the probes differ).
 // A seed remixes the whole fingerprint first (SplitMix64's output
 // function), so that other seeds give other patterns of shared bits, and
@@ -51,7 +56,7 @@ func (b *bitstate) add(fp uint64) bool {
 			isNew = true
 		}
 	}
-	if isNew {
+	if isNew && b.seen != nil {
 		b.seen.Add(fp)
 	}
 	return isNew
@@ -74,10 +79,10 @@ type Bitstate struct {
 	Coverage float64
 	// Seed is the hash seed (Options.BitstateSeed).
 	Seed uint64
-	// Seen sketches the states explored, so that those of several bitstate
-	// searches of one model (other seeds, other sizes) can be counted
-	// together (Sketch.Merge): each search's own count is exact, but their
-	// states overlap.
+	// Seen sketches the states explored by a seeded search, so that those
+	// of several bitstate searches of one model (other seeds, other sizes)
+	// can be counted together (Sketch.Merge): each search's own count is
+	// exact, but their states overlap. Nil without a seed.
 	Seen Sketch
 }
 
