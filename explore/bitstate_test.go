@@ -102,7 +102,7 @@ func TestBitstateSeedsMissOtherStates(t *testing.T) {
 	union := explore.NewSketch()
 	most := int64(0)
 	counts := map[int64]bool{}
-	for _, seed := range []uint64{0, 1, 2, 3} {
+	for _, seed := range []uint64{1, 2, 3, 4} {
 		one, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 256, BitstateSeed: seed, Workers: 1})
 		require.NoError(t, err)
 		two, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 256, BitstateSeed: seed, Workers: 2})
@@ -116,6 +116,11 @@ func TestBitstateSeedsMissOtherStates(t *testing.T) {
 	}
 	assert.Greater(t, len(counts), 1, "other seeds, other searches")
 	assert.Greater(t, union.Estimate(), 1.2*float64(most), "together the seeds explored more states than any one")
+
+	unseeded, err := explore.Run(sys, explore.Options{Continue: true, Bitstate: 256})
+	require.NoError(t, err)
+	assert.Nil(t, unseeded.Bitstate.Seen, "only a seeded search (a swarm member) sketches its states")
+	assert.Zero(t, unseeded.Bitstate.Seed)
 
 	_, err = explore.Run(sys, explore.Options{BitstateSeed: 1})
 	assert.ErrorContains(t, err, "a hash seed is for a bitstate search's bit array")
