@@ -102,7 +102,11 @@ func readMember(path string) (*swarm.Result, error) {
 		return nil, unwrapPath(err)
 	}
 	defer fh.Close()
-	return swarm.Decode(fh)
+	r, err := swarm.Decode(fh)
+	if errors.Is(err, swarm.ErrNotMember) {
+		err = fmt.Errorf("%w (a member writes its result with --shard I/K and --json-out DIR/ or --json)", err)
+	}
+	return r, err
 }
 
 // replayer replays a member's counterexample as mcheck replay does, with

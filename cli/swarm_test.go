@@ -257,7 +257,7 @@ func TestMergeRefusesBadInput(t *testing.T) {
 		want  string
 	}{
 		{nil, "mcheck: merge: give the members' result files (usage: mcheck merge [--json] [--json-out FILE] [--full-states] FILE...)"},
-		{[]string{plain, files[1]}, "mcheck: merge: " + plain + ": not the result of a swarm member: no \"swarm\" object (write it with --shard I/K and --json or --json-out)"},
+		{[]string{plain, files[1]}, "mcheck: merge: " + plain + ": not the result of a swarm member: no \"swarm\" object (a member writes its result with --shard I/K and --json-out DIR/ or --json)"},
 		{[]string{text}, "mcheck: merge: " + text + ": not a JSON report: "},
 		{[]string{filepath.Join(dir, "none.json")}, "mcheck: merge: " + filepath.Join(dir, "none.json") + ": no such file or directory"},
 		{[]string{files[0]}, "mcheck: merge: member 1 of 2 missing (1 given): give every member's result, or run the missing ones again (I/2 for member I)"},

@@ -115,7 +115,7 @@ type Run struct {
 const maxResultBytes = 256 << 20
 
 // ErrNotMember is a file that is not a member's result.
-var ErrNotMember = errors.New("not the result of a swarm member: no \"swarm\" object (write it with --shard I/K and --json or --json-out)")
+var ErrNotMember = errors.New("not the result of a swarm member: no \"swarm\" object")
 
 // Decode reads a member's result from its JSON report, and checks it.
 func Decode(r io.Reader) (*Result, error) {
