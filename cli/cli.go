@@ -212,7 +212,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 // exitStatus is the verdict of a check as an exit status.
 func exitStatus(rep *check.Report) int {
 	switch {
-	case rep.Violated():
+	case rep.Failed():
 		return ExitViolation
 	case !rep.Stats.Complete, rep.Complexity != nil && rep.Complexity.Measures == nil:
 		return ExitIncomplete

@@ -59,8 +59,12 @@ func interruptedDeepening(rep *check.Report, cause error) {
 	st.Complete, st.Stop = false, explore.StopInterrupted
 	st.Stopped = fmt.Sprintf("interrupted: %v at bound %d; the counts are those of bound %d, which finished", cause, b.MaxQueue, d.Verdicts)
 	for i := range rep.Verdicts {
-		if v := &rep.Verdicts[i]; v.Status == check.Holds {
-			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no violation with at most %s per channel (bound %d), but the check was interrupted at bound %d", messages(d.Verdicts), d.Verdicts, b.MaxQueue)
+		if v := &rep.Verdicts[i]; v.Status == check.Holds || v.Status == check.Unreachable {
+			found := "violation"
+			if v.Status == check.Unreachable {
+				found = "example"
+			}
+			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no %s with at most %s per channel (bound %d), but the check was interrupted at bound %d", found, messages(d.Verdicts), d.Verdicts, b.MaxQueue)
 		}
 	}
 }

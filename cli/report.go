@@ -76,6 +76,8 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		switch v.Status {
 		case check.Violated:
 			status = "VIOLATED"
+		case check.Unreachable:
+			status = "UNREACHABLE"
 		case check.Unchecked:
 			status = "not checked"
 		case check.Holds:
@@ -83,7 +85,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 				status = "holds (vacuously: see the note below)"
 			}
 		}
-		if v.Property.Kind == model.EventuallyAlways && r.Bounded() {
+		if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && r.Bounded() {
 			switch {
 			case v.Status == check.Holds:
 				status += " (for the bounded model only: a channel bound can hide and create stuck states)"
@@ -119,7 +121,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		fmt.Fprintf(w, "  note: %s\n", idle)
 	}
 	if !st.Complete && !r.Violated() {
-		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
+		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold (nor a Sometimes to be unreachable)")
 	}
 	writeDeepening(w, r)
 	for _, f := range r.Files() {
@@ -278,10 +280,13 @@ type jsonProperty struct {
 	// Vacuity is why a property that holds had nothing to hold of
 	// (check.Vacuity), and Vacuous the line that says it with what to
 	// change.
-	Vacuity    string     `json:"vacuity,omitempty"`
-	Vacuous    string     `json:"vacuous,omitempty"`
-	CycleStart *int       `json:"cycle_start,omitempty"`
-	Trace      []jsonStep `json:"trace,omitempty"`
+	Vacuity    string `json:"vacuity,omitempty"`
+	Vacuous    string `json:"vacuous,omitempty"`
+	CycleStart *int   `json:"cycle_start,omitempty"`
+	// Premise is, for a leads-to's counterexample, the step where its
+	// premise holds (trace.File.Premise).
+	Premise *int       `json:"premise,omitempty"`
+	Trace   []jsonStep `json:"trace,omitempty"`
 	// Also: further counterexamples of other kinds.
 	Also []jsonCounterexample `json:"also,omitempty"`
 }
@@ -291,6 +296,7 @@ type jsonCounterexample struct {
 	Summary    string     `json:"summary"`
 	Bounded    bool       `json:"bounded_only,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
+	Premise    *int       `json:"premise,omitempty"`
 	Trace      []jsonStep `json:"trace"`
 }
 
@@ -373,9 +379,10 @@ func writeJSON(w io.Writer, r *check.Report) error {
 			Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
 		if v.Trace != nil {
 			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
+			p.Premise = v.Trace.Premise
 		}
 		for _, a := range v.Also {
-			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary, Bounded: a.Bounded}
+			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary, Bounded: a.Bounded, Premise: a.Trace.Premise}
 			jc.Trace, jc.CycleStart = jsonTrace(r, a.Trace)
 			p.Also = append(p.Also, jc)
 		}

@@ -11,6 +11,12 @@ import (
 // plan is what a runner checks and how it chooses.
 type plan struct {
 	inv, step, goal uint64
+	// reach are predicates to find a state of (examples): a run notes the
+	// first state of each and goes on; with reachEnds (shortening) the
+	// first ends it, as a violation would.
+	reach     uint64
+	reachEnds bool
+	quiet     uint64 // goals that also need no fair step enabled
 	// cycles: look for fair cycles (there is a goal); stuck: stuck states
 	// outside a goal are violations.
 	cycles, stuck bool
@@ -80,6 +86,8 @@ type runner struct {
 	taken     []int64 // per kind
 	enabled   uint64  // kinds enabled, as bits
 	bad       []runFault
+	hits      []runFault // the reach predicates met, first time each (kind Reached)
+	hitMask   uint64
 	// Scratch of the cycle judgment, per fairness class.
 	stamp          uint32
 	tookAt, seenAt []uint32
@@ -94,8 +102,8 @@ func newRunner(sys ts.System, p *plan) *runner {
 		r.b.Lazy = true
 	}
 	r.b.NoStateProps, r.b.StatePropsOnly = p.goal == 0, p.goal
-	r.b.NoSuccProps, r.b.SuccPropsOnly = p.inv == 0, p.inv
-	r.init.NoSuccProps, r.init.SuccPropsOnly = p.inv == 0, p.inv
+	r.b.NoSuccProps, r.b.SuccPropsOnly = p.inv|p.reach == 0, p.inv|p.reach
+	r.init.NoSuccProps, r.init.SuccPropsOnly = p.inv|p.reach == 0, p.inv|p.reach
 	r.exp.Initial(&r.init)
 	r.taken = make([]int64, max(p.kinds, 1))
 	return r
@@ -118,6 +126,7 @@ func (r *runner) reset() {
 	r.seen.reset()
 	r.next = 0
 	r.sent, r.msgs, r.discarded, r.enabled, r.bad = ts.Sends{}, msgSamples{}, 0, 0, r.bad[:0]
+	r.hits, r.hitMask = r.hits[:0], 0
 	clear(r.taken)
 }
 
@@ -156,12 +165,25 @@ func (r *runner) start(j int) bool {
 	return r.checkState(y.Props)
 }
 
-// checkState records the invariants the last position violates.
+// checkState records the invariants the last position violates, and the
+// reach predicates it meets for the first time.
 func (r *runner) checkState(props uint64) bool {
 	bad := r.p.inv &^ props
 	for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 		if bad&1 != 0 {
 			r.bad = append(r.bad, runFault{kind: Invariant, pred: p})
+		}
+	}
+	hit := r.p.reach & props &^ r.hitMask
+	r.hitMask |= hit
+	for p := 0; hit != 0; p, hit = p+1, hit>>1 {
+		if hit&1 == 0 {
+			continue
+		}
+		if r.p.reachEnds {
+			r.bad = append(r.bad, runFault{kind: Reached, pred: p})
+		} else {
+			r.hits = append(r.hits, runFault{kind: Reached, pred: p})
 		}
 	}
 	return len(r.bad) == 0
@@ -183,7 +205,6 @@ func (r *runner) run() (end RunEnd, ok bool) {
 			return 0, false
 		}
 		r.exp.Expand(r.state(i), b)
-		r.props[i] |= b.Props & p.goal
 		r.cut[i] = b.DiscardedFair > 0
 		r.discarded += int64(b.Discarded)
 		anyFair := false
@@ -197,9 +218,14 @@ func (r *runner) run() (end RunEnd, ok bool) {
 			}
 			r.enabled |= 1 << r.kindOf(y.Action)
 		}
+		good := b.Props & p.goal
+		if anyFair {
+			good &^= p.quiet
+		}
+		r.props[i] |= good
 		r.enOff = append(r.enOff, len(r.en))
 		if !anyFair {
-			if bad := p.goal &^ b.Props; bad != 0 && p.stuck {
+			if bad := p.goal &^ good; bad != 0 && p.stuck {
 				for q := 0; bad != 0; q, bad = q+1, bad>>1 {
 					if bad&1 != 0 {
 						r.bad = append(r.bad, runFault{kind: Stuck, pred: q, bounded: b.DiscardedFair > 0})

@@ -71,7 +71,10 @@ func (sh *shortener) runnerFor(f runFault) *runner {
 		p.goal, p.stuck = bit, true
 	case FairCycle:
 		p.goal, p.cycles = bit, true
+	case Reached:
+		p.reach, p.reachEnds = bit, true
 	}
+	p.quiet = sh.p.quiet & p.goal
 	r := newRunner(sh.sys, &p)
 	r.skip = true
 	return r
