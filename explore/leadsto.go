@@ -27,24 +27,47 @@ type LeadsTo struct{ From, To int }
 // the search keeps of them: their predicates in kept (after the goals), an
 // armed bit per state and leads-to.
 func (s *search) setLeadsTo(lts []LeadsTo) error {
-	npred := len(s.sys.Predicates())
+	if _, err := leadsToMask(s.sys, lts); err != nil {
+		return err
+	}
 	s.kept, s.keptMask = slices.Clone(s.goals), s.goalMask
 	for _, lt := range lts {
 		for _, p := range []int{lt.From, lt.To} {
-			if p < 0 || p >= npred {
-				return fmt.Errorf("leads-to %d ~> %d: no predicate %d", lt.From, lt.To, p)
-			}
 			if s.keptMask&(1<<p) == 0 {
 				s.kept, s.keptMask = append(s.kept, p), s.keptMask|1<<p
 			}
 		}
-		if slices.ContainsFunc(s.leads, func(o LeadsTo) bool { return o.To == lt.To }) {
-			return fmt.Errorf("two leads-to properties with the same To predicate %d", lt.To)
-		}
-		s.leads = append(s.leads, lt)
 	}
-	s.armed = make([]bitset, len(s.leads))
+	s.leads, s.armed = slices.Clone(lts), make([]bitset, len(lts))
 	return nil
+}
+
+// leadsToMask checks lts against the predicates of sys and returns the
+// predicates they read, as bits.
+func leadsToMask(sys ts.System, lts []LeadsTo) (uint64, error) {
+	npred := len(sys.Predicates())
+	var m uint64
+	for i, lt := range lts {
+		for _, p := range []int{lt.From, lt.To} {
+			if p < 0 || p >= npred {
+				return 0, fmt.Errorf("leads-to %d ~> %d: no predicate %d", lt.From, lt.To, p)
+			}
+			m |= 1 << p
+		}
+		if slices.ContainsFunc(lts[:i], func(o LeadsTo) bool { return o.To == lt.To }) {
+			return 0, fmt.Errorf("two leads-to properties with the same To predicate %d", lt.To)
+		}
+	}
+	return m, nil
+}
+
+// leadsToOf is the leads-to of lts whose To is p.
+func leadsToOf(lts []LeadsTo, p int) (LeadsTo, bool) {
+	i := slices.IndexFunc(lts, func(lt LeadsTo) bool { return lt.To == p })
+	if i < 0 {
+		return LeadsTo{}, false
+	}
+	return lts[i], true
 }
 
 // noteLeadsTo decides whether expanded state v (at position i of its

@@ -106,6 +106,7 @@ type SimOptions struct {
 	Goal       Goal
 	Quiet      Goal
 	Reach      []int
+	LeadsTo    []LeadsTo
 	// Seed is the master seed: run i follows RunSeed(Seed, i). With One,
 	// Seed is a run's own seed and that single run is replayed.
 	Seed uint64
@@ -297,10 +298,16 @@ func Simulate(sys ts.System, opt SimOptions) (*Result, error) {
 	if opt.Quiet.bad || opt.Quiet.mask&^pm.goal != 0 {
 		return nil, fmt.Errorf("a quiet goal must be one of the goals")
 	}
+	leadMask, err := leadsToMask(sys, opt.LeadsTo)
+	if err != nil {
+		return nil, err
+	}
+	live := pm.goal != 0 || len(opt.LeadsTo) > 0
 	s := &simulation{
 		sys: sys, opt: opt, pending: map[int64]*runRecord{}, tab: newTable(1<<16, false), seen: NewSketch(),
 		p: plan{
-			inv: pm.inv, step: pm.step, goal: pm.goal, cycles: pm.goal != 0, stuck: pm.goal != 0, reach: reach, quiet: opt.Quiet.mask,
+			inv: pm.inv, step: pm.step, goal: pm.goal, cycles: live, stuck: live, reach: reach, quiet: opt.Quiet.mask,
+			leads: opt.LeadsTo, leadMask: leadMask,
 			depth: opt.Depth, sched: opt.Scheduler, measure: opt.Measure, kind: opt.Kind, kinds: max(opt.Kinds, 1),
 		},
 	}
