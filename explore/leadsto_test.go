@@ -395,3 +395,35 @@ func TestSimulationJudgesLeadsToAsTheSearch(t *testing.T) {
 	t.Logf("%d of %d graphs with a violation: found by the runs", found, violated)
 	assert.Greater(t, found, violated/2, "most violations are found by some run")
 }
+
+// A Quiet goal also needs no fair step enabled: a fair cycle through
+// states that satisfy the predicate violates it, a state where only
+// unfair steps are left does not; in a search and in a simulation alike.
+func TestQuietGoals(t *testing.T) {
+	busy := graphSys{"GG", []edge{{0, 1, 0}, {1, 0, 0}}}
+	calm := graphSys{"GG", []edge{{0, 1, unfair}}}
+	for _, tc := range []struct {
+		g     graphSys
+		quiet bool
+		want  []Kind
+	}{
+		{busy, false, nil},
+		{busy, true, []Kind{FairCycle}},
+		{calm, true, nil},
+	} {
+		opt := Options{Goal: GoalOf(0), Liveness: true, Continue: true, Workers: 1}
+		sim := SimOptions{Goal: GoalOf(0), Seed: 1, Runs: 10, Depth: 20, Continue: true, Workers: 1}
+		if tc.quiet {
+			opt.Quiet, sim.Quiet = GoalOf(0), GoalOf(0)
+		}
+		res, err := Run(tc.g, opt)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, kindsOf(res), "search: %v quiet %v", tc.g, tc.quiet)
+		assert.Equal(t, tc.quiet && tc.want != nil, res.OutsideGoal&1 != 0)
+		sres, err := Simulate(tc.g, sim)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, kindsOf(sres), "simulation: %v quiet %v", tc.g, tc.quiet)
+	}
+	_, err := Run(busy, Options{Goal: GoalOf(0), Quiet: GoalOf(1)})
+	assert.ErrorContains(t, err, "a quiet goal must be one of the goals")
+}
