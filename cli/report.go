@@ -148,8 +148,11 @@ func writeSearchCounts(w io.Writer, r *check.Report) {
 	if r.ReductionOff != "" {
 		fmt.Fprintf(w, "note         no partial-order reduction for this check: %s\n", r.ReductionOff)
 	}
-	if r.RerunFull {
+	switch {
+	case r.RerunFull && r.Violated():
 		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
+	case r.RerunFull:
+		fmt.Fprintln(w, "note         the reduced search found an example; what follows is the full search, for a shortest one")
 	}
 	if r.Arrangements > 1 {
 		fmt.Fprintf(w, "initial      %s arrangements of the IDs, one initial state each\n", commas(int64(r.Arrangements)))
