@@ -23,9 +23,10 @@ type ltSys struct {
 	edges  []edge
 }
 
-func (g ltSys) NewExpander() ts.Expander { return ltExp{g} }
+func (g ltSys) NewExpander() ts.Expander { return graphExp{g} }
 func (ltSys) Predicates() []string       { return []string{"Q", "P"} }
 func (ltSys) FairClass(c int32) string   { return fmt.Sprint("class ", c) }
+func (g ltSys) edgeList() []edge         { return g.edges }
 
 func (g ltSys) props(s uint32) (p uint64) {
 	switch g.states[s] {
@@ -41,26 +42,6 @@ func (g ltSys) props(s uint32) (p uint64) {
 
 func (g ltSys) q(s uint32) bool { return g.props(s)&1 != 0 }
 func (g ltSys) p(s uint32) bool { return g.props(s)&2 != 0 }
-
-type ltExp struct{ g ltSys }
-
-func (e ltExp) Initial(out *ts.Batch) {
-	out.Reset()
-	out.Add(0, ts.NoFairness, e.g.props(0), enc(0))
-}
-
-func (e ltExp) Expand(state []byte, out *ts.Batch) {
-	out.Reset()
-	s := binary.LittleEndian.Uint32(state)
-	out.Props = e.g.props(s)
-	for k, ed := range e.g.edges {
-		if ed.from == s {
-			out.Add(ts.Action(k), ed.class, e.g.props(ed.to), enc(ed.to))
-		}
-	}
-}
-
-func (ltExp) Label(_ []byte, a ts.Action) string { return fmt.Sprint("edge ", a) }
 
 var pLeadsToQ = []LeadsTo{{From: 1, To: 0}}
 

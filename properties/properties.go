@@ -176,13 +176,17 @@ func explainLeaders[L, M any](f *model.Failure[L, M]) string {
 
 func explainDisagreement[L, M any](f *model.Failure[L, M]) string {
 	v := f.State
+	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", f.Steps, byElected(v, v.AliveID, " elected "))
+}
+
+// byElected groups the live processes whose elected value e is set and
+// keep(e) by that value, in order of first appearance: "p1, p2 elected 4;
+// p3 elected 3" (with verb " elected ").
+func byElected[L, M any](v *model.View[L, M], keep func(e int) bool, verb string) string {
 	byLeader := map[int][]string{}
 	var order []int
 	for p := 0; p < v.N(); p++ {
-		if !v.Alive(p) {
-			continue
-		}
-		if e := v.Elected(p); e != 0 && v.AliveID(e) {
+		if e := v.Elected(p); v.Alive(p) && e != 0 && keep(e) {
 			if byLeader[e] == nil {
 				order = append(order, e)
 			}
@@ -191,9 +195,9 @@ func explainDisagreement[L, M any](f *model.Failure[L, M]) string {
 	}
 	var parts []string
 	for _, e := range order {
-		parts = append(parts, strings.Join(byLeader[e], ", ")+" elected "+strconv.Itoa(e))
+		parts = append(parts, strings.Join(byLeader[e], ", ")+verb+strconv.Itoa(e))
 	}
-	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", f.Steps, strings.Join(parts, "; "))
+	return strings.Join(parts, "; ")
 }
 
 // notStable lists the live processes that have not elected the largest
@@ -242,31 +246,13 @@ func explainDemoted[L, M any](f *model.Failure[L, M]) string {
 	return fmt.Sprintf("step %d, %s, demotes the live leader %s", f.Steps, f.Label, strings.Join(who, " and "))
 }
 
-// crashedLeaders says which live processes still name a crashed leader,
-// as "p2, p3 elected the crashed 4".
-func crashedLeaders[L, M any](v *model.View[L, M]) string {
-	byLeader := map[int][]string{}
-	var order []int
-	for p := 0; p < v.N(); p++ {
-		if e := v.Elected(p); v.Alive(p) && e != 0 && !v.AliveID(e) {
-			if byLeader[e] == nil {
-				order = append(order, e)
-			}
-			byLeader[e] = append(byLeader[e], v.Name(p))
-		}
-	}
-	var parts []string
-	for _, e := range order {
-		parts = append(parts, strings.Join(byLeader[e], ", ")+" elected the crashed "+strconv.Itoa(e))
-	}
-	return strings.Join(parts, "; ")
-}
-
 func explainNotRecovered[L, M any](f *model.Failure[L, M]) string {
 	if f.Premise == nil {
 		return explainUnstable(f)
 	}
-	return fmt.Sprintf("after step %d the leader has crashed (%s); then %s", f.PremiseStep, crashedLeaders(f.Premise), explainUnstable(f))
+	v := f.Premise
+	crashed := byElected(v, func(e int) bool { return !v.AliveID(e) }, " elected the crashed ")
+	return fmt.Sprintf("after step %d the leader has crashed (%s); then %s", f.PremiseStep, crashed, explainUnstable(f))
 }
 
 func explainNotQuiet[L, M any](f *model.Failure[L, M]) string {
