@@ -127,3 +127,20 @@ func TestCheckListShowsTheNewKinds(t *testing.T) {
 	assert.Regexp(t, `\n    Quiescent             eventually-always  <>\[\]Quiet under weak fairness: eventually no message is in flight and no fair step is enabled, for good`, out)
 	assert.Regexp(t, `\n    TakeOver              sometimes          the largest ID is down and the next largest is a live leader`, out)
 }
+
+// A check of Sometimes properties alone stops once each has its example
+// (the issue's configuration has hundreds of millions of states): exit 0,
+// and the report says that the counts are partial; --continue explores
+// every state.
+func TestSometimesAloneStopsAtItsExamples(t *testing.T) {
+	code, out, stderr := run("--algo", "bully", "--n", "4", "--crashes", "2", "--restarts", "1", "--check", "TakeOver")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "search       stopped once every example was found, so the counts are partial (--continue explores every state)\n")
+	assert.Contains(t, out, "  TakeOver      reachable  after 3 steps p3 is leader while p4 (ID 4) is down\n")
+	assert.NotContains(t, out, "no property can be said to hold")
+
+	code, out, stderr = run("--algo", "bully", "--n", "4", "--crashes", "1", "--check", "TakeOver", "--continue")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "search       complete\n")
+	assert.Contains(t, out, "states       1,765 distinct\n")
+}

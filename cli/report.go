@@ -120,7 +120,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	if idle := idleLine(r); idle != "" {
 		fmt.Fprintf(w, "  note: %s\n", idle)
 	}
-	if !st.Complete && !r.Violated() {
+	if !st.Complete && !r.Violated() && st.Stop != explore.StopExamples {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold (nor a Sometimes to be unreachable)")
 	}
 	writeDeepening(w, r)
@@ -134,9 +134,12 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 // depth, the channel bound, storage and time.
 func writeSearchCounts(w io.Writer, r *check.Report) {
 	st := r.Stats
-	if st.Complete {
+	switch {
+	case st.Complete:
 		fmt.Fprintln(w, "search       complete")
-	} else {
+	case st.Stop == explore.StopExamples:
+		fmt.Fprintf(w, "search       %s, so the counts are partial (--continue explores every state)\n", st.Stopped)
+	default:
 		fmt.Fprintf(w, "search       INCOMPLETE: %s\n", st.Stopped)
 	}
 	if st.Reduced {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -804,7 +805,25 @@ func (s *search) recordInvariant(p int, idx uint32) {
 		return
 	}
 	s.invFound[p] = idx
-	if !s.opt.Continue && s.invMask&(1<<p) != 0 {
+	switch {
+	case s.opt.Continue:
+	case s.invMask&(1<<p) != 0:
 		s.halt(StopFirstViolation, "stopped at the first violation")
+	case s.onlyExamplesLeft():
+		s.halt(StopExamples, "stopped once every example was found")
 	}
+}
+
+// onlyExamplesLeft reports whether the search has nothing left to find:
+// it checks reach predicates only, and each has its example.
+func (s *search) onlyExamplesLeft() bool {
+	if s.invMask|s.stepMask|s.goalMask != 0 || s.leads != nil || s.opt.Measure {
+		return false
+	}
+	for m := s.reachMask; m != 0; m &= m - 1 {
+		if _, ok := s.invFound[bits.TrailingZeros64(m)]; !ok {
+			return false
+		}
+	}
+	return true
 }

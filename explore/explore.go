@@ -72,6 +72,9 @@ const (
 	StopTableFull                 // the state table cannot grow further
 	StopIO                        // the frontier or parent links failed on disk
 	StopCollision                 // Exact: two new states of one batch share a fingerprint
+	// StopExamples: every reach predicate has its example, there is nothing
+	// else to check, and Continue is off; the counts are partial.
+	StopExamples
 )
 
 // Options configure a search.

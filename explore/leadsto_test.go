@@ -301,26 +301,34 @@ func TestLeadsToAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
 	assert.Less(t, violated, 3600)
 }
 
-// Reach predicates give the shortest run to a state where they hold, and
-// stop nothing: the search finishes and finds the invariant's violation
-// too.
-func TestReachGivesAShortestExampleAndStopsNothing(t *testing.T) {
+// Reach predicates give the shortest run to a state where they hold. An
+// example stops the search only when it has nothing else to check (and
+// Continue is off): an invariant is still checked after it.
+func TestReachGivesAShortestExample(t *testing.T) {
 	// 0 → 1 → 2 → 3 (P), and 0 → 4 → 3 (a shorter way); 5 breaks Q
 	// (as an invariant) after 3.
 	g := ltSys{"QQQBQ.", []edge{{0, 1, 0}, {0, 4, 0}, {1, 2, 0}, {2, 3, 0}, {3, 5, 0}, {4, 3, 0}}}
-	res, err := Run(g, Options{Reach: []int{1}, Workers: 1})
-	require.NoError(t, err)
-	require.True(t, res.Complete, "an example stops nothing")
-	ex := res.Violated(Reached, 1)
-	require.NotNil(t, ex)
-	var path []uint32
-	for _, s := range ex.Trace.Steps {
-		path = append(path, binary.LittleEndian.Uint32(s.State))
+	for _, cont := range []bool{false, true} {
+		res, err := Run(g, Options{Reach: []int{1}, Workers: 1, Continue: cont})
+		require.NoError(t, err)
+		if cont {
+			assert.True(t, res.Complete)
+			assert.EqualValues(t, 6, res.States)
+		} else {
+			assert.Equal(t, StopExamples, res.Stop, "nothing left to find")
+			assert.Less(t, res.States, int64(6))
+		}
+		ex := res.Violated(Reached, 1)
+		require.NotNil(t, ex)
+		var path []uint32
+		for _, s := range ex.Trace.Steps {
+			path = append(path, binary.LittleEndian.Uint32(s.State))
+		}
+		assert.Equal(t, []uint32{0, 4, 3}, path)
 	}
-	assert.Equal(t, []uint32{0, 4, 3}, path)
-	// An invariant's violation does stop it (without Continue); the
-	// example found before it stays.
-	res, err = Run(g, Options{Reach: []int{1}, Invariants: []int{0}, Workers: 1})
+	// An invariant's violation stops the search (without Continue), and
+	// the example found before it stays.
+	res, err := Run(g, Options{Reach: []int{1}, Invariants: []int{0}, Workers: 1})
 	require.NoError(t, err)
 	assert.Equal(t, StopFirstViolation, res.Stop)
 	require.NotNil(t, res.Violated(Reached, 1))
