@@ -144,3 +144,13 @@ func TestSometimesAloneStopsAtItsExamples(t *testing.T) {
 	assert.Contains(t, out, "search       complete\n")
 	assert.Contains(t, out, "states       1,765 distinct\n")
 }
+
+// Bound deepening stops at the bound where every example was found: the
+// examples are runs of the unbounded model too.
+func TestDeepeningStopsAtTheExamples(t *testing.T) {
+	code, out, stderr := run("--algo", "bully", "--n", "4", "--crashes", "1", "--check", "TakeOver", "--max-queue", "auto")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "  max-queue 1             15 states             0 discarded")
+	assert.Contains(t, out, "every example found\n")
+	assert.Contains(t, out, "  verdict: every property has its example with at most 1 message per channel, each a run of the model (unbounded too)\n")
+}
