@@ -13,17 +13,6 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-func verdictOf(t *testing.T, rep *check.Report, name string) check.Verdict {
-	t.Helper()
-	for _, v := range rep.Verdicts {
-		if v.Name == name {
-			return v
-		}
-	}
-	t.Fatalf("no verdict of %s", name)
-	return check.Verdict{}
-}
-
 var bully4 = model.Config{N: 4, MaxCrashes: 1, InitialLeader: true}
 
 // A Sometimes property with a reachable state is reachable: its shortest
@@ -31,7 +20,7 @@ var bully4 = model.Config{N: 4, MaxCrashes: 1, InitialLeader: true}
 // violated.
 func TestSometimesGivesAShortestExample(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "bully"), Config: bully4, Properties: []string{"TakeOver"}})
-	v := verdictOf(t, rep, "TakeOver")
+	v := verdict(t, rep, "TakeOver")
 	assert.Equal(t, check.Reachable, v.Status)
 	assert.Equal(t, trace.KindExample, v.Kind)
 	assert.Equal(t, "after 3 steps p3 is leader while p4 (ID 4) is down", v.Summary)
@@ -47,7 +36,7 @@ func TestSometimesGivesAShortestExample(t *testing.T) {
 func TestSometimesUnreachable(t *testing.T) {
 	noCrash := model.Config{N: 4, InitialLeader: true}
 	rep := run(t, check.Request{Spec: builtin(t, "bully"), Config: noCrash, Properties: []string{"TakeOver"}})
-	v := verdictOf(t, rep, "TakeOver")
+	v := verdict(t, rep, "TakeOver")
 	assert.Equal(t, check.Unreachable, v.Status)
 	assert.Equal(t, "no reachable state satisfies it (the search was exhaustive)", v.Summary)
 	assert.Nil(t, v.Trace)
@@ -71,10 +60,10 @@ func TestSometimesUnreachable(t *testing.T) {
 	}
 	cr := changRoberts(two)
 	rep = run(t, check.Request{Spec: cr, Config: model.Config{N: 3}, Properties: []string{"TwoInAChannel"}})
-	assert.Equal(t, check.Reachable, verdictOf(t, rep, "TwoInAChannel").Status)
+	assert.Equal(t, check.Reachable, verdict(t, rep, "TwoInAChannel").Status)
 	rep = run(t, check.Request{Spec: cr, Config: model.Config{N: 3, MaxQueue: 1}, Properties: []string{"TwoInAChannel"}})
 	require.True(t, rep.Bounded())
-	v = verdictOf(t, rep, "TwoInAChannel")
+	v = verdict(t, rep, "TwoInAChannel")
 	assert.Equal(t, check.Unreachable, v.Status)
 	assert.Contains(t, v.Summary, "within the channel bound of 1 messages")
 
@@ -85,14 +74,14 @@ func TestSometimesUnreachable(t *testing.T) {
 		{Spec: builtin(t, "bully"), Config: noCrash, Properties: []string{"TakeOver"}, Simulate: &check.Simulate{Seed: 1, Runs: 50, Depth: 30}},
 	} {
 		rep = run(t, req)
-		v = verdictOf(t, rep, "TakeOver")
+		v = verdict(t, rep, "TakeOver")
 		assert.Equal(t, check.Unknown, v.Status, rep.Strategy)
 		assert.Contains(t, v.Summary, "a sampled search never says unreachable", rep.Strategy)
 		assert.False(t, rep.Failed())
 
 		req.Config = bully4
 		rep = run(t, req)
-		v = verdictOf(t, rep, "TakeOver")
+		v = verdict(t, rep, "TakeOver")
 		assert.Equal(t, check.Reachable, v.Status, rep.Strategy)
 		assert.Equal(t, trace.KindExample, v.File.Kind)
 	}
@@ -100,7 +89,7 @@ func TestSometimesUnreachable(t *testing.T) {
 	// A search that did not finish says unknown.
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 4}, Properties: []string{"TakeOver"}, MaxStates: 3})
 	require.False(t, rep.Stats.Complete)
-	assert.Equal(t, check.Unknown, verdictOf(t, rep, "TakeOver").Status)
+	assert.Equal(t, check.Unknown, verdict(t, rep, "TakeOver").Status)
 }
 
 // LeaderCrashRecovered: violated with a lasso marked where the leader's
@@ -108,7 +97,7 @@ func TestSometimesUnreachable(t *testing.T) {
 // vacuous where no leader can crash.
 func TestLeaderCrashRecovered(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: model.Config{N: 3, MaxCrashes: 1}, Properties: []string{"LeaderCrashRecovered"}, Continue: true})
-	v := verdictOf(t, rep, "LeaderCrashRecovered")
+	v := verdict(t, rep, "LeaderCrashRecovered")
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, trace.KindFairCycle, v.Kind)
 	require.NotNil(t, v.File.Premise)
@@ -119,19 +108,19 @@ func TestLeaderCrashRecovered(t *testing.T) {
 	assert.Empty(t, v.Also)
 
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, MaxCrashes: 1, InitialLeader: true}, Properties: []string{"LeaderCrashRecovered"}})
-	v = verdictOf(t, rep, "LeaderCrashRecovered")
+	v = verdict(t, rep, "LeaderCrashRecovered")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Empty(t, v.Vacuous)
 
 	// Restarts break it: a stuck state, marked at the crash of the leader.
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}, Properties: []string{"LeaderCrashRecovered"}})
-	v = verdictOf(t, rep, "LeaderCrashRecovered")
+	v = verdict(t, rep, "LeaderCrashRecovered")
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, trace.KindStuck, v.Kind)
 	assert.Equal(t, "crash p3", v.File.Steps[*v.File.Premise].Label())
 
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, InitialLeader: true}, Properties: []string{"LeaderCrashRecovered"}})
-	v = verdictOf(t, rep, "LeaderCrashRecovered")
+	v = verdict(t, rep, "LeaderCrashRecovered")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Equal(t, check.NeverTriggered, v.Vacuous, "no crash, no premise")
 }
@@ -141,7 +130,7 @@ func TestLeaderCrashRecovered(t *testing.T) {
 func TestLeadsToInASimulation(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true},
 		Properties: []string{"LeaderCrashRecovered"}, Simulate: &check.Simulate{Seed: 5, Runs: 2000, Depth: 60}})
-	v := verdictOf(t, rep, "LeaderCrashRecovered")
+	v := verdict(t, rep, "LeaderCrashRecovered")
 	require.Equal(t, check.Violated, v.Status)
 	require.NotNil(t, v.File.Premise)
 	assert.Contains(t, v.Summary, "the leader has crashed")
@@ -152,13 +141,13 @@ func TestLeadsToInASimulation(t *testing.T) {
 // crash, Quiescent fails on the cycle.
 func TestQuiescent(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: model.Config{N: 3}, Properties: []string{"Termination", "Quiescent"}})
-	assert.Equal(t, check.Holds, verdictOf(t, rep, "Termination").Status)
-	q := verdictOf(t, rep, "Quiescent")
+	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
+	q := verdict(t, rep, "Quiescent")
 	assert.Equal(t, check.Holds, q.Status)
 	assert.Empty(t, q.Vacuous)
 
 	rep = run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: model.Config{N: 3, MaxCrashes: 1}, Properties: []string{"Quiescent"}, Continue: true})
-	q = verdictOf(t, rep, "Quiescent")
+	q = verdict(t, rep, "Quiescent")
 	require.Equal(t, check.Violated, q.Status)
 	assert.Equal(t, trace.KindFairCycle, q.Kind)
 	assert.Equal(t, "a fair cycle of 2 steps repeats forever, so the system never falls quiet (in flight where it starts: p1→p2 ELECTION(3))", q.Summary)
@@ -169,7 +158,7 @@ func TestQuiescent(t *testing.T) {
 func TestReplayChecksPremisesAndExamples(t *testing.T) {
 	spec := builtin(t, "chang-roberts")
 	rep := run(t, check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Properties: []string{"LeaderCrashRecovered"}, Continue: true})
-	f := verdictOf(t, rep, "LeaderCrashRecovered").File
+	f := verdict(t, rep, "LeaderCrashRecovered").File
 	require.NoError(t, trace.Replay(f, specs.Builtin()))
 
 	early := *f
@@ -185,7 +174,7 @@ func TestReplayChecksPremisesAndExamples(t *testing.T) {
 
 	bully := builtin(t, "bully")
 	rep = run(t, check.Request{Spec: bully, Config: bully4, Properties: []string{"TakeOver"}})
-	ex := verdictOf(t, rep, "TakeOver").File
+	ex := verdict(t, rep, "TakeOver").File
 	require.NoError(t, trace.Replay(ex, specs.Builtin()))
 	short := *ex
 	short.Steps = ex.Steps[:3]
