@@ -77,6 +77,11 @@ const (
 	Violated  Status = "violated"  // a counterexample was found (and replayed)
 	Unchecked Status = "unchecked" // not selected with --check
 	Unknown   Status = "unknown"   // selected, but the search did not finish
+	// A Sometimes property is reachable (an example was found and
+	// replayed; Verdict.Trace is a shortest one) or unreachable (a search
+	// that proves what it did not find finished without one).
+	Reachable   Status = "reachable"
+	Unreachable Status = "unreachable"
 )
 
 // Verdict is the result for one property.
@@ -85,9 +90,11 @@ type Verdict struct {
 	// Property is what the verdict is about.
 	Property model.PropertyInfo
 	Status   Status
-	// Kind of counterexample: "invariant", "step", "stuck" or "fair-cycle".
+	// Kind of counterexample: "invariant", "step", "stuck" or "fair-cycle";
+	// "example" for the run of a reachable Sometimes.
 	Kind string
-	// Summary says in one line what goes wrong, or why the status is Unknown.
+	// Summary says in one line what goes wrong (what the example reaches),
+	// or why the status is Unknown or Unreachable.
 	Summary string
 	Trace   *explore.Trace
 	// File is the trace as a trace file, verified by replay.
@@ -174,6 +181,17 @@ func (r *Report) Idle() bool { return r.Stats.Complete && r.Stats.Transitions ==
 func (r *Report) Violated() bool {
 	for _, v := range r.Verdicts {
 		if v.Status == Violated {
+			return true
+		}
+	}
+	return false
+}
+
+// Failed reports whether any property is violated or, for a Sometimes,
+// unreachable: an example that should exist does not.
+func (r *Report) Failed() bool {
+	for _, v := range r.Verdicts {
+		if v.Status == Violated || v.Status == Unreachable {
 			return true
 		}
 	}
@@ -304,8 +322,13 @@ func (r *Report) unknown(v Verdict) Verdict {
 // verdict is the verdict of checked property i.
 func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdict {
 	base := Verdict{Name: p.Name, Property: p}
-	if p.Kind == model.EventuallyAlways {
-		return r.eventually(res, i, base)
+	switch p.Kind {
+	case model.EventuallyAlways:
+		return r.eventually(res, i, base, true)
+	case model.LeadsTo:
+		return r.leadsTo(res, i, base)
+	case model.Sometimes:
+		return r.sometimes(res, i, base)
 	}
 	kind, ek := trace.KindInvariant, explore.Invariant
 	if p.Kind == model.StepProperty {
@@ -346,8 +369,45 @@ func (r *Report) holds(v Verdict) Verdict {
 	return v
 }
 
-// eventually is the verdict of <>[]P, checked with P as the goal.
-func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
+// sometimes is the verdict of a Sometimes: reachable with its example
+// (from any search: the example replays), unreachable only when a search
+// that proves what it did not find finished without one.
+func (r *Report) sometimes(res *explore.Result, i int, base Verdict) Verdict {
+	if v := res.Violated(explore.Reached, i); v != nil {
+		base.Status, base.Kind, base.Trace = Reachable, trace.KindExample, &v.Trace
+		base.Summary = r.summary(i, trace.KindExample, &v.Trace)
+		return base
+	}
+	if !res.Complete {
+		return r.unknown(base)
+	}
+	switch r.Proof {
+	case Sampled:
+		base.Status, base.Summary = Unknown, "no example found, and a sampled search never says unreachable: "+r.notProven
+	case UpToBound:
+		base.Status = Unreachable
+		base.Summary = fmt.Sprintf("no reachable state satisfies it within the channel bound of %d messages (the bound discarded %d successors; a larger --max-queue may reach one)",
+			r.Config.MaxQueue, res.Discarded)
+	default:
+		base.Status, base.Summary = Unreachable, "no reachable state satisfies it (the search was exhaustive)"
+	}
+	return base
+}
+
+// leadsTo is the verdict of P ~> Q: its counterexamples are those of an
+// eventually-always (stuck states and lassos, marked where P held), and it
+// holds vacuously when P held in no state.
+func (r *Report) leadsTo(res *explore.Result, i int, base Verdict) Verdict {
+	v := r.eventually(res, i, base, false)
+	if v.Status == Holds && res.PremiseHeld&(1<<i) == 0 {
+		v.Vacuous = NeverTriggered
+	}
+	return v
+}
+
+// eventually is the verdict of <>[]P, checked with P as the goal (goal:
+// then it holds vacuously when P held everywhere).
+func (r *Report) eventually(res *explore.Result, i int, base Verdict, goal bool) Verdict {
 	// The lasso first (a run that goes on forever outside the goal), then
 	// the stuck state (a run that stops outside it).
 	var found []Counterexample
@@ -370,7 +430,7 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict) Verdict {
 		return base
 	}
 	base = r.holds(base)
-	if base.Status == Holds && res.OutsideGoal&(1<<i) == 0 {
+	if goal && base.Status == Holds && res.OutsideGoal&(1<<i) == 0 {
 		base.Vacuous = AlwaysInGoal
 	}
 	return base

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/mcheck/mcheck/explore"
 )
 
 // MaxBound is the largest channel bound a configuration can have
@@ -31,6 +33,10 @@ type Deepening struct {
 	// the bound creates (a stuck state whose fair step it discarded) does
 	// not stop deepening: a larger bound may remove it.
 	Violation bool
+	// Examples: the check has Sometimes properties only, and at bound
+	// Verdicts each has its example (the search stopped there,
+	// explore.StopExamples): a run of the model, unbounded too.
+	Examples bool
 	// AtMaxBound: every bound up to MaxBound finished and each discarded
 	// steps, so deepening could go no further.
 	AtMaxBound bool
@@ -65,7 +71,7 @@ func (b *BoundRun) Finished() bool { return b.Complete && b.Undecided == "" }
 
 // Stopped returns the bound that did not finish, if any.
 func (d *Deepening) Stopped() *BoundRun {
-	if n := len(d.Bounds); n > 0 && !d.Bounds[n-1].Finished() && !d.Violation {
+	if n := len(d.Bounds); n > 0 && !d.Bounds[n-1].Finished() && !d.Violation && !d.Examples {
 		return &d.Bounds[n-1]
 	}
 	return nil
@@ -140,6 +146,10 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 			// Reported even from a search that did not finish: its trace
 			// is a run of the model.
 			best, d.Verdicts, d.Violation = rep, k, true
+			break
+		}
+		if st.Stop == explore.StopExamples {
+			best, d.Verdicts, d.Examples = rep, k, true
 			break
 		}
 		if !d.Bounds[k-1].Finished() {

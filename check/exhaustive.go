@@ -15,12 +15,12 @@ func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets
 	eo := explore.Options{
 		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate, BitstateSeed: req.BitstateSeed,
-		Exact: req.Exact, Invariants: t.invariants, Steps: t.steps,
+		Exact: req.Exact, Invariants: t.invariants, Steps: t.steps, Reach: t.reach, LeadsTo: t.leads,
 	}
-	if len(t.goals) > 0 {
-		eo.Goal, eo.Liveness = t.goal(), true
+	if t.liveness() {
+		eo.Goal, eo.Quiet, eo.Liveness = t.goal(), t.quietGoal(), true
 	}
-	eo.Reduce = req.Reduce && t.goals == nil && req.Bitstate == 0 && t.reduceOff == "" && !req.Complexity
+	eo.Reduce = req.Reduce && !t.liveness() && req.Bitstate == 0 && t.reduceOff == "" && !req.Complexity
 	if req.Complexity {
 		eo.Measure, eo.Continue = true, true
 	}
@@ -44,7 +44,7 @@ func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets
 			res, rep.RerunFull = full, true
 		}
 	}
-	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && t.goals == nil && req.Bitstate == 0 && t.reduceOff != "" {
+	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && !t.liveness() && req.Bitstate == 0 && t.reduceOff != "" {
 		rep.ReductionOff = t.reduceOff
 	}
 	if req.Complexity {

@@ -13,13 +13,19 @@ import (
 // summary is the one-line explanation of counterexample t of checked
 // property i, of the given kind (trace.KindInvariant, ...).
 func (r *Report) summary(i int, kind string, t *explore.Trace) string {
+	var ev model.Evidence
 	switch kind {
 	case trace.KindFairCycle:
-		return r.sys.Explain(i, model.Evidence{Steps: t.CycleStart, State: t.Steps[t.CycleStart].State, Cycle: r.explainCycle(t)})
+		ev = model.Evidence{Steps: t.CycleStart, State: t.Steps[t.CycleStart].State, Cycle: r.explainCycle(t)}
 	case trace.KindStuck:
-		return r.sys.Explain(i, model.Evidence{Steps: len(t.Steps) - 1, State: t.Final().State, Stuck: true})
+		ev = model.Evidence{Steps: len(t.Steps) - 1, State: t.Final().State, Stuck: true}
+	default:
+		ev = r.evidence(t, kind == trace.KindStep)
 	}
-	return r.sys.Explain(i, r.evidence(t, kind == trace.KindStep))
+	if t.Premise != nil {
+		ev.PremiseStep, ev.Premise = *t.Premise, t.Steps[*t.Premise].State
+	}
+	return r.sys.Explain(i, ev)
 }
 
 // Summary explains a counterexample file in one line as the check that
@@ -27,7 +33,7 @@ func (r *Report) summary(i int, kind string, t *explore.Trace) string {
 // replay shows of a file comes from the model, never from the file's own
 // text. f must replay (trace.Replayed); a witness run has no summary.
 func Summary(spec specs.Spec, f *trace.File) (string, error) {
-	if f.Kind == trace.KindWitness || f.Kind == trace.KindLasso {
+	if !f.ClaimsProperty() {
 		return "", nil
 	}
 	cfg, err := f.Config.Model()

@@ -36,7 +36,7 @@ func (simulation) name() string { return "simulation" }
 func (simulation) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
 	sim := req.Simulate
 	res, err := explore.Simulate(sys, explore.SimOptions{
-		Invariants: t.invariants, Steps: t.steps, Goal: t.goal(),
+		Invariants: t.invariants, Steps: t.steps, Goal: t.goal(), Quiet: t.quietGoal(), Reach: t.reach, LeadsTo: t.leads,
 		Seed: sim.Seed, One: sim.One, Runs: sim.Runs, Duration: sim.TimeLimit, Depth: sim.Depth, Scheduler: sim.Scheduler,
 		Continue: req.Continue, Workers: req.Workers, Context: req.Context, MemoryBudget: req.MemoryBudget,
 		Measure: req.Complexity, Kind: kindOf, Kinds: len(KindNames()),
@@ -70,7 +70,7 @@ func TraceKind(k explore.Kind) string { return traceKinds[k] }
 // traceKinds names explore's kinds of violation as trace files do.
 var traceKinds = map[explore.Kind]string{
 	explore.Invariant: trace.KindInvariant, explore.StepViolation: trace.KindStep,
-	explore.Stuck: trace.KindStuck, explore.FairCycle: trace.KindFairCycle,
+	explore.Stuck: trace.KindStuck, explore.FairCycle: trace.KindFairCycle, explore.Reached: trace.KindExample,
 }
 
 func (simulation) proof(res *explore.Result) (Proof, string) {

@@ -43,6 +43,10 @@ type strategy interface {
 // predicate indices by kind.
 type targets struct {
 	invariants, steps, goals []int
+	// quiet are the goals that also need no fair step enabled, reach the
+	// Sometimes properties, leads the LeadsTo ones.
+	quiet, reach []int
+	leads        []explore.LeadsTo
 	// reduceOff says why partial-order reduction cannot apply to these
 	// properties ("" when it can).
 	reduceOff string
@@ -62,6 +66,13 @@ func targetsOf(checked []model.PropertyInfo) targets {
 			}
 		case model.EventuallyAlways:
 			t.goals = append(t.goals, i)
+			if p.Quiet {
+				t.quiet = append(t.quiet, i)
+			}
+		case model.Sometimes:
+			t.reach = append(t.reach, i)
+		case model.LeadsTo:
+			t.leads = append(t.leads, explore.LeadsTo{From: p.Premise, To: i})
 		}
 		if !p.ElectedOnly && t.reduceOff == "" {
 			t.reduceOff = p.Name + " may read more of a state than the elected values and liveness, which the reduction keeps visible"
@@ -77,6 +88,17 @@ func (t targets) goal() explore.Goal {
 	}
 	return explore.GoalOf(t.goals...)
 }
+
+// quietGoal is the goals of t that also need no fair step enabled.
+func (t targets) quietGoal() explore.Goal {
+	if len(t.quiet) == 0 {
+		return explore.Goal{}
+	}
+	return explore.GoalOf(t.quiet...)
+}
+
+// liveness reports whether t needs the state graph: a goal or a leads-to.
+func (t targets) liveness() bool { return len(t.goals) > 0 || len(t.leads) > 0 }
 
 // strategyOf is the strategy a request asks for.
 func strategyOf(req Request) strategy {

@@ -225,9 +225,11 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 // exitStatus is the verdict of a check as an exit status.
 func exitStatus(rep *check.Report) int {
 	switch {
-	case rep.Violated():
+	case rep.Failed():
 		return ExitViolation
-	case !rep.Stats.Complete, rep.Complexity != nil && rep.Complexity.Measures == nil:
+	case !rep.Stats.Complete && rep.Stats.Stop != explore.StopExamples, rep.Complexity != nil && rep.Complexity.Measures == nil:
+		// A search that stopped once every example was found decided
+		// every property it checks.
 		return ExitIncomplete
 	}
 	for _, v := range rep.Verdicts {

@@ -59,8 +59,12 @@ func interruptedDeepening(rep *check.Report, cause error) {
 	st.Complete, st.Stop = false, explore.StopInterrupted
 	st.Stopped = fmt.Sprintf("interrupted: %v at bound %d; the counts are those of bound %d, which finished", cause, b.MaxQueue, d.Verdicts)
 	for i := range rep.Verdicts {
-		if v := &rep.Verdicts[i]; v.Status == check.Holds {
-			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no violation with at most %s per channel (bound %d), but the check was interrupted at bound %d", messages(d.Verdicts), d.Verdicts, b.MaxQueue)
+		if v := &rep.Verdicts[i]; v.Status == check.Holds || v.Status == check.Unreachable {
+			found := "violation"
+			if v.Status == check.Unreachable {
+				found = "example"
+			}
+			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no %s with at most %s per channel (bound %d), but the check was interrupted at bound %d", found, messages(d.Verdicts), d.Verdicts, b.MaxQueue)
 		}
 	}
 }
@@ -82,6 +86,8 @@ func writeDeepening(w io.Writer, r *check.Report) {
 		switch {
 		case d.Violation && b.MaxQueue == d.Verdicts:
 			status = "VIOLATION"
+		case d.Examples && b.MaxQueue == d.Verdicts:
+			status = "every example found"
 		case b.NotStarted:
 			status = fmt.Sprintf("not started: %s left, less than bound %d took", seconds(b.Left), b.MaxQueue-1)
 		case !b.Complete:
@@ -109,6 +115,8 @@ func deepeningVerdict(r *check.Report) string {
 	switch {
 	case d.Violation:
 		return fmt.Sprintf("a property is violated with at most %s per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", messages(k))
+	case d.Examples:
+		return fmt.Sprintf("every property has its example with at most %s per channel, each a run of the model (unbounded too)", messages(k))
 	case k == 0:
 		return "not even the search at bound 1 finished, so no property can be said to hold"
 	case r.Stats.Stop == explore.StopInterrupted:
@@ -149,6 +157,7 @@ type jsonDeepening struct {
 	VerdictBound     int         `json:"verdict_bound"`
 	Exhaustive       bool        `json:"exhaustive"`
 	Violation        bool        `json:"violation"`
+	Examples         bool        `json:"examples,omitempty"`
 	Verdict          string      `json:"verdict"`
 	Bounds           []jsonBound `json:"bounds"`
 }
@@ -173,7 +182,7 @@ func deepeningJSON(r *check.Report) *jsonDeepening {
 		return nil
 	}
 	out := &jsonDeepening{TimeLimitSeconds: d.TimeLimit.Seconds(), Seconds: d.Elapsed.Seconds(), VerdictBound: d.Verdicts, Exhaustive: d.Exhaustive,
-		Violation: d.Violation, Verdict: deepeningVerdict(r)}
+		Violation: d.Violation, Examples: d.Examples, Verdict: deepeningVerdict(r)}
 	for _, b := range d.Bounds {
 		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, Complete: b.Complete, States: b.States,
 			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly, NotStarted: b.NotStarted, Undecided: b.Undecided})

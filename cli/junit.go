@@ -70,7 +70,9 @@ type junitSkipped struct {
 
 // writeJUnit renders the verdicts: one test case per property; a violated
 // one fails with its one-line explanation and the text of its traces, an
-// unknown one is an error with the reason, an unchecked one is skipped.
+// unreachable Sometimes fails with why, a reachable one passes with its
+// example in system-out, an unknown one is an error with the reason, an
+// unchecked one is skipped.
 func writeJUnit(w io.Writer, r *check.Report) error {
 	secs := strconv.FormatFloat((r.Stats.Elapsed + r.Stats.CycleCheck).Seconds(), 'f', 3, 64)
 	cfg := trace.ConfigOf(r.Algo, r.Config)
@@ -93,6 +95,14 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 			}
 			c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind + ")", Body: body.String()}
 			s.Failures++
+		case check.Unreachable:
+			c.Failure = &junitProblem{Message: v.Summary, Type: "unreachable"}
+			s.Failures++
+		case check.Reachable:
+			var body bytes.Buffer
+			body.WriteString(v.Summary + "\n\n")
+			trace.WriteText(&body, v.File, false)
+			c.SystemOut = body.String()
 		case check.Unknown:
 			if r.Proof == check.Sampled && r.Stats.Complete {
 				// Nothing found, nothing proven: neither a pass nor a failure.
@@ -154,13 +164,13 @@ func writeJUnitFile(path string, r *check.Report) error {
 }
 
 // writeAnnotations prints a GitHub Actions ::error line per violated
-// property, so that the run's page shows it.
+// property (or unreachable Sometimes), so that the run's page shows it.
 func writeAnnotations(w io.Writer, r *check.Report) {
 	for _, v := range r.Verdicts {
-		if v.Status != check.Violated {
+		if v.Status != check.Violated && v.Status != check.Unreachable {
 			continue
 		}
-		title := fmt.Sprintf("mcheck %s: %s violated", r.Algo, v.Name)
+		title := fmt.Sprintf("mcheck %s: %s %s", r.Algo, v.Name, v.Status)
 		fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty(title), escapeData(v.Summary))
 	}
 }

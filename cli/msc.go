@@ -118,10 +118,12 @@ func statusCell(rep *check.Report, v check.Verdict) string {
 	switch v.Status {
 	case check.Violated:
 		s = "**VIOLATED**"
+	case check.Unreachable:
+		s = "**UNREACHABLE**"
 	case check.Unchecked:
 		s = "not checked"
 	}
-	if v.Property.Kind == model.EventuallyAlways && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
+	if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
 		s += " (bounded model only)"
 	}
 	return s

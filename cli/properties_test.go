@@ -17,6 +17,8 @@ func TestCheckListShowsEveryPropertyOfTheAlgorithm(t *testing.T) {
   * Agreement                         invariant          live processes whose elected value names a live process agree on it [safety]
   * Termination                       eventually-always  <>[]Stable under weak fairness: eventually every live process has elected the largest live ID, for good [liveness]
     LeaderNotDemoted                  step               a live leader stays leader while it is alive
+    LeaderCrashRecovered              leads-to           LeaderCrashed ~> Stable under weak fairness: from every state where a live process's elected leader has crashed (the state right after the leader's crash, while anybody still names it), every fair run reaches a state where every live process has elected the largest live ID
+    Quiescent                         eventually-always  <>[]Quiet under weak fairness: eventually no message is in flight and no fair step is enabled, for good (stricter than Termination: an ELECTED that circulates forever after everybody agrees passes Termination, not Quiescent)
     NonParticipantForwardsNoElection  step               a process that sends an ELECTION is a participant after the step
 `, out)
 
@@ -29,7 +31,7 @@ func TestCheckListShowsEveryPropertyOfTheAlgorithm(t *testing.T) {
 	// An unknown name lists what the algorithm has.
 	code, _, stderr = run("--algo", "lelann", "--check", "BusyElectsNobody")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, `--check: unknown property "BusyElectsNobody": use a comma list of SingleLeader, Agreement, Termination, LeaderNotDemoted, DecidedKnowsAllLive, safety, liveness, all`)
+	assert.Contains(t, stderr, `--check: unknown property "BusyElectsNobody": use a comma list of SingleLeader, Agreement, Termination, LeaderNotDemoted, LeaderCrashRecovered, Quiescent, DecidedKnowsAllLive, safety, liveness, all`)
 }
 
 func TestStepPropertyOnTheCommandLine(t *testing.T) {

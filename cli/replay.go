@@ -31,8 +31,11 @@ Usage:
   --quiet               print only the verdict line, not the trace
   --msc FILE.svg|.md    also draw the trace as a message-sequence chart
 
-Exit status: 0 a genuine counterexample, 1 not one (the first step that
-diverges is named), 2 a malformed file or bad input.
+An example (the run of a Sometimes property, kind "example") replays the same
+way: it is genuine when it ends in a state where its property holds.
+
+Exit status: 0 a genuine counterexample (or example), 1 not one (the first
+step that diverges is named), 2 a malformed file or bad input.
 `
 
 // replayMain is `mcheck replay FILE`.
@@ -87,9 +90,13 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
 	name := oneLine(path)
-	if shown.Kind == trace.KindWitness || shown.Kind == trace.KindLasso {
+	switch {
+	case !shown.ClaimsProperty():
 		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", name, shown.Kind, oneLine(shown.Property), len(shown.Steps)-1)
-	} else {
+	case shown.Kind == trace.KindExample:
+		fmt.Fprintf(stdout, "%s: a genuine example: %s is reachable (%d steps; every step replays, and %s holds in the last state)\n",
+			name, shown.Property, len(shown.Steps)-1, shown.Property)
+	default:
 		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", name, shown.Property, shown.Kind, len(shown.Steps)-1)
 	}
 	if *chart != "" {

@@ -77,6 +77,8 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		switch v.Status {
 		case check.Violated:
 			status = "VIOLATED"
+		case check.Unreachable:
+			status = "UNREACHABLE"
 		case check.Unchecked:
 			status = "not checked"
 		case check.Holds:
@@ -84,7 +86,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 				status = "holds (vacuously: see the note below)"
 			}
 		}
-		if v.Property.Kind == model.EventuallyAlways && r.Bounded() {
+		if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && r.Bounded() {
 			switch {
 			case v.Status == check.Holds:
 				status += " (for the bounded model only: a channel bound can hide and create stuck states)"
@@ -119,8 +121,8 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	if idle := idleLine(r); idle != "" {
 		fmt.Fprintf(w, "  note: %s\n", idle)
 	}
-	if !st.Complete && !r.Violated() {
-		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold")
+	if !st.Complete && !r.Violated() && st.Stop != explore.StopExamples {
+		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold (nor a Sometimes to be unreachable)")
 	}
 	writeDeepening(w, r)
 	for _, f := range r.Files() {
@@ -133,9 +135,12 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 // depth, the channel bound, storage and time.
 func writeSearchCounts(w io.Writer, r *check.Report) {
 	st := r.Stats
-	if st.Complete {
+	switch {
+	case st.Complete:
 		fmt.Fprintln(w, "search       complete")
-	} else {
+	case st.Stop == explore.StopExamples:
+		fmt.Fprintf(w, "search       %s, so the counts are partial (--continue explores every state)\n", st.Stopped)
+	default:
 		fmt.Fprintf(w, "search       INCOMPLETE: %s\n", st.Stopped)
 	}
 	if st.Reduced {
@@ -147,8 +152,11 @@ func writeSearchCounts(w io.Writer, r *check.Report) {
 	if r.ReductionOff != "" {
 		fmt.Fprintf(w, "note         no partial-order reduction for this check: %s\n", r.ReductionOff)
 	}
-	if r.RerunFull {
+	switch {
+	case r.RerunFull && r.Violated():
 		fmt.Fprintln(w, "note         the reduced search found a violation; what follows is the full search, for a shortest counterexample")
+	case r.RerunFull:
+		fmt.Fprintln(w, "note         the reduced search found an example; what follows is the full search, for a shortest one")
 	}
 	if r.Arrangements > 1 {
 		fmt.Fprintf(w, "initial      %s arrangements of the IDs, one initial state each\n", commas(int64(r.Arrangements)))
@@ -281,10 +289,13 @@ type jsonProperty struct {
 	// Vacuity is why a property that holds had nothing to hold of
 	// (check.Vacuity), and Vacuous the line that says it with what to
 	// change.
-	Vacuity    string     `json:"vacuity,omitempty"`
-	Vacuous    string     `json:"vacuous,omitempty"`
-	CycleStart *int       `json:"cycle_start,omitempty"`
-	Trace      []jsonStep `json:"trace,omitempty"`
+	Vacuity    string `json:"vacuity,omitempty"`
+	Vacuous    string `json:"vacuous,omitempty"`
+	CycleStart *int   `json:"cycle_start,omitempty"`
+	// Premise is, for a leads-to's counterexample, the step where its
+	// premise holds (trace.File.Premise).
+	Premise *int       `json:"premise,omitempty"`
+	Trace   []jsonStep `json:"trace,omitempty"`
 	// Also: further counterexamples of other kinds.
 	Also []jsonCounterexample `json:"also,omitempty"`
 }
@@ -294,6 +305,7 @@ type jsonCounterexample struct {
 	Summary    string     `json:"summary"`
 	Bounded    bool       `json:"bounded_only,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`
+	Premise    *int       `json:"premise,omitempty"`
 	Trace      []jsonStep `json:"trace"`
 }
 
@@ -378,9 +390,10 @@ func writeJSON(w io.Writer, r *check.Report, member *swarm.Result) error {
 			Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
 		if v.Trace != nil {
 			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
+			p.Premise = v.Trace.Premise
 		}
 		for _, a := range v.Also {
-			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary, Bounded: a.Bounded}
+			jc := jsonCounterexample{Kind: a.Kind, Summary: a.Summary, Bounded: a.Bounded, Premise: a.Trace.Premise}
 			jc.Trace, jc.CycleStart = jsonTrace(r, a.Trace)
 			p.Also = append(p.Also, jc)
 		}

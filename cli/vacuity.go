@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
 )
 
 // Vacuity in words: the library reports that nothing happened
@@ -29,6 +30,13 @@ func idleLine(r *check.Report) string {
 func vacuityLine(r *check.Report, v check.Verdict) string {
 	switch v.Vacuous {
 	case check.NeverTriggered:
+		if v.Property.Kind == model.LeadsTo {
+			premise := "its premise"
+			if v.Property.FromName != "" {
+				premise += " " + v.Property.FromName
+			}
+			return "vacuously: " + premise + " holds in no reachable state; " + changes(r)
+		}
 		return "vacuously: no step of the search is one it speaks of; " + changes(r)
 	case check.AlwaysInGoal:
 		goal := v.Property.Goal

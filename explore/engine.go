@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -121,7 +122,7 @@ type chunk struct {
 	edges       []edgeRec  // with the graph: every successor followed, in order
 	sends       []ts.Sends // ... and the messages each step sent, for the measures
 	fanout      []uint32   // successors per expanded state, for the graph
-	good        []uint64   // the goals that hold in the expanded state, for the graph
+	good        []uint64   // the kept predicates that hold in the expanded state (goals: with Quiet), for the graph
 	cut         []bool     // the bound discarded a fair successor of it, for the graph
 	quiet       []bool     // it is quiescent, for the measures
 	stuckCut    []bool     // ... of the first stuck state, per goal
@@ -129,8 +130,9 @@ type chunk struct {
 	discarded   int64
 	provisoFull int64
 	reduced     int64   // states that followed a stubborn set
-	stuck       []int64 // per goal: frontier position of the first stuck state outside it, or -1
+	stuck       []int64 // per goal, then leads-to: frontier position of the first stuck state outside it, or -1
 	outside     uint64  // the goals false in some state it expanded
+	premised    uint64  // the leads-to (by To) whose From held in some state it expanded
 	winners     int
 	winBytes    int
 	firstIdx    uint32 // index of the chunk's first winner
@@ -265,6 +267,10 @@ func (s *search) runBatch(lo, hi int) {
 	for c := range chunks {
 		chunks[c].id, chunks[c].lo, chunks[c].hi = c, lo+c*chunkStates, min(lo+(c+1)*chunkStates, hi)
 	}
+	// Expansion sets the armed bits of the batch's states (leadsto.go).
+	for k := range s.armed {
+		s.armed[k].fit(uint32(s.links.n))
+	}
 	if s.lazy {
 		s.encoded.reset(max(s.maxSuccs, 1<<14))
 	}
@@ -314,6 +320,7 @@ func (s *search) runBatch(lo, hi int) {
 		s.stats.Transitions += ch.transitions
 		s.stats.Discarded += ch.discarded
 		s.stats.OutsideGoal |= ch.outside
+		s.stats.PremiseHeld |= ch.premised
 		s.stats.ProvisoFull += ch.provisoFull
 		s.stats.ReducedStates += ch.reduced
 		for p, at := range ch.badStep {
@@ -386,6 +393,9 @@ func (s *search) runBatch(lo, hi int) {
 		}
 	}
 	s.links.grow(int(next))
+	for k := range s.armed {
+		s.armed[k].fit(next)
+	}
 	from := s.next.size
 	s.next.reserve(int(next-s.next.base), nbytes)
 	s.next.batch(from, nbytes)
@@ -465,8 +475,8 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.recs, ch.buf, ch.fanout, ch.good, ch.cut, ch.quiet = ch.recs[:0], ch.buf[:0], ch.fanout[:0], ch.good[:0], ch.cut[:0], ch.quiet[:0]
 	ch.edges, ch.sends = ch.edges[:0], ch.sends[:0]
 	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
-	ch.stuck, ch.stuckCut, ch.outside = ch.stuck[:0], ch.stuckCut[:0], 0
-	for range s.goals {
+	ch.stuck, ch.stuckCut, ch.outside, ch.premised = ch.stuck[:0], ch.stuckCut[:0], 0, 0
+	for range s.stuckSeen {
 		ch.stuck, ch.stuckCut = append(ch.stuck, -1), append(ch.stuckCut, false)
 	}
 	for p := range ch.badStep {
@@ -493,7 +503,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 		if pick != nil {
 			n = len(pick)
 		}
-		s.noteExpanded(ch, b, i-ch.lo, n)
+		s.noteExpanded(ch, b, i-ch.lo, n, src)
 		e0 := len(ch.edges)
 		for k := range n {
 			j := k
@@ -519,21 +529,29 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 }
 
 // noteExpanded records what the search keeps of expanded state i (its
-// position in the chunk) with n steps followed: counts, the first stuck
-// state, the graph's per-state bookkeeping but for its edges (noteFanout).
-func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int) {
+// position in the chunk, its index v) with n steps followed: counts, the
+// first stuck state, the graph's per-state bookkeeping but for its edges
+// (noteFanout).
+func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int, v uint32) {
 	ch.transitions += int64(n)
 	ch.discarded += int64(b.Discarded)
-	ch.outside |= s.goalMask &^ b.Props
-	if s.goalMask&^b.Props != 0 && !b.AnyFair() {
+	good := b.Props & s.keptMask
+	if s.quietMask != 0 && b.AnyFair() {
+		good &^= s.quietMask
+	}
+	ch.outside |= s.goalMask &^ good
+	if s.goalMask&^good != 0 && !b.AnyFair() {
 		for k, p := range s.goals {
-			if ch.stuck[k] < 0 && b.Props&(1<<p) == 0 {
+			if ch.stuck[k] < 0 && good&(1<<p) == 0 {
 				ch.stuck[k], ch.stuckCut[k] = int64(ch.lo+i), b.DiscardedFair > 0
 			}
 		}
 	}
+	if s.leads != nil {
+		s.noteLeadsTo(ch, b, i, v)
+	}
 	if s.graph != nil {
-		ch.good = append(ch.good, b.Props&s.goalMask)
+		ch.good = append(ch.good, good)
 		ch.cut = append(ch.cut, b.DiscardedFair > 0)
 		ch.quiet = append(ch.quiet, b.Quiescent())
 	}
@@ -695,7 +713,10 @@ func (s *search) writeChunk(ch *chunk) {
 			return
 		}
 		ch.out = append(ch.out, enc...)
-		if bad := s.invMask &^ props; bad != 0 {
+		if s.leads != nil {
+			s.inheritArmed(r.src, idx)
+		}
+		if bad := s.invMask&^props | s.reachMask&props; bad != 0 {
 			for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 				if bad&1 != 0 && ch.bad[p] < 0 {
 					ch.bad[p] = int64(idx)
@@ -740,7 +761,7 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 		g.starts.set(v, at)
 		at += n
 		// Atomic: the states of two chunks can share a word.
-		for k, p := range s.goals {
+		for k, p := range s.kept {
 			if ch.good[i]&(1<<p) != 0 {
 				g.good[k].setAtomic(v)
 			}
@@ -765,9 +786,10 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 	}
 }
 
-// checkInvariants records the invariants that state idx violates.
+// checkInvariants records the invariants that state idx violates, and the
+// reach predicates that hold in it.
 func (s *search) checkInvariants(props uint64, idx uint32) {
-	if bad := s.invMask &^ props; bad != 0 {
+	if bad := s.invMask&^props | s.reachMask&props; bad != 0 {
 		for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 			if bad&1 != 0 {
 				s.recordInvariant(p, idx)
@@ -776,13 +798,32 @@ func (s *search) checkInvariants(props uint64, idx uint32) {
 	}
 }
 
-// recordInvariant keeps the first (lowest-index, so shallowest) violation.
+// recordInvariant keeps the first (lowest-index, so shallowest) violation,
+// or example of a reach predicate (which stops nothing).
 func (s *search) recordInvariant(p int, idx uint32) {
 	if old, seen := s.invFound[p]; seen && old <= idx {
 		return
 	}
 	s.invFound[p] = idx
-	if !s.opt.Continue {
+	switch {
+	case s.opt.Continue:
+	case s.invMask&(1<<p) != 0:
 		s.halt(StopFirstViolation, "stopped at the first violation")
+	case s.onlyExamplesLeft():
+		s.halt(StopExamples, "stopped once every example was found")
 	}
+}
+
+// onlyExamplesLeft reports whether the search has nothing left to find:
+// it checks reach predicates only, and each has its example.
+func (s *search) onlyExamplesLeft() bool {
+	if s.invMask|s.stepMask|s.goalMask != 0 || s.leads != nil || s.opt.Measure {
+		return false
+	}
+	for m := s.reachMask; m != 0; m &= m - 1 {
+		if _, ok := s.invFound[bits.TrailingZeros64(m)]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -34,6 +34,9 @@ const (
 	// StepViolation: a step (the last of the trace) where a step predicate
 	// is false.
 	StepViolation
+	// Reached: a reachable state where a predicate of Options.Reach
+	// holds: an example, not a violation.
+	Reached
 )
 
 // Goal is the predicates that stuck states must satisfy and fair cycles must
@@ -69,6 +72,9 @@ const (
 	StopTableFull                 // the state table cannot grow further
 	StopIO                        // the frontier or parent links failed on disk
 	StopCollision                 // Exact: two new states of one batch share a fingerprint
+	// StopExamples: every reach predicate has its example, there is nothing
+	// else to check, and Continue is off; the counts are partial.
+	StopExamples
 )
 
 // Options configure a search.
@@ -82,8 +88,24 @@ type Options struct {
 	// satisfy (Stable), each on its own; the zero Goal means no
 	// stuck-state check.
 	Goal Goal
+	// Quiet are goal predicates that also need, in a state, that no fair
+	// step is enabled there (the goal of Quiescent): a state where the
+	// predicate holds but a fair step is enabled is outside that goal.
+	Quiet Goal
+	// Reach are predicate indices to find a state of (Sometimes): the
+	// shortest trace to a state where each holds is reported as a
+	// violation of kind Reached, an example. Finding one never stops the
+	// search.
+	Reach []int
+	// LeadsTo are leads-to properties (From ~> To, under the weak fairness
+	// of the goals): a violation is a state where From holds followed by
+	// a fair run on which To never holds, a stuck state (found during the
+	// search, along its shortest paths) or a fair cycle (with Liveness,
+	// when the search completes; the graph then keeps every step).
+	LeadsTo []LeadsTo
 	// Liveness keeps the state graph and, when the search completes, looks
-	// for fair cycles through states outside each goal (needs a Goal).
+	// for fair cycles through states outside each goal and for the
+	// violations of each leads-to (needs a Goal or a LeadsTo).
 	Liveness bool
 	// Continue searches on after a violation, to report full counts and the
 	// shortest trace of every violated property.
@@ -192,6 +214,10 @@ type Stats struct {
 	// expanded state: without it, <>[]p holds because every state
 	// explored already satisfies p.
 	OutsideGoal uint64
+	// PremiseHeld has bit To set when the From of that LeadsTo held in
+	// some expanded state: without it, the leads-to holds because its
+	// premise never does.
+	PremiseHeld uint64
 	// LivenessSkipped says why the fair-cycle check did not run, when it
 	// was asked for and did not.
 	LivenessSkipped string
@@ -226,7 +252,7 @@ func collisionProbability(n, generated int64) float64 {
 // Violation is a property violation with its shortest trace.
 type Violation struct {
 	Kind      Kind
-	Predicate int // the invariant or step predicate violated, or the Goal
+	Predicate int // the invariant or step predicate violated, or the Goal, or a LeadsTo's To
 	// Bounded: the counterexample may not exist without the channel bound:
 	// the bound discarded a weakly fair step of the stuck state, or of a
 	// state of the cycle, so without the bound that state would not be
@@ -294,28 +320,41 @@ type search struct {
 	next         level
 	levelIO      batchBufs // the memory of both levels' batch reads and writes
 	stats        Stats
-	// found[k] maps a predicate to the state index that violates it.
+	// found[k] maps a predicate to the state index that violates it (an
+	// invariant) or satisfies it first (a reach predicate).
 	invFound map[int]uint32
-	// Per goal (in the order of goals): the first stuck state outside it,
-	// whether the bound discarded a fair successor of it, and whether one
-	// was found.
+	// Per goal (in the order of goals), then per leads-to: the first stuck
+	// state outside it (for a leads-to, reached through its premise along
+	// the search's shortest paths), whether the bound discarded a fair
+	// successor of it, and whether one was found.
 	stuckAt   []uint32
 	stuckCut  []bool
 	stuckSeen []bool
 	invMask   uint64
+	reachMask uint64
 	stepMask  uint64
+	quietMask uint64 // the goals that also need no fair step enabled
 	// stepFound maps a step predicate to the first violating step found:
 	// the state it leaves and its action.
 	stepFound map[int]stepAt
 	goals     []int  // Options.Goal's predicates, ascending
 	goalMask  uint64 // the same, as bits
-	stop      bool
-	roots     int       // the initial states are indices 0..roots-1
-	initials  int64     // initial states generated
-	maxSuccs  int       // the most successors of a batch so far that may be new states
-	maxEdges  int       // the most edges of a batch so far, with the graph
-	graph     *graph    // with Options.Liveness
-	bits      *bitstate // with Options.Bitstate
+	leads     []LeadsTo
+	// kept are the predicates whose truth the graph keeps per state: the
+	// goals, then those of the leads-to that are no goals; keptMask the
+	// same as bits.
+	kept     []int
+	keptMask uint64
+	// armed[k] has the states from which a run may still violate leads-to
+	// k along the search's shortest paths (see leadsto.go).
+	armed    []bitset
+	stop     bool
+	roots    int       // the initial states are indices 0..roots-1
+	initials int64     // initial states generated
+	maxSuccs int       // the most successors of a batch so far that may be new states
+	maxEdges int       // the most edges of a batch so far, with the graph
+	graph    *graph    // with Options.Liveness
+	bits     *bitstate // with Options.Bitstate
 	// LivenessSkipped says why the fair-cycle check did not run.
 	livenessSkipped string
 }
@@ -416,8 +455,8 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	// are idle).
 	s.tab.parts = n
 	s.tab.run = func(k int, f func(i int)) { s.parallel(k, func(_ *worker, i int) { f(i) }) }
-	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0) {
-		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it")
+	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0 || len(opt.LeadsTo) > 0) {
+		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it, nor a leads-to")
 	}
 	if opt.Exact && opt.Bitstate > 0 {
 		return nil, fmt.Errorf("an exact search stores whole states, a bitstate search none: not both")
@@ -437,12 +476,22 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s.invMask, s.stepMask, s.goalMask, s.goals = pm.inv, pm.step, pm.goal, pm.goals
-	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, len(s.goals)), make([]bool, len(s.goals)), make([]bool, len(s.goals))
+	if s.reachMask, err = reachMask(sys, opt.Reach); err != nil {
+		return nil, err
+	}
+	if s.quietMask = opt.Quiet.mask; opt.Quiet.bad || s.quietMask&^s.goalMask != 0 {
+		return nil, fmt.Errorf("a quiet goal must be one of the goals")
+	}
+	if err := s.setLeadsTo(opt.LeadsTo); err != nil {
+		return nil, err
+	}
+	nstuck := len(s.goals) + len(s.leads)
+	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, nstuck), make([]bool, nstuck), make([]bool, nstuck)
 	if opt.Liveness {
-		if len(s.goals) == 0 {
-			return nil, fmt.Errorf("liveness needs a goal predicate")
+		if len(s.goals) == 0 && len(s.leads) == 0 {
+			return nil, fmt.Errorf("liveness needs a goal or a leads-to predicate")
 		}
-		s.graph = &graph{good: make([]bitset, len(s.goals))}
+		s.graph = &graph{good: make([]bitset, len(s.kept)), marks: len(s.kept) - len(s.goals), all: len(s.leads) > 0}
 	}
 	if opt.Measure {
 		if opt.Reduce || opt.Bitstate > 0 {
@@ -465,8 +514,8 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 		// successor's for the invariants only (its goals count when it
 		// is expanded).
 		for _, b := range []*ts.Batch{&w.x.batch, &w.alt.batch} {
-			b.NoStateProps, b.StatePropsOnly = s.goalMask == 0, s.goalMask
-			b.NoSuccProps, b.SuccPropsOnly = s.invMask == 0, s.invMask
+			b.NoStateProps, b.StatePropsOnly = s.keptMask == 0, s.keptMask
+			b.NoSuccProps, b.SuccPropsOnly = s.invMask|s.reachMask == 0, s.invMask|s.reachMask
 		}
 	}
 	s.started = time.Now()
@@ -514,6 +563,19 @@ func masksOf(sys ts.System, invariants, steps []int, goal Goal) (predMasks, erro
 	return m, nil
 }
 
+// reachMask checks the reach predicates against sys and returns them as
+// bits.
+func reachMask(sys ts.System, reach []int) (uint64, error) {
+	var m uint64
+	for _, p := range reach {
+		if p < 0 || p >= len(sys.Predicates()) {
+			return 0, fmt.Errorf("reach predicate %d: no such predicate", p)
+		}
+		m |= 1 << p
+	}
+	return m, nil
+}
+
 // lasso builds the violation of goal k in component fc (found by
 // violations) as a prefix plus a fair cycle, replayed.
 func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, error) {
@@ -528,9 +590,20 @@ func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, erro
 		return nil, err
 	}
 	tr.CycleStart = len(tr.Steps) - 1
+	if err := s.walk(&tr, cycle); err != nil {
+		return nil, err
+	}
+	return &Violation{Kind: FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
+}
+
+// walk extends tr, which ends in the state the first edge leaves, along
+// the graph's edges es, replaying each through the transition function;
+// a cycle (tr.CycleStart set) must end in its start.
+func (s *search) walk(tr *Trace, es []cycleEdge) error {
+	g := s.graph
 	exp := s.sys.NewExpander()
 	var b ts.Batch
-	for _, e := range cycle {
+	for _, e := range es {
 		prev := tr.Final().State
 		exp.Expand(prev, &b)
 		j := -1
@@ -541,19 +614,26 @@ func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, erro
 			}
 		}
 		if j < 0 {
-			return nil, replayFault(s.sys, &tr, fmt.Errorf("internal error: replay of the cycle: edge %d is not enabled", e))
+			return replayFault(s.sys, tr, fmt.Errorf("internal error: replay along the graph: edge %d is not enabled", e))
 		}
 		a := b.Succs[j].Action
 		tr.Steps = append(tr.Steps, Step{Action: a, Label: exp.Label(prev, a), State: slices.Clone(b.State(j)), Props: b.Succs[j].Props, Sent: b.Succs[j].Sent})
 	}
-	if !bytes.Equal(tr.Final().State, tr.Steps[tr.CycleStart].State) {
-		return nil, fmt.Errorf("internal error: the cycle does not return to its start")
+	if tr.CycleStart >= 0 && !bytes.Equal(tr.Final().State, tr.Steps[tr.CycleStart].State) {
+		return fmt.Errorf("internal error: the cycle does not return to its start")
 	}
-	bounded := false
-	for _, e := range cycle {
-		bounded = bounded || g.cut.has(g.srcOf(e))
+	return nil
+}
+
+// cutOn reports whether the bound discarded a fair step of a state that
+// one of the edges es leaves.
+func (g *graph) cutOn(es []cycleEdge) bool {
+	for _, e := range es {
+		if g.cut.has(g.srcOf(e)) {
+			return true
+		}
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: bounded}, nil
+	return false
 }
 
 // reduces reports whether sys can offer stubborn sets at all.
@@ -630,18 +710,32 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if tr.Final().Props&(1<<p) != 0 {
+		kind, holds := Invariant, tr.Final().Props&(1<<p) != 0
+		if s.reachMask&(1<<p) != 0 {
+			kind, holds = Reached, !holds
+		}
+		if holds {
 			return nil, fmt.Errorf("internal error: replayed trace does not violate predicate %d", p)
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Invariant, Predicate: p, Trace: tr})
+		r.Violations = append(r.Violations, Violation{Kind: kind, Predicate: p, Trace: tr})
 	}
-	for k, p := range s.goals {
+	for k := range s.stuckSeen {
 		if !s.stuckSeen[k] {
 			continue
 		}
 		tr, err := s.trace(s.stuckAt[k])
 		if err != nil {
 			return nil, err
+		}
+		p := 0
+		if k < len(s.goals) {
+			p = s.goals[k]
+		} else {
+			lt := s.leads[k-len(s.goals)]
+			p = lt.To
+			if err := lt.mark(&tr); err != nil {
+				return nil, err
+			}
 		}
 		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
 	}
@@ -665,8 +759,15 @@ func (s *search) result() (*Result, error) {
 			r.LivenessSkipped = "the search did not finish"
 		default:
 			began := time.Now()
-			if err := s.fairCycles(r); err != nil {
-				return nil, err
+			if len(s.goals) > 0 {
+				if err := s.fairCycles(r); err != nil {
+					return nil, err
+				}
+			}
+			if len(s.leads) > 0 && r.LivenessSkipped == "" {
+				if err := s.leadsToCheck(r); err != nil {
+					return nil, err
+				}
 			}
 			r.CycleCheck = time.Since(began)
 		}

@@ -69,7 +69,7 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	b, src := &x.batch, x.src
 	g := s.graph
-	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick))
+	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick), src)
 	e0 := len(ch.edges)
 	// The lookups first, in a loop of their own: they are independent
 	// cache misses, and the processor overlaps them only if nothing heavy

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -28,8 +29,15 @@ type graph struct {
 	// has found them: the fair-cycle check and the measures share them.
 	comp  []uint32
 	ncomp int
-	good  []bitset // per goal: the goal holds in the state
-	cut   bitset   // the channel bound discarded a fair successor of the state
+	// good has, per goal and then per other kept predicate (the last
+	// marks of them: a leads-to's, search.kept), the states where it
+	// holds.
+	good  []bitset
+	marks int
+	cut   bitset // the channel bound discarded a fair successor of the state
+	// all keeps every step, not only those a fair cycle needs: a
+	// leads-to's run may crash a process on its way to a stuck state.
+	all bool
 	// With measured (Options.Measure): the messages each edge's step sent,
 	// and the quiescent states (no fair step enabled, none discarded).
 	measured bool
@@ -193,7 +201,7 @@ func (g *graph) n() int { return len(g.start) - 1 }
 // enabled in their state; a step that is neither joins no component and
 // changes no component's fairness.
 func (g *graph) keeps(y *ts.Succ) bool {
-	return g != nil && (g.measured || !y.Acyclic || y.Fair != ts.NoFairness)
+	return g != nil && (g.measured || g.all || !y.Acyclic || y.Fair != ts.NoFairness)
 }
 
 // reserve maps the blocks that states up to end (exclusive) and edges more
@@ -242,7 +250,7 @@ func (g *graph) goodBytes() int64 {
 // scans the state's edges: each is not called for them.
 // Interrupted (g.interrupted), it returns early with a partial answer.
 func (g *graph) sccs(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int) {
-	comp, ncomp, done := g.tarjan(each)
+	comp, ncomp, done := g.tarjan(each, nil)
 	if done {
 		renumber(comp)
 	}
@@ -259,8 +267,9 @@ func renumber(comp []uint32) {
 }
 
 // tarjan is sccs without the final renumbering; done is false when it was
-// interrupted.
-func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []uint32, ncomp int, done bool) {
+// interrupted. The states of skip (nil: none) and their edges are left out:
+// they belong to no component (comp 0, n after renumbering).
+func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32), skip bitset) (comp []uint32, ncomp int, done bool) {
 	n := g.n()
 	rindex := make([]uint32, n) // 0: not visited yet
 	// Two bits a state, 32 times smaller than rindex and so mostly in the
@@ -269,6 +278,15 @@ func (g *graph) tarjan(each func(comp []uint32, c uint32, ms []uint32)) (comp []
 	// one to a found component cannot lower a lowlink (its number is
 	// above all of them).
 	mark := make(sccMarks, (2*n+63)/64)
+	// A skipped state looks found: the pass neither starts at it nor
+	// follows an edge to it.
+	for i, w := range skip {
+		for ; w != 0; w &= w - 1 {
+			if s := uint32(i*64 + bits.TrailingZeros64(w)); int(s) < n {
+				mark.set(s, found)
+			}
+		}
+	}
 	type frame struct {
 		v, edge uint32
 		root    bool // no edge from v's subtree reached an open state below v
@@ -397,7 +415,7 @@ type fairComponent struct {
 // already found, which the pass no longer writes, and judges them in the
 // order found, so the answer is the same.
 func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
-	found := make([]fairComponent, len(g.good))
+	found := make([]fairComponent, len(g.good)-g.marks)
 	// best[k] is found[k].bad (^0: none yet). The judge writes it; the
 	// pass, when the judge runs beside it, reads it to dismiss components
 	// itself: it may lag behind found, never lead, so what the pass
@@ -447,7 +465,7 @@ func (g *graph) violations(concurrent bool) ([]uint32, []fairComponent) {
 			}
 		}
 	}
-	comp, ncomp, done := g.tarjan(each)
+	comp, ncomp, done := g.tarjan(each, nil)
 	if concurrent {
 		close(jobs)
 		judged.Wait()

@@ -97,11 +97,16 @@ func RunEnds() []RunEnd { return []RunEnd{EndDepth, EndQuiescent, EndStuck, EndC
 
 // SimOptions configure a simulation.
 type SimOptions struct {
-	// Invariants, Steps and Goal are the properties, as in Options; with a
-	// Goal, stuck states and fair cycles are violations.
+	// Invariants, Steps, Goal, Quiet and Reach are the properties, as in
+	// Options; with a Goal, stuck states and fair cycles are violations.
+	// A run that meets a Reach predicate goes on: the first run (in run
+	// order) to meet it gives its example.
 	Invariants []int
 	Steps      []int
 	Goal       Goal
+	Quiet      Goal
+	Reach      []int
+	LeadsTo    []LeadsTo
 	// Seed is the master seed: run i follows RunSeed(Seed, i). With One,
 	// Seed is a run's own seed and that single run is replayed.
 	Seed uint64
@@ -286,10 +291,23 @@ func Simulate(sys ts.System, opt SimOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	reach, err := reachMask(sys, opt.Reach)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Quiet.bad || opt.Quiet.mask&^pm.goal != 0 {
+		return nil, fmt.Errorf("a quiet goal must be one of the goals")
+	}
+	leadMask, err := leadsToMask(sys, opt.LeadsTo)
+	if err != nil {
+		return nil, err
+	}
+	live := pm.goal != 0 || len(opt.LeadsTo) > 0
 	s := &simulation{
 		sys: sys, opt: opt, pending: map[int64]*runRecord{}, tab: newTable(1<<16, false), seen: NewSketch(),
 		p: plan{
-			inv: pm.inv, step: pm.step, goal: pm.goal, cycles: pm.goal != 0, stuck: pm.goal != 0,
+			inv: pm.inv, step: pm.step, goal: pm.goal, cycles: live, stuck: live, reach: reach, quiet: opt.Quiet.mask,
+			leads: opt.LeadsTo, leadMask: leadMask,
 			depth: opt.Depth, sched: opt.Scheduler, measure: opt.Measure, kind: opt.Kind, kinds: max(opt.Kinds, 1),
 		},
 	}

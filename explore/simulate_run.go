@@ -11,6 +11,16 @@ import (
 // plan is what a runner checks and how it chooses.
 type plan struct {
 	inv, step, goal uint64
+	// reach are predicates to find a state of (examples): a run notes the
+	// first state of each and goes on; with reachEnds (shortening) the
+	// first ends it, as a violation would.
+	reach     uint64
+	reachEnds bool
+	quiet     uint64 // goals that also need no fair step enabled
+	// leads are the leads-to (judged with the goals: stuck states with
+	// stuck, cycles with cycles); leadMask the predicates they read.
+	leads    []LeadsTo
+	leadMask uint64
 	// cycles: look for fair cycles (there is a goal); stuck: stuck states
 	// outside a goal are violations.
 	cycles, stuck bool
@@ -80,6 +90,11 @@ type runner struct {
 	taken     []int64 // per kind
 	enabled   uint64  // kinds enabled, as bits
 	bad       []runFault
+	hits      []runFault // the reach predicates met, first time each (kind Reached)
+	hitMask   uint64
+	// Per leads-to: the first position from which on its To has not held,
+	// where its From holds (-1: none), and the last position where To held.
+	armedAt, lastTo []int
 	// Scratch of the cycle judgment, per fairness class.
 	stamp          uint32
 	tookAt, seenAt []uint32
@@ -93,9 +108,10 @@ func newRunner(sys ts.System, p *plan) *runner {
 		r.lazy = l
 		r.b.Lazy = true
 	}
-	r.b.NoStateProps, r.b.StatePropsOnly = p.goal == 0, p.goal
-	r.b.NoSuccProps, r.b.SuccPropsOnly = p.inv == 0, p.inv
-	r.init.NoSuccProps, r.init.SuccPropsOnly = p.inv == 0, p.inv
+	r.b.NoStateProps, r.b.StatePropsOnly = p.goal|p.leadMask == 0, p.goal|p.leadMask
+	r.armedAt, r.lastTo = make([]int, len(p.leads)), make([]int, len(p.leads))
+	r.b.NoSuccProps, r.b.SuccPropsOnly = p.inv|p.reach == 0, p.inv|p.reach
+	r.init.NoSuccProps, r.init.SuccPropsOnly = p.inv|p.reach == 0, p.inv|p.reach
 	r.exp.Initial(&r.init)
 	r.taken = make([]int64, max(p.kinds, 1))
 	return r
@@ -118,6 +134,10 @@ func (r *runner) reset() {
 	r.seen.reset()
 	r.next = 0
 	r.sent, r.msgs, r.discarded, r.enabled, r.bad = ts.Sends{}, msgSamples{}, 0, 0, r.bad[:0]
+	r.hits, r.hitMask = r.hits[:0], 0
+	for k := range r.armedAt {
+		r.armedAt[k], r.lastTo[k] = -1, -1
+	}
 	clear(r.taken)
 }
 
@@ -156,12 +176,25 @@ func (r *runner) start(j int) bool {
 	return r.checkState(y.Props)
 }
 
-// checkState records the invariants the last position violates.
+// checkState records the invariants the last position violates, and the
+// reach predicates it meets for the first time.
 func (r *runner) checkState(props uint64) bool {
 	bad := r.p.inv &^ props
 	for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 		if bad&1 != 0 {
 			r.bad = append(r.bad, runFault{kind: Invariant, pred: p})
+		}
+	}
+	hit := r.p.reach & props &^ r.hitMask
+	r.hitMask |= hit
+	for p := 0; hit != 0; p, hit = p+1, hit>>1 {
+		if hit&1 == 0 {
+			continue
+		}
+		if r.p.reachEnds {
+			r.bad = append(r.bad, runFault{kind: Reached, pred: p})
+		} else {
+			r.hits = append(r.hits, runFault{kind: Reached, pred: p})
 		}
 	}
 	return len(r.bad) == 0
@@ -183,7 +216,6 @@ func (r *runner) run() (end RunEnd, ok bool) {
 			return 0, false
 		}
 		r.exp.Expand(r.state(i), b)
-		r.props[i] |= b.Props & p.goal
 		r.cut[i] = b.DiscardedFair > 0
 		r.discarded += int64(b.Discarded)
 		anyFair := false
@@ -197,12 +229,30 @@ func (r *runner) run() (end RunEnd, ok bool) {
 			}
 			r.enabled |= 1 << r.kindOf(y.Action)
 		}
+		good := b.Props & p.goal
+		if anyFair {
+			good &^= p.quiet
+		}
+		r.props[i] |= good
 		r.enOff = append(r.enOff, len(r.en))
+		for k, lt := range p.leads {
+			switch {
+			case b.Props&(1<<lt.To) != 0:
+				r.armedAt[k], r.lastTo[k] = -1, i
+			case r.armedAt[k] < 0 && b.Props&(1<<lt.From) != 0:
+				r.armedAt[k] = i
+			}
+		}
 		if !anyFair {
-			if bad := p.goal &^ b.Props; bad != 0 && p.stuck {
+			if bad := p.goal &^ good; (bad != 0 || r.anyArmed()) && p.stuck {
 				for q := 0; bad != 0; q, bad = q+1, bad>>1 {
 					if bad&1 != 0 {
 						r.bad = append(r.bad, runFault{kind: Stuck, pred: q, bounded: b.DiscardedFair > 0})
+					}
+				}
+				for k, lt := range p.leads {
+					if r.armedAt[k] >= 0 {
+						r.bad = append(r.bad, runFault{kind: Stuck, pred: lt.To, bounded: b.DiscardedFair > 0})
 					}
 				}
 				return EndViolation, true
@@ -320,20 +370,39 @@ func (r *runner) take(b *ts.Batch, k int) (RunEnd, bool) {
 		return 0, false // a fingerprint collision: another state
 	}
 	fair, bad2, bounded := r.judge(c, j)
-	switch {
-	case !fair:
+	if !fair {
 		return 0, false
-	case bad2 != 0:
-		for q := 0; bad2 != 0; q, bad2 = q+1, bad2>>1 {
-			if bad2&1 != 0 {
-				r.bad = append(r.bad, runFault{kind: FairCycle, pred: q, bounded: bounded, cycleStart: c})
-			}
+	}
+	for q := 0; bad2 != 0; q, bad2 = q+1, bad2>>1 {
+		if bad2&1 != 0 {
+			r.bad = append(r.bad, runFault{kind: FairCycle, pred: q, bounded: bounded, cycleStart: c})
 		}
+	}
+	// A leads-to's run goes round the cycle for good after its premise,
+	// its To holding nowhere on the cycle nor after the premise.
+	for k, lt := range p.leads {
+		if r.armedAt[k] >= 0 && r.lastTo[k] < c {
+			r.bad = append(r.bad, runFault{kind: FairCycle, pred: lt.To, bounded: bounded, cycleStart: c})
+		}
+	}
+	switch {
+	case len(r.bad) > 0:
 		return EndViolation, true
 	case r.next < len(r.script) || r.skip:
 		return 0, false // a replay goes on to its own cycle
 	}
 	return EndCycle, true
+}
+
+// anyArmed reports whether the run is past some leads-to's premise with
+// its To not held since.
+func (r *runner) anyArmed() bool {
+	for _, a := range r.armedAt {
+		if a >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // judge judges the cycle from position c to position j (the same state)

@@ -55,6 +55,11 @@ func (sh *shortener) violation(f *foundRun) (*Violation, FoundBy, error) {
 	if err != nil {
 		return nil, by, err
 	}
+	if lt, ok := leadsToOf(sh.p.leads, f.pred); ok && (f.kind == Stuck || f.kind == FairCycle) {
+		if err := lt.mark(&tr); err != nil {
+			return nil, by, err
+		}
+	}
 	return &Violation{Kind: f.kind, Predicate: f.pred, Bounded: got.bounded, Trace: tr}, by, nil
 }
 
@@ -62,6 +67,13 @@ func (sh *shortener) violation(f *foundRun) (*Violation, FoundBy, error) {
 func (sh *shortener) runnerFor(f runFault) *runner {
 	p := plan{depth: sh.p.depth, kinds: 1}
 	bit := uint64(1) << f.pred
+	if lt, ok := leadsToOf(sh.p.leads, f.pred); ok && (f.kind == Stuck || f.kind == FairCycle) {
+		p.leads, p.leadMask = []LeadsTo{lt}, 1<<lt.From|1<<lt.To
+		p.stuck, p.cycles = f.kind == Stuck, f.kind == FairCycle
+		r := newRunner(sh.sys, &p)
+		r.skip = true
+		return r
+	}
 	switch f.kind {
 	case Invariant:
 		p.inv = bit
@@ -71,7 +83,10 @@ func (sh *shortener) runnerFor(f runFault) *runner {
 		p.goal, p.stuck = bit, true
 	case FairCycle:
 		p.goal, p.cycles = bit, true
+	case Reached:
+		p.reach, p.reachEnds = bit, true
 	}
+	p.quiet = sh.p.quiet & p.goal
 	r := newRunner(sh.sys, &p)
 	r.skip = true
 	return r

@@ -24,6 +24,7 @@ type graphSys struct {
 func (g graphSys) NewExpander() ts.Expander { return graphExp{g} }
 func (graphSys) Predicates() []string       { return []string{"Stable"} }
 func (graphSys) FairClass(c int32) string   { return fmt.Sprint("class ", c) }
+func (g graphSys) edgeList() []edge         { return g.edges }
 func (g graphSys) props(s uint32) (p uint64) {
 	if g.states[s] == 'G' {
 		p = 1
@@ -31,7 +32,16 @@ func (g graphSys) props(s uint32) (p uint64) {
 	return p
 }
 
-type graphExp struct{ g graphSys }
+// handBuilt is a graph built by hand: its edges, and the predicates that
+// hold in each state.
+type handBuilt interface {
+	edgeList() []edge
+	props(s uint32) uint64
+}
+
+// graphExp expands a hand-built graph: state i is the 4 bytes of i, and
+// edge k is action k.
+type graphExp struct{ g handBuilt }
 
 func enc(s uint32) []byte { return binary.LittleEndian.AppendUint32(nil, s) }
 
@@ -44,7 +54,7 @@ func (e graphExp) Expand(state []byte, out *ts.Batch) {
 	out.Reset()
 	s := binary.LittleEndian.Uint32(state)
 	out.Props = e.g.props(s)
-	for k, ed := range e.g.edges {
+	for k, ed := range e.g.edgeList() {
 		if ed.from == s {
 			out.Add(ts.Action(k), ed.class, e.g.props(ed.to), enc(ed.to))
 		}

@@ -70,8 +70,9 @@ type runRecord struct {
 	steps     int
 	init      int
 	fps       []uint64
-	acts      []ts.Action // with a violation
+	acts      []ts.Action // with a violation or an example
 	bad       []runFault
+	hits      []runFault // examples (Reached)
 	discarded int64
 	taken     []int64
 	enabled   uint64
@@ -175,10 +176,11 @@ func (s *simulation) record(r *runner, i int64, seed uint64, end RunEnd) *runRec
 	rec.index, rec.seed, rec.end, rec.steps, rec.init = i, seed, end, r.steps(), r.initIdx
 	rec.fps = append(rec.fps[:0], r.fp...)
 	rec.acts = rec.acts[:0]
-	if end == EndViolation {
+	if end == EndViolation || len(r.hits) > 0 {
 		rec.acts = append(rec.acts, r.act...)
 	}
 	rec.bad = append(rec.bad[:0], r.bad...)
+	rec.hits = append(rec.hits[:0], r.hits...)
 	rec.discarded, rec.enabled, rec.msgs = r.discarded, r.enabled, r.msgs
 	rec.taken = append(rec.taken[:0], r.taken...)
 	return rec
@@ -248,7 +250,7 @@ func (s *simulation) apply(rec *runRecord) {
 	if b := s.opt.MemoryBudget; b > 0 && s.tab.bytes() > SearchLimit(b) {
 		s.haltLocked(StopMemory, fmt.Sprintf("memory budget of %s reached by the table of the distinct states seen", FormatBytes(b)))
 	}
-	for _, f := range rec.bad {
+	for _, f := range slices.Concat(rec.bad, rec.hits) {
 		if slices.ContainsFunc(s.found, func(g *foundRun) bool { return g.kind == f.kind && g.pred == f.pred }) {
 			continue
 		}

@@ -19,9 +19,13 @@ type Step struct {
 
 // Trace is a run from the initial state. CycleStart is the index of the step
 // where a lasso's cycle begins (the last step returns to it), or -1.
+// Premise, for a leads-to's counterexample, is the index of the step after
+// which its From held (the run from there on never reaches its To); nil
+// otherwise.
 type Trace struct {
 	Steps      []Step
 	CycleStart int
+	Premise    *int
 }
 
 // Final is the last step.

@@ -62,11 +62,14 @@ type Mcheck struct {
 	Summary  string       `json:"summary,omitempty"`
 	// LoopStep is the step from the last state back to the state at
 	// "loop", for a lasso.
-	LoopStep   *model.StepInfo `json:"loop_step,omitempty"`
-	Processes  []ProcessVars   `json:"processes"`
-	Channels   []ChannelVar    `json:"channels"`
-	CrashesVar string          `json:"crashes"`
-	RestartVar string          `json:"restarts"`
+	LoopStep *model.StepInfo `json:"loop_step,omitempty"`
+	// Premise is the index of the state where a leads-to's premise holds
+	// (trace.File.Premise).
+	Premise    *int          `json:"premise,omitempty"`
+	Processes  []ProcessVars `json:"processes"`
+	Channels   []ChannelVar  `json:"channels"`
+	CrashesVar string        `json:"crashes"`
+	RestartVar string        `json:"restarts"`
 }
 
 // ProcessVars names the variables of one process.
@@ -128,10 +131,14 @@ func FromFile(f *trace.File) (*Trace, error) {
 		return nil, fmt.Errorf("itf: the trace has no steps")
 	}
 	m := &Mcheck{Format: trace.Format, Config: f.Config, Property: f.Property, Kind: f.Kind, Summary: f.Summary,
-		CrashesVar: "crashes", RestartVar: "restarts"}
+		CrashesVar: "crashes", RestartVar: "restarts", Premise: f.Premise}
+	what := "violated"
+	if f.Kind == trace.KindExample {
+		what = "reachable, an example"
+	}
 	t := &Trace{
 		Meta: Meta{Format: "ITF", FormatDescription: FormatDescription, Source: "mcheck",
-			Description: fmt.Sprintf("%s violated (%s): %s", f.Property, f.Kind, f.Summary), Mcheck: m},
+			Description: fmt.Sprintf("%s %s (%s): %s", f.Property, what, f.Kind, f.Summary), Mcheck: m},
 		Loop: f.CycleStart,
 	}
 	first := f.Steps[0].State
@@ -289,7 +296,7 @@ func Read(data []byte) (*trace.File, error) {
 	if m.Format != trace.Format {
 		return nil, malformed("#meta.mcheck.format is %q, want %q", m.Format, trace.Format)
 	}
-	f := &trace.File{Format: trace.Format, Config: m.Config, Property: m.Property, Kind: m.Kind, Summary: m.Summary, CycleStart: t.Loop}
+	f := &trace.File{Format: trace.Format, Config: m.Config, Property: m.Property, Kind: m.Kind, Summary: m.Summary, CycleStart: t.Loop, Premise: m.Premise}
 	for i, st := range t.States {
 		s, err := m.decodeState(i, st)
 		if err != nil {

@@ -37,7 +37,11 @@
 // Kind model.StepProperty checks a predicate Step(before, action, after) on
 // every step instead (the counterexample ends in the offending step), and
 // model.EventuallyAlways checks <>[]Holds under weak fairness (the
-// standard termination property is <>[]Stable). To check a property on every test and on the command
+// standard termination property is <>[]Stable). model.Sometimes asks for a
+// run to a state where Holds holds (the test passes with the shortest such
+// example, and fails when a finished search finds none), and
+// model.LeadsTo checks From ~> Holds under the same weak fairness (its
+// counterexample marks the step where From held). To check a property on every test and on the command
 // line, declare it on the algorithm instead: a method Properties() returning
 // []model.Property[L, M] (model.Propertied). A property is checked by default
 // unless it is Optional; Config.Check selects by name or group. An optional
@@ -320,15 +324,25 @@ func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check
 	return rep
 }
 
-// held lists the properties that hold, for the success log line.
+// held lists the properties that hold, and the Sometimes properties with
+// an example, for the success log line.
 func held(r *check.Report) string {
-	var names []string
+	var names, reached []string
 	for _, v := range r.Verdicts {
-		if v.Status == check.Holds {
+		switch v.Status {
+		case check.Holds:
 			names = append(names, v.Name)
+		case check.Reachable:
+			reached = append(reached, v.Name)
 		}
 	}
 	s := strings.Join(names, ", ") + " hold"
+	switch {
+	case len(names) == 0 && len(reached) > 0:
+		s = strings.Join(reached, ", ") + " reachable"
+	case len(reached) > 0:
+		s += "; " + strings.Join(reached, ", ") + " reachable"
+	}
 	if r.Bounded() {
 		s += fmt.Sprintf(" (up to %d messages per channel; %d successors beyond that were not explored)", r.Config.MaxQueue, r.Stats.Discarded)
 	}
@@ -352,6 +366,8 @@ func failure(r *check.Report, fullStates bool, why string) string {
 				line += "\n  also: " + a.Summary
 			}
 			head = append(head, line)
+		case check.Unreachable:
+			head = append(head, v.Name+" UNREACHABLE: "+v.Summary)
 		case check.Unknown:
 			head = append(head, v.Name+" unknown: "+v.Summary)
 		}

@@ -309,3 +309,47 @@ func TestConfigComplexityAndPerm(t *testing.T) {
 	assert.Equal(t, 6, rep.Complexity.Measures.Total.Min)
 	assert.Equal(t, 9, rep.Complexity.Measures.Total.Max)
 }
+
+// Sometimes and LeadsTo properties of a test's own, with the generic
+// explanations: an example passes (the log line says it is reachable), an
+// unreachable one fails the test, and a leads-to's counterexample says
+// where its premise held.
+func TestConfigPropertiesSometimesAndLeadsTo(t *testing.T) {
+	type view = model.View[changroberts.Local, changroberts.Msg]
+	elected := func(id int) func(v *view) bool {
+		return func(v *view) bool {
+			for p := 0; p < v.N(); p++ {
+				if v.Alive(p) && v.Elected(p) == id {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	twoKnowsIt := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "SomebodyElects2", Kind: model.Sometimes, Doc: "a live process has elected 2", Holds: elected(2),
+	}
+	ft := &fakeTB{}
+	rep := mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Check: "SomebodyElects2", Properties: []model.AnyProperty{twoKnowsIt}})
+	require.Empty(t, ft.errors)
+	require.Len(t, ft.logs, 1)
+	assert.Contains(t, ft.logs[0], ": SomebodyElects2 reachable")
+	v := mchecktest.Verdict(rep, "SomebodyElects2")
+	assert.Equal(t, check.Reachable, v.Status)
+	assert.Equal(t, "after 4 steps SomebodyElects2 (a live process has elected 2) holds", v.Summary)
+
+	ft = &fakeTB{}
+	mchecktest.Check(ft, changroberts.Algorithm{}, mchecktest.Config{N: 3, Check: "SomebodyElects2", Properties: []model.AnyProperty{twoKnowsIt}})
+	require.Len(t, ft.errors, 1)
+	assert.True(t, strings.HasPrefix(ft.errors[0], "SomebodyElects2 UNREACHABLE: no reachable state satisfies it (the search was exhaustive)"), ft.errors[0])
+
+	threeThenTwo := model.Property[changroberts.Local, changroberts.Msg]{
+		Name: "ThreeThenTwo", Kind: model.LeadsTo, Doc: "once 3 is elected, 2 is elected", From: elected(3), FromName: "Elected3", Holds: elected(2),
+	}
+	rep, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Check: "ThreeThenTwo", Properties: []model.AnyProperty{threeThenTwo}})
+	require.NoError(t, err)
+	v = mchecktest.Verdict(rep, "ThreeThenTwo")
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "after step 4 Elected3 holds; then stuck after 7 steps (no fair step is enabled), and ThreeThenTwo (once 3 is elected, 2 is elected) is never reached", v.Summary)
+	assert.Equal(t, 4, *v.File.Premise)
+}

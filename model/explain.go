@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/mcheck/mcheck/ts"
@@ -11,8 +12,8 @@ import (
 func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
 	p := &k.props[i]
 	e := k.newExpander()
-	f := &Failure[L, M]{Steps: ev.Steps, Action: ev.Action, Stuck: ev.Stuck, Cycle: ev.Cycle}
-	var after, before world[L, M]
+	f := &Failure[L, M]{Steps: ev.Steps, Action: ev.Action, Stuck: ev.Stuck, Cycle: ev.Cycle, PremiseStep: ev.PremiseStep}
+	var after, before, premise world[L, M]
 	after.init(k.n)
 	if err := e.decode(ev.State, &after, nil); err != nil {
 		return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
@@ -26,6 +27,13 @@ func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
 		f.Before = &View[L, M]{k: k, w: &before}
 		f.Label = e.Label(ev.Before, ts.Action(ev.Action))
 	}
+	if ev.Premise != nil {
+		premise.init(k.n)
+		if err := e.decode(ev.Premise, &premise, nil); err != nil {
+			return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
+		}
+		f.Premise = &View[L, M]{k: k, w: &premise}
+	}
 	if p.Explain != nil {
 		return p.Explain(f)
 	}
@@ -37,7 +45,17 @@ func genericExplanation(p PropertyInfo, steps int, label string, ev Evidence) st
 	if p.Doc != "" {
 		what += " (" + p.Doc + ")"
 	}
+	from := ""
+	if p.Kind == LeadsTo {
+		from = fmt.Sprintf("after step %d %s holds; then ", ev.PremiseStep, cmp.Or(p.FromName, "its premise"))
+	}
 	switch {
+	case p.Kind == Sometimes:
+		return fmt.Sprintf("after %d steps %s holds", steps, what)
+	case p.Kind == LeadsTo && ev.Cycle != nil:
+		return fmt.Sprintf("%sa fair cycle of %d steps repeats forever, and %s is never reached", from, ev.Cycle.Steps, what)
+	case p.Kind == LeadsTo:
+		return fmt.Sprintf("%sstuck after %d steps (no fair step is enabled), and %s is never reached", from, steps, what)
 	case ev.Cycle != nil:
 		return fmt.Sprintf("a fair cycle of %d steps repeats forever through a state where %s does not hold", ev.Cycle.Steps, what)
 	case ev.Stuck:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -17,9 +18,23 @@ const (
 	// semantics: no reachable state outside Holds is stuck (no fair step
 	// enabled), and no weakly fair cycle passes a state outside Holds.
 	EventuallyAlways
+	// Sometimes is reachability: some reachable state satisfies Holds.
+	// The report gives a shortest run to one (an example, not a
+	// violation), or says that none is reachable after a complete search.
+	Sometimes
+	// LeadsTo is From ~> Holds under the weak fairness of
+	// EventuallyAlways: from every reachable state where From holds,
+	// every fair run reaches a state where Holds holds. A violation is a
+	// state where From holds, then a fair run on which Holds never does:
+	// a stuck state or a fair cycle, reached through states outside Holds.
+	LeadsTo
+	// Premise is the From of a LeadsTo as a predicate of its own, which
+	// Predicates adds for the kernel to evaluate; it is no property to
+	// declare.
+	Premise
 )
 
-var propertyKindNames = [...]string{"invariant", "step", "eventually-always"}
+var propertyKindNames = [...]string{"invariant", "step", "eventually-always", "sometimes", "leads-to", "premise"}
 
 func (k PropertyKind) String() string {
 	if int(k) < len(propertyKindNames) {
@@ -37,11 +52,22 @@ type Property[L, M any] struct {
 	Kind PropertyKind
 	// Doc says in one line what the property claims, for --check list.
 	Doc string
-	// Holds is the predicate of an Invariant or of an EventuallyAlways.
+	// Holds is the predicate of an Invariant, of an EventuallyAlways, of
+	// a Sometimes (the state to reach), and the Q of a LeadsTo.
 	Holds func(v *View[L, M]) bool
 	// Goal, optional, names the predicate of an EventuallyAlways
-	// (the standard liveness property's is "Stable"), for views that show it state by state.
+	// (the standard liveness property's is "Stable"), for views that show it state by state,
+	// and the Holds of a LeadsTo.
 	Goal string
+	// From is the P of a LeadsTo (P ~> Holds): the states from which
+	// every fair run must reach Holds. FromName, optional, names it
+	// ("LeaderCrashed").
+	From     func(v *View[L, M]) bool
+	FromName string
+	// Quiet, for an EventuallyAlways, adds to Holds that no fair step is
+	// enabled in the state: what the transition system knows and the
+	// view does not show (the standard Quiescent).
+	Quiet bool
 	// Step is the predicate of a StepProperty: a is the action that leads
 	// from before to after.
 	Step func(before *View[L, M], a Action, after *View[L, M]) bool
@@ -64,6 +90,10 @@ type Property[L, M any] struct {
 	// the IDs and the elected values: what partial-order reduction keeps
 	// visible. Without the promise the reduction is switched off.
 	ElectedOnly bool
+	// premise is, in a list from Predicates, the index of a LeadsTo's
+	// From; ofLeadsTo marks a Premise that Predicates made.
+	premise   int
+	ofLeadsTo bool
 }
 
 // PropertyInfo is a property without its predicates: what lists and
@@ -76,11 +106,35 @@ type PropertyInfo struct {
 	Optional    bool
 	ElectedOnly bool
 	Goal        string
+	FromName    string
+	Quiet       bool
+	// Premise is, for a LeadsTo in a system, the index of the predicate
+	// that is its From (see Predicates); 0 otherwise (a premise always
+	// comes after the properties).
+	Premise int
 }
 
 // Info describes p.
 func (p Property[L, M]) Info() PropertyInfo {
-	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, Goal: p.Goal}
+	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, Goal: p.Goal,
+		FromName: p.FromName, Quiet: p.Quiet, Premise: p.premise}
+}
+
+// Predicates is what a system evaluates for props: predicate i is
+// props[i], and after them come the From of each LeadsTo, in order, as
+// predicates of kind Premise (each LeadsTo's Info().Premise is its index).
+func Predicates[L, M any](props []Property[L, M]) []Property[L, M] {
+	out := slices.Clone(props)
+	for i := range props {
+		if p := &props[i]; p.Kind == LeadsTo && p.From != nil {
+			out[i].premise = len(out)
+			out = append(out, Property[L, M]{
+				Name: p.Name + ":premise", Kind: Premise, Doc: "the premise (From) of " + p.Name,
+				Holds: p.From, ElectedOnly: p.ElectedOnly, Optional: true, ofLeadsTo: true,
+			})
+		}
+	}
+	return out
 }
 
 // AnyProperty is a Property of any local state and message type (for
@@ -101,28 +155,40 @@ func (p *Property[L, M]) validate() error {
 		return fmt.Errorf("step property %s has no Step predicate", p.Name)
 	case p.Kind != StepProperty && p.Holds == nil:
 		return fmt.Errorf("%s %s has no Holds predicate", p.Kind, p.Name)
-	case p.Kind > EventuallyAlways:
+	case p.Kind == LeadsTo && p.From == nil:
+		return fmt.Errorf("leads-to %s has no From predicate (the P of P ~> Holds)", p.Name)
+	case p.Kind == Premise && !p.ofLeadsTo:
+		return fmt.Errorf("property %s: kind premise is mcheck's own; declare a LeadsTo with a From predicate", p.Name)
+	case p.Quiet && p.Kind != EventuallyAlways:
+		return fmt.Errorf("property %s: Quiet goes with an eventually-always property, not a %s", p.Name, p.Kind)
+	case p.Kind > Premise:
 		return fmt.Errorf("property %s: unknown kind %d", p.Name, p.Kind)
 	}
 	return nil
 }
 
-// Failure is what a property's Explain sees of a counterexample.
+// Failure is what a property's Explain sees of a counterexample (or of
+// the example of a Sometimes).
 type Failure[L, M any] struct {
 	// Steps is the number of steps from the initial state to State (for
 	// a lasso, to the state where the cycle starts).
 	Steps int
 	// State is the state that violates an invariant, the state after the
-	// offending step, the stuck state, or the first state of the cycle.
+	// offending step, the stuck state, the first state of the cycle, or
+	// the state a Sometimes example reaches.
 	State *View[L, M]
 	// Before, Action and Label are the offending step of a step property.
 	Before *View[L, M]
 	Action Action
 	Label  string
-	// Stuck: State has no fair step enabled (EventuallyAlways).
+	// Stuck: State has no fair step enabled (EventuallyAlways, LeadsTo).
 	Stuck bool
-	// Cycle describes a fair cycle (EventuallyAlways); nil otherwise.
+	// Cycle describes a fair cycle (EventuallyAlways, LeadsTo); nil otherwise.
 	Cycle *Cycle
+	// PremiseStep is, for a LeadsTo, the step after which From held (0:
+	// the initial state), and Premise that state; nil otherwise.
+	PremiseStep int
+	Premise     *View[L, M]
 }
 
 // Cycle is what the report knows about a fair cycle of a lasso.
@@ -146,6 +212,10 @@ type Evidence struct {
 	Action Action
 	Stuck  bool
 	Cycle  *Cycle
+	// Premise, for a LeadsTo, is the state where From held, after
+	// PremiseStep steps.
+	Premise     []byte
+	PremiseStep int
 }
 
 // PropertySystem is implemented by systems whose predicates are properties

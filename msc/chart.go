@@ -65,6 +65,20 @@ type row struct {
 	action  string
 	changes []string // every changed field, for a tooltip
 	deliver int      // the message this step delivers, or -1
+	premise bool     // a leads-to's premise holds after this step
+}
+
+// premiseMark follows the action of the step where a leads-to's premise
+// holds, in the charts' gutter.
+const premiseMark = "  ◀ premise"
+
+// gutter is the row's text in the chart's gutter: its action, marked where
+// a leads-to's premise holds.
+func (r row) gutter() string {
+	if r.premise {
+		return r.action + premiseMark
+	}
+	return r.action
 }
 
 // chart is a trace worked out into what a chart draws.
@@ -149,7 +163,11 @@ func analyze(f *trace.File) (*chart, error) {
 			queues[k] = append(queues[k], instance{v, addMsg(message{from: k.from, to: k.to}, v)})
 		}
 	}
-	c.rows = append(c.rows, row{step: 0, action: f.Steps[0].Label(), deliver: -1})
+	premise := -1
+	if f.Premise != nil {
+		premise = *f.Premise
+	}
+	c.rows = append(c.rows, row{step: 0, action: f.Steps[0].Label(), deliver: -1, premise: premise == 0})
 	c.alive = append(c.alive, aliveOf(f.Steps[0].State, len(c.lanes)))
 	for i, p := range f.Steps[0].State.Processes {
 		if v, ok := p.Field("elected"); ok && !v.IsNone() && p.Alive {
@@ -162,7 +180,7 @@ func analyze(f *trace.File) (*chart, error) {
 		if len(cur.Processes) != len(c.lanes) {
 			return nil, fmt.Errorf("msc: step %d has %d processes, step 0 has %d", i, len(cur.Processes), len(c.lanes))
 		}
-		r := row{step: i, action: f.Steps[i].Label(), deliver: -1}
+		r := row{step: i, action: f.Steps[i].Label(), deliver: -1, premise: premise == i}
 		for _, ch := range trace.Diff(prev, cur) {
 			r.changes = append(r.changes, ch.Name+": "+ch.Old+" → "+ch.New)
 		}

@@ -83,6 +83,9 @@ func Mermaid(w io.Writer, f *trace.File) error {
 			// An action mcheck could not place: say it over every lane.
 			p("%sNote over %s,%s: %s\n", indent, c.lanes[0], c.lanes[len(c.lanes)-1], mermaidText(fmt.Sprintf("%d: %s", r, row.action)))
 		}
+		if row.premise {
+			p("%sNote over %s,%s: %s\n", indent, c.lanes[0], c.lanes[len(c.lanes)-1], mermaidText(fmt.Sprintf("%d: %s", r, trace.PremiseWords)))
+		}
 	}
 	if c.cycle >= 0 {
 		p("    end\n")

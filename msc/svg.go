@@ -103,6 +103,7 @@ var kindWords = map[string]string{
 	trace.KindStep:      "the last step breaks the step property",
 	trace.KindStuck:     "ends in a stuck state",
 	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
+	trace.KindExample:   "an example (a shortest run to a state where it holds; not a violation)",
 }
 
 // witnessWords name the runs of --complexity, which break nothing: the
@@ -130,7 +131,11 @@ func titleLines(f *trace.File) (head, summary string) {
 		}
 		return head, f.Summary
 	}
-	return fmt.Sprintf("%s violated: %s, %d steps", f.Property, kind, len(f.Steps)-1), f.Summary
+	what := "violated"
+	if f.Kind == trace.KindExample {
+		what = "is reachable"
+	}
+	return fmt.Sprintf("%s %s: %s, %d steps", f.Property, what, kind, len(f.Steps)-1), f.Summary
 }
 
 // wrap breaks s into lines of at most n characters, at spaces.
@@ -230,7 +235,7 @@ func (l *layout) compute() {
 	l.gutterNumW = float64(digits) * charW
 	actionW := 0.0
 	for _, r := range c.rows {
-		actionW = max(actionW, textW(r.action))
+		actionW = max(actionW, textW(r.gutter()))
 	}
 	gutterW := l.gutterNumW + 10 + actionW + 18
 
@@ -646,6 +651,9 @@ func (l *layout) draw(s *svgWriter) {
 			fill = "#f5f5f5"
 		}
 		tip := fmt.Sprintf("step %d: %s", r.step, r.action)
+		if r.premise {
+			tip += " (" + trace.PremiseWords + ")"
+		}
 		if len(r.changes) > 0 {
 			tip += "\n" + strings.Join(r.changes, "\n")
 		}
@@ -658,7 +666,7 @@ func (l *layout) draw(s *svgWriter) {
 		y := top + l.rowH/2
 		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0" stroke-width="1"/>`, num(l.lanesLeft), num(y), num(right), num(y))
 		s.printf(`<text x="%s" y="%s" text-anchor="end" fill="%s">%d</text>`, num(margin+l.gutterNumW), num(y+4), grey, r.step)
-		s.printf(`<text x="%s" y="%s" fill="%s">%s</text></g>`+"\n", num(margin+l.gutterNumW+10), num(y+4), ink, esc(r.action))
+		s.printf(`<text x="%s" y="%s" fill="%s">%s</text></g>`+"\n", num(margin+l.gutterNumW+10), num(y+4), ink, esc(r.gutter()))
 	}
 	s.printf("</g>\n")
 

@@ -14,8 +14,10 @@ import (
 
 // Standard returns the properties every algorithm is checked against: at
 // most one leader, agreement on a live leader, and Termination (<>[]Stable),
-// checked by default; and the optional step property that a live leader is
-// never demoted.
+// checked by default; and the optional ones: the step property that a live
+// leader is never demoted, recovery from a leader's crash
+// (LeaderCrashed ~> Stable), and quiescence (<>[] no message in flight and
+// no fair step enabled).
 func Standard[L, M any]() []model.Property[L, M] {
 	return []model.Property[L, M]{
 		{
@@ -38,7 +40,52 @@ func Standard[L, M any]() []model.Property[L, M] {
 			Doc:  "a live leader stays leader while it is alive",
 			Step: NotDemoted[L, M], When: LeaderStaysAlive[L, M], Explain: explainDemoted[L, M],
 		},
+		{
+			Name: "LeaderCrashRecovered", Kind: model.LeadsTo, Optional: true, ElectedOnly: true,
+			Doc: "LeaderCrashed ~> Stable under weak fairness: from every state where a live process's elected leader has crashed " +
+				"(the state right after the leader's crash, while anybody still names it), every fair run reaches a state where every live process has elected the largest live ID",
+			From: LeaderCrashed[L, M], FromName: "LeaderCrashed", Holds: Stable[L, M], Goal: "Stable", Explain: explainNotRecovered[L, M],
+		},
+		{
+			Name: "Quiescent", Kind: model.EventuallyAlways, Optional: true, Quiet: true,
+			Doc: "<>[]Quiet under weak fairness: eventually no message is in flight and no fair step is enabled, for good " +
+				"(stricter than Termination: an ELECTED that circulates forever after everybody agrees passes Termination, not Quiescent)",
+			Holds: NoMessageInFlight[L, M], Goal: "Quiet", Explain: explainNotQuiet[L, M],
+		},
 	}
+}
+
+// LeaderCrashed is the premise of LeaderCrashRecovered: some live process
+// has elected a process that has crashed (no live process carries the ID
+// it elected). A state holds no record of the step that led to it, so "the
+// leader has just crashed" is read from what the crash leaves behind: the
+// processes that knew the leader still name it. That is also the condition
+// on which the failure detector makes them suspect it, the very situation
+// that recovery must repair; it holds from the crash step of a leader that
+// anybody had elected until the last of them has moved on (or the leader
+// has restarted), and it also holds when an ELECTED of a process that has
+// since crashed is delivered. A leader that crashes before anybody else has
+// heard of it leaves no such trace: nobody has a leader to lose then.
+func LeaderCrashed[L, M any](v *model.View[L, M]) bool {
+	for p := 0; p < v.N(); p++ {
+		if e := v.Elected(p); v.Alive(p) && e != 0 && !v.AliveID(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// NoMessageInFlight: every channel is empty. With Quiet (no fair step
+// enabled) it is the goal of Quiescent.
+func NoMessageInFlight[L, M any](v *model.View[L, M]) bool {
+	for from := 0; from < v.N(); from++ {
+		for to := 0; to < v.N(); to++ {
+			if len(v.Chan(from, to)) > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // SingleLeader: leader(p) ≡ alive[p] ∧ elected[p] = ids[p] for at most one p.
@@ -129,13 +176,17 @@ func explainLeaders[L, M any](f *model.Failure[L, M]) string {
 
 func explainDisagreement[L, M any](f *model.Failure[L, M]) string {
 	v := f.State
+	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", f.Steps, byElected(v, v.AliveID, " elected "))
+}
+
+// byElected groups the live processes whose elected value e is set and
+// keep(e) by that value, in order of first appearance: "p1, p2 elected 4;
+// p3 elected 3" (with verb " elected ").
+func byElected[L, M any](v *model.View[L, M], keep func(e int) bool, verb string) string {
 	byLeader := map[int][]string{}
 	var order []int
 	for p := 0; p < v.N(); p++ {
-		if !v.Alive(p) {
-			continue
-		}
-		if e := v.Elected(p); e != 0 && v.AliveID(e) {
+		if e := v.Elected(p); v.Alive(p) && e != 0 && keep(e) {
 			if byLeader[e] == nil {
 				order = append(order, e)
 			}
@@ -144,9 +195,9 @@ func explainDisagreement[L, M any](f *model.Failure[L, M]) string {
 	}
 	var parts []string
 	for _, e := range order {
-		parts = append(parts, strings.Join(byLeader[e], ", ")+" elected "+strconv.Itoa(e))
+		parts = append(parts, strings.Join(byLeader[e], ", ")+verb+strconv.Itoa(e))
 	}
-	return fmt.Sprintf("after %d steps live processes disagree on a live leader: %s", f.Steps, strings.Join(parts, "; "))
+	return strings.Join(parts, "; ")
 }
 
 // notStable lists the live processes that have not elected the largest
@@ -193,4 +244,37 @@ func explainDemoted[L, M any](f *model.Failure[L, M]) string {
 		}
 	}
 	return fmt.Sprintf("step %d, %s, demotes the live leader %s", f.Steps, f.Label, strings.Join(who, " and "))
+}
+
+func explainNotRecovered[L, M any](f *model.Failure[L, M]) string {
+	if f.Premise == nil {
+		return explainUnstable(f)
+	}
+	v := f.Premise
+	crashed := byElected(v, func(e int) bool { return !v.AliveID(e) }, " elected the crashed ")
+	return fmt.Sprintf("after step %d the leader has crashed (%s); then %s", f.PremiseStep, crashed, explainUnstable(f))
+}
+
+func explainNotQuiet[L, M any](f *model.Failure[L, M]) string {
+	v := f.State
+	var busy []string
+	for from := 0; from < v.N(); from++ {
+		for to := 0; to < v.N(); to++ {
+			for _, m := range v.Chan(from, to) {
+				busy = append(busy, fmt.Sprintf("%s→%s %s", v.Name(from), v.Name(to), v.FormatMsg(m)))
+			}
+		}
+	}
+	agreed := ""
+	if Stable(v) {
+		agreed = fmt.Sprintf(", although every live process has elected %d", MaxLive(v))
+	}
+	if f.Cycle == nil {
+		return fmt.Sprintf("stuck after %d steps with messages in flight that no fair step delivers: %s", f.Steps, strings.Join(busy, ", "))
+	}
+	inFlight := ""
+	if len(busy) > 0 {
+		inFlight = " (in flight where it starts: " + strings.Join(busy, ", ") + ")"
+	}
+	return fmt.Sprintf("a fair cycle of %d steps repeats forever, so the system never falls quiet%s%s", f.Cycle.Steps, inFlight, agreed)
 }

@@ -131,9 +131,9 @@ func TestReductionOnlyForPropertiesOverElectedValues(t *testing.T) {
 
 func TestEveryAlgorithmListsItsOwnProperties(t *testing.T) {
 	reg := specs.Builtin()
-	own := map[string]string{
-		"ring": "BusyElectsNobody", "chang-roberts": "NonParticipantForwardsNoElection", "lelann": "DecidedKnowsAllLive",
-		"hirschberg-sinclair": "LogPhases", "bully": "WaitingAfterOK",
+	own := map[string][]string{
+		"ring": {"BusyElectsNobody"}, "chang-roberts": {"NonParticipantForwardsNoElection"}, "lelann": {"DecidedKnowsAllLive"},
+		"hirschberg-sinclair": {"LogPhases"}, "bully": {"WaitingAfterOK", "TakeOver"},
 	}
 	for _, name := range reg.Names() {
 		sp, err := reg.Lookup(name)
@@ -143,6 +143,6 @@ func TestEveryAlgorithmListsItsOwnProperties(t *testing.T) {
 			names = append(names, p.Name)
 			assert.NotEmpty(t, p.Doc, p.Name)
 		}
-		assert.Equal(t, []string{"SingleLeader", "Agreement", "Termination", "LeaderNotDemoted", own[name]}, names, name)
+		assert.Equal(t, append([]string{"SingleLeader", "Agreement", "Termination", "LeaderNotDemoted", "LeaderCrashRecovered", "Quiescent"}, own[name]...), names, name)
 	}
 }

@@ -33,7 +33,8 @@ type Factory interface {
 	// its own, and any added for this spec, in that order.
 	Properties() []model.PropertyInfo
 	// System composes the algorithm under cfg, evaluating the named
-	// properties (predicate i is check[i]).
+	// properties (predicate i is check[i]; after them, the premises of
+	// its leads-to properties, model.Predicates).
 	System(cfg model.Config, check []string, opts ...model.Option) (model.System, error)
 }
 
@@ -77,7 +78,7 @@ func (b *builder[L, M]) System(cfg model.Config, check []string, opts ...model.O
 	if err != nil {
 		return nil, err
 	}
-	k, err := model.New(b.alg, cfg, props, opts...)
+	k, err := model.New(b.alg, cfg, model.Predicates(props), opts...)
 	if err != nil {
 		return nil, err
 	}

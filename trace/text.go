@@ -16,6 +16,7 @@ var kindText = map[string]string{
 	KindStep:      "counterexample (ends in the step that breaks it)",
 	KindStuck:     "counterexample (ends in a stuck state)",
 	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
+	KindExample:   "example (a shortest run to a state where it holds; not a violation)",
 	KindWitness:   "witness run",
 	KindLasso:     "witness (a lasso: a prefix, then a cycle that sends and can be repeated at will)",
 }
@@ -32,9 +33,14 @@ func CycleWords(first, last int) (repeat, back string) {
 	return repeat, fmt.Sprintf("back to step %d", first)
 }
 
+// PremiseWords mark the step of a leads-to's counterexample where its
+// premise holds, in the text, the charts and the explorer page alike.
+const PremiseWords = "premise holds here; its goal never does from here on"
+
 // WriteText renders f for people: the initial state in full, then each
 // step's action and the fields it changed ("p3.elected: ⊥ → 9"), or with
-// full the whole state after every step. A lasso's cycle is marked.
+// full the whole state after every step. A lasso's cycle is marked, and
+// so is the step where a leads-to's premise holds.
 func WriteText(w io.Writer, f *File, full bool) {
 	steps := "steps"
 	if len(f.Steps) == 2 {
@@ -59,6 +65,9 @@ func WriteText(w io.Writer, f *File, full bool) {
 		case i == last:
 			_, back := CycleWords(first, last)
 			mark = "   ↩ " + back
+		}
+		if f.Premise != nil && *f.Premise == i {
+			mark += "   ◀ " + PremiseWords
 		}
 		fmt.Fprintf(w, "%4d  %s%s\n", i, Printable(s.Label()), mark)
 		if i == 0 || full {

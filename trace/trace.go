@@ -1,8 +1,11 @@
 // Package trace is the counterexample as a file that people read and CI
 // keeps: a versioned JSON format (mcheck-trace/2) holding the configuration,
 // the property, every step as data (model.StepInfo) with the state after it
-// as data (model.Snapshot), and where a lasso's cycle starts. Verify replays a trace through the transition function, so a
-// trace file can be checked long after it was written.
+// as data (model.Snapshot), where a lasso's cycle starts, and where a
+// leads-to's premise held. Verify replays a trace through the transition
+// function, so a trace file can be checked long after it was written. The
+// run of a reachable Sometimes property is a trace too, of kind example:
+// not a counterexample, and replayed the same way.
 package trace
 
 import (
@@ -36,6 +39,9 @@ const (
 	KindStep      = "step"       // the last step violates the step property
 	KindStuck     = "stuck"      // the last state is not Stable and has no fair step
 	KindFairCycle = "fair-cycle" // steps from CycleStart on repeat forever, fairly, without Stable
+	// KindExample is no counterexample: the run of a Sometimes property to
+	// a state where its predicate holds.
+	KindExample = "example"
 	// Witnesses of --complexity: a run that attains a count, and a lasso
 	// whose cycle makes a count unbounded.
 	KindWitness = "witness"
@@ -134,9 +140,17 @@ type File struct {
 	Summary  string `json:"summary,omitempty"`
 	// CycleStart is the step whose state the last step returns to, for
 	// fair-cycle traces; null otherwise.
-	CycleStart *int   `json:"cycle_start"`
-	Steps      []Step `json:"steps"`
+	CycleStart *int `json:"cycle_start"`
+	// Premise is, for a leads-to property's counterexample, the step in
+	// whose state the premise (P of P ~> Q) holds, Q never holding from
+	// there on; absent otherwise.
+	Premise *int   `json:"premise,omitempty"`
+	Steps   []Step `json:"steps"`
 }
+
+// ClaimsProperty reports whether f claims something of its property: a
+// counterexample or an example does, a measure's witness run does not.
+func (f *File) ClaimsProperty() bool { return f.Kind != KindWitness && f.Kind != KindLasso }
 
 // Step is an action and the state after it, both as data; the first step
 // is the initial state, whose Step is null.
@@ -163,6 +177,10 @@ func New(algo string, cfg model.Config, property, kind, summary string, t *explo
 	if t.CycleStart >= 0 {
 		cs := t.CycleStart
 		f.CycleStart = &cs
+	}
+	if t.Premise != nil {
+		m := *t.Premise
+		f.Premise = &m
 	}
 	for i, s := range t.Steps {
 		st := Step{State: exp.Snapshot(s.State)}
@@ -245,8 +263,8 @@ func (f *File) Validate() error {
 	switch {
 	case f.Property == "":
 		return malformed("property is missing")
-	case !slices.Contains([]string{KindInvariant, KindStep, KindStuck, KindFairCycle, KindWitness, KindLasso}, f.Kind):
-		return malformed("kind %q is none of %q, %q, %q, %q, %q, %q", f.Kind, KindInvariant, KindStep, KindStuck, KindFairCycle, KindWitness, KindLasso)
+	case !slices.Contains(kinds, f.Kind):
+		return malformed("kind %q is none of %s", f.Kind, quotedList(kinds))
 	case f.Kind == KindStep && len(f.Steps) < 2:
 		return malformed("a %q counterexample needs a step after the initial state", KindStep)
 	}
@@ -256,24 +274,49 @@ func (f *File) Validate() error {
 	if cs := f.CycleStart; cs != nil && (*cs < 0 || *cs >= len(f.Steps)-1) {
 		return malformed("cycle_start %d is outside the steps 0..%d", *cs, len(f.Steps)-2)
 	}
+	if m := f.Premise; m != nil {
+		switch {
+		case f.Kind != KindStuck && f.Kind != KindFairCycle:
+			return malformed("premise goes with kinds %q and %q (a leads-to's counterexample), not %q", KindStuck, KindFairCycle, f.Kind)
+		case *m < 0 || *m >= len(f.Steps):
+			return malformed("premise %d is outside the steps 0..%d", *m, len(f.Steps)-1)
+		}
+	}
 	if _, err := f.Config.Model(); err != nil {
 		return malformed("config.detector: %v", err)
 	}
 	return nil
 }
 
+// kinds are the kinds a trace file may have.
+var kinds = []string{KindInvariant, KindStep, KindStuck, KindFairCycle, KindExample, KindWitness, KindLasso}
+
+func quotedList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
+
 // DivergenceError says where a trace stops being a run of the model, or why
-// its end is not a violation.
+// its end is not a violation (for an example: why it reaches no state where
+// the property holds).
 type DivergenceError struct {
-	Step   int // -1: the property is not violated at the end
-	Reason string
+	Step    int // -1: the property is not violated at the end
+	Reason  string
+	Example bool // the trace claims to be an example
 }
 
 func (e *DivergenceError) Error() string {
-	if e.Step < 0 {
-		return "not a counterexample: " + e.Reason
+	what := "not a counterexample"
+	if e.Example {
+		what = "not an example"
 	}
-	return fmt.Sprintf("not a counterexample: step %d: %s", e.Step, e.Reason)
+	if e.Step < 0 {
+		return what + ": " + e.Reason
+	}
+	return fmt.Sprintf("%s: step %d: %s", what, e.Step, e.Reason)
 }
 
 // KindsOf lists the counterexample kinds of a property of kind k.
@@ -283,6 +326,8 @@ func KindsOf(k model.PropertyKind) []string {
 		return []string{KindInvariant}
 	case model.StepProperty:
 		return []string{KindStep}
+	case model.Sometimes:
+		return []string{KindExample}
 	}
 	return []string{KindStuck, KindFairCycle}
 }
@@ -319,7 +364,7 @@ func replaySystem(f *File, reg *specs.Registry) (model.System, string, error) {
 	}
 	// A measure's witness run claims no property: it only has to replay.
 	check := []string{f.Property}
-	if f.Kind == KindWitness || f.Kind == KindLasso {
+	if !f.ClaimsProperty() {
 		check = nil
 	} else if err := f.CheckProperty(spec.Build.Properties()); err != nil {
 		return nil, "", err
@@ -347,6 +392,10 @@ func Run(sys model.System, f *File) (*explore.Trace, error) {
 	t := &explore.Trace{CycleStart: -1}
 	if f.CycleStart != nil {
 		t.CycleStart = *f.CycleStart
+	}
+	if f.Premise != nil {
+		m := *f.Premise
+		t.Premise = &m
 	}
 	for i, st := range r.states {
 		s := explore.Step{State: st}
@@ -387,6 +436,12 @@ func (f *File) CheckProperty(all []model.PropertyInfo) error {
 	if kinds := KindsOf(all[i].Kind); !slices.Contains(kinds, f.Kind) {
 		return malformed("property %s goes with kind %s, not %q", f.Property, quoted(kinds), f.Kind)
 	}
+	if leads := all[i].Kind == model.LeadsTo; leads != (f.Premise != nil) {
+		if leads {
+			return malformed("property %s is a leads-to: its counterexample gives the step where its premise holds (premise)", f.Property)
+		}
+		return malformed("premise goes with a leads-to property, and %s is a %s", f.Property, all[i].Kind)
+	}
 	return nil
 }
 
@@ -403,13 +458,16 @@ func quoted(xs []string) string {
 // property, found among sys's predicates by name: the invariant is false in
 // the last state, or the step property is false of the last step, or the
 // last state is stuck outside the property's goal, or the cycle returns to
-// its start, is weakly fair and passes a state outside the goal.
+// its start, is weakly fair and passes a state outside the goal. For a
+// leads-to, the premise holds at its step and the goal in no state from
+// there (or from the cycle's start) on; an example ends in a state where
+// its Sometimes property holds.
 func Verify(sys model.System, f *File) error {
 	exp, err := model.ExpanderOf(sys)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	if f.Kind == KindWitness || f.Kind == KindLasso {
+	if !f.ClaimsProperty() {
 		// A measure's witness run claims no violation: it must replay.
 		_, err := follow(exp, f)
 		return err
@@ -419,14 +477,30 @@ func Verify(sys model.System, f *File) error {
 	if p < 0 {
 		return fmt.Errorf("verify: the model does not check %s", f.Property)
 	}
+	info, err := propertyInfo(sys, p)
+	if err != nil {
+		return err
+	}
 	r, err := follow(exp, f)
 	if err != nil {
+		if d, ok := err.(*DivergenceError); ok {
+			d.Example = f.Kind == KindExample
+		}
 		return err
 	}
 	states, props, fair := r.states, r.props, r.fair
 	var b model.Batch
 	last := len(states) - 1
+	if info.Kind == model.LeadsTo {
+		if err := verifyPremise(f, info, props, p); err != nil {
+			return err
+		}
+	}
 	switch f.Kind {
+	case KindExample:
+		if props[last]&(1<<p) == 0 {
+			return &DivergenceError{Step: -1, Reason: f.Property + " does not hold in the last state", Example: true}
+		}
 	case KindInvariant:
 		if props[last]&(1<<p) != 0 {
 			return &DivergenceError{Step: -1, Reason: f.Property + " holds in the last state"}
@@ -446,7 +520,47 @@ func Verify(sys model.System, f *File) error {
 			}
 		}
 	case KindFairCycle:
-		return verifyCycle(sys, exp, f, states, props, fair, p)
+		return verifyCycle(sys, exp, f, states, props, fair, p, info)
+	}
+	return nil
+}
+
+// propertyInfo is what sys says of its predicate p, when it describes its
+// properties (the kernel does); a bare system's are plain goals.
+func propertyInfo(sys model.System, p int) (model.PropertyInfo, error) {
+	ps, ok := sys.(model.PropertySystem)
+	if !ok {
+		return model.PropertyInfo{Name: sys.Predicates()[p]}, nil
+	}
+	infos := ps.Properties()
+	if p >= len(infos) {
+		return model.PropertyInfo{}, fmt.Errorf("verify: the model describes %d properties, not predicate %d", len(infos), p)
+	}
+	return infos[p], nil
+}
+
+// verifyPremise checks a leads-to's counterexample: the premise holds at
+// its step, and from there (or from the cycle's start, if earlier) the goal
+// holds in no state.
+func verifyPremise(f *File, info model.PropertyInfo, props []uint64, goal int) error {
+	if f.Premise == nil {
+		return malformed("property %s is a leads-to: its counterexample gives the step where its premise holds (premise)", f.Property)
+	}
+	m := *f.Premise
+	if m < 0 || m >= len(props) {
+		return malformed("premise %d is outside the steps 0..%d", m, len(props)-1)
+	}
+	if props[m]&(1<<info.Premise) == 0 {
+		return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the premise of %s does not hold at step %d", f.Property, m)}
+	}
+	from := m
+	if f.CycleStart != nil {
+		from = min(from, *f.CycleStart)
+	}
+	for i := from; i < len(props); i++ {
+		if props[i]&(1<<goal) != 0 {
+			return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the goal of %s holds at step %d, after its premise held", f.Property, i)}
+		}
 	}
 	return nil
 }
@@ -527,7 +641,11 @@ func follow(exp model.Expander, f *File) (*replayed, error) {
 	return r, nil
 }
 
-func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int) error {
+// verifyCycle checks a lasso: the cycle returns to its start, is weakly
+// fair, and (for an eventually-always) passes a state outside the goal,
+// which for a Quiet goal is also a state with a fair step enabled. (A
+// leads-to's cycle is outside its goal throughout: verifyPremise.)
+func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte, props []uint64, fair []int32, stable int, info model.PropertyInfo) error {
 	c, last := *f.CycleStart, len(states)-1
 	if c < 0 || c >= last {
 		// Read validates this; a File built in code may not be.
@@ -536,16 +654,10 @@ func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte,
 	if !bytes.Equal(states[c], states[last]) {
 		return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not the state of step %d, where the cycle starts", c)}
 	}
-	bad := false
-	for i := c; i <= last; i++ {
-		bad = bad || props[i]&(1<<stable) == 0
-	}
-	if !bad {
-		return &DivergenceError{Step: -1, Reason: "every state of the cycle satisfies the goal of " + f.Property}
-	}
 	// Classes enabled in every state of the cycle must be taken in it.
 	var b model.Batch
 	var always []int32
+	bad := info.Kind == model.LeadsTo
 	for i := c; i < last; i++ {
 		exp.Expand(states[i], &b)
 		var here []int32
@@ -554,11 +666,15 @@ func verifyCycle(sys model.System, exp model.Expander, f *File, states [][]byte,
 				here = append(here, s.Fair)
 			}
 		}
+		bad = bad || props[i]&(1<<stable) == 0 || info.Quiet && len(here) > 0
 		if i == c {
 			always = here
 		} else {
 			always = slices.DeleteFunc(always, func(x int32) bool { return !slices.Contains(here, x) })
 		}
+	}
+	if !bad {
+		return &DivergenceError{Step: -1, Reason: "every state of the cycle satisfies the goal of " + f.Property}
 	}
 	for _, cl := range always {
 		if !slices.Contains(fair[c+1:], cl) {

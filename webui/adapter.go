@@ -165,12 +165,18 @@ func stepOf(index int, info model.StepInfo, fair bool) Step {
 
 // counterexample is what a URL says the path is: a counterexample of
 // property, of kind kind ("" for a path walked by hand).
-type counterexample struct{ property, kind string }
+// counterexample is what a path is a counterexample (or an example) of:
+// the property, the kind, and for a leads-to the step where its premise
+// holds.
+type counterexample struct {
+	property, kind string
+	premise        *int
+}
 
 // view renders the state after step at of w, the steps enabled there, and
 // the whole path as a chart, titled with the property cx names.
 func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
-	v := View{At: at, Cycle: cycle, Property: cx.property, Kind: cx.kind, History: []Step{}, Steps: []Step{}}
+	v := View{At: at, Cycle: cycle, Property: cx.property, Kind: cx.kind, Premise: cx.premise, History: []Step{}, Steps: []Step{}}
 	for i := 1; i < len(w.states); i++ {
 		v.History = append(v.History, stepOf(w.index[i], w.steps[i], w.fair[i]))
 	}
@@ -196,15 +202,28 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 		v.Steps = append(v.Steps, st)
 	}
 	v.Discarded = b.Discarded
+	infos := s.sys.(model.PropertySystem).Properties()
+	shown := func(name string) bool {
+		return slices.ContainsFunc(v.Properties, func(p Property) bool { return p.Name == name })
+	}
 	for i, p := range s.props {
-		if p.Kind != model.StepProperty {
-			// For an eventually-always property the bit is its goal (Stable
-			// of the standard liveness property): whether this state is one it must reach.
-			name := p.Name
-			if p.Kind == model.EventuallyAlways {
-				name = cmp.Or(p.Goal, "the goal of "+p.Name)
-			}
+		if p.Kind == model.StepProperty || p.Quiet {
+			continue // a Quiet goal is the page's quiescent line, and more
+		}
+		// For an eventually-always or a leads-to property the bit is its
+		// goal (Stable of the standard liveness property): whether this
+		// state is one it must reach; each such predicate is shown once.
+		name := p.Name
+		if p.Kind == model.EventuallyAlways || p.Kind == model.LeadsTo {
+			name = cmp.Or(p.Goal, "the goal of "+p.Name)
+		}
+		if !shown(name) {
 			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: b.Props&(1<<i) != 0})
+		}
+		if p.Kind == model.LeadsTo && p.Name == cx.property && i < len(infos) {
+			// The premise of the leads-to the path is a counterexample of.
+			name := cmp.Or(p.FromName, "the premise of "+p.Name)
+			v.Properties = append(v.Properties, Property{Name: name, Kind: model.Premise.String(), Holds: b.Props&(1<<infos[i].Premise) != 0})
 		}
 	}
 	v.Chart, v.ChartNote = s.chart(w, cycle, cx)
@@ -280,7 +299,7 @@ func channelOf(from, to int, msgs []model.Value, changed bool) Channel {
 
 // file is the path of w as a trace file; cx names its property, if any.
 func (s *session) file(w *walk, cycle *int, cx counterexample) *trace.File {
-	t := &explore.Trace{CycleStart: -1}
+	t := &explore.Trace{CycleStart: -1, Premise: cx.premise}
 	if cycle != nil {
 		t.CycleStart = *cycle
 	}
@@ -446,7 +465,7 @@ func (s *session) resultOf(rep *check.Report) (*Result, error) {
 			return fmt.Errorf("internal error: the %s counterexample of %s: %w", f.Kind, f.Property, err)
 		}
 		res.Counterexamples = append(res.Counterexamples, Counterexample{
-			Property: f.Property, Kind: f.Kind, Summary: f.Summary, Bounded: bounded, Path: path, Cycle: f.CycleStart,
+			Property: f.Property, Kind: f.Kind, Summary: f.Summary, Bounded: bounded, Path: path, Cycle: f.CycleStart, Premise: f.Premise,
 		})
 		return nil
 	}

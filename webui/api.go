@@ -24,7 +24,10 @@ type View struct {
 	// by replay), of kind Kind; empty for a path walked by hand.
 	Property string `json:"property,omitempty"`
 	Kind     string `json:"kind,omitempty"`
-	History  []Step `json:"history"` // the steps of the path, step 1 first
+	// Premise, for a leads-to's counterexample, is the step after which
+	// its premise holds (its goal never does from there on); null otherwise.
+	Premise *int   `json:"premise,omitempty"`
+	History []Step `json:"history"` // the steps of the path, step 1 first
 
 	Processes []Process `json:"processes"`
 	Channels  []Channel `json:"channels"`
@@ -136,6 +139,7 @@ type Counterexample struct {
 	Bounded  bool   `json:"bounded"`
 	Path     []int  `json:"path"`
 	Cycle    *int   `json:"cycle"`
+	Premise  *int   `json:"premise,omitempty"`
 	Query    string `json:"query"` // the URL query that loads it
 }
 

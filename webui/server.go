@@ -55,6 +55,9 @@ const (
 	// counterexample of, and how: the page verifies it and titles the chart.
 	paramProperty = "property"
 	paramKind     = "kind"
+	// paramPremise is, for a leads-to's counterexample, the step where its
+	// premise holds.
+	paramPremise = "premise"
 )
 
 // Options configure a Server.
@@ -164,15 +167,18 @@ func New(opt Options) (*Server, error) {
 		}
 		home.path, home.at, home.cycle = path, len(path), f.CycleStart
 		switch {
-		case f.Kind == trace.KindWitness || f.Kind == trace.KindLasso:
+		case !f.ClaimsProperty():
 			// A measure's witness claims no violation: a walk.
 			s.note = trace.Printable(fmt.Sprintf("%s: %s is a measure's run (%s, %d steps), not a counterexample", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
 		case notViolated != nil:
 			// The note says what the replay checked; the file's summary is
 			// its own text, which nothing checks (trace.Replayed).
 			s.note = trace.Printable(fmt.Sprintf("%s: %v", opt.TraceName, notViolated))
-		default:
+		case f.Kind == trace.KindExample:
 			home.cx = counterexample{property: f.Property, kind: f.Kind}
+			s.note = trace.Printable(fmt.Sprintf("%s: %s is reachable (an example, %d steps; every step replays)", opt.TraceName, f.Property, len(f.Steps)-1))
+		default:
+			home.cx = counterexample{property: f.Property, kind: f.Kind, premise: f.Premise}
 			s.note = trace.Printable(fmt.Sprintf("%s: %s violated (%s, %d steps; every step replays)", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
 		}
 		if f.Config.Perm {
@@ -343,6 +349,15 @@ func parseQuery(raw string) (pageQuery, error) {
 	if (q.cx.property == "") != (q.cx.kind == "") {
 		return q, bad("give both %s= and %s= (the property a path violates and how), or neither", paramProperty, paramKind)
 	}
+	if v, ok, err := one(paramPremise); err != nil {
+		return q, err
+	} else if ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > len(q.path) || q.cx.property == "" {
+			return q, bad("premise=%q: want a step of the path, 0 to %d, of a leads-to's counterexample (with %s= and %s=)", v, len(q.path), paramProperty, paramKind)
+		}
+		q.cx.premise = &n
+	}
 	if v, ok, err := one(paramSeed); err != nil {
 		return q, err
 	} else if ok {
@@ -374,6 +389,9 @@ func (q pageQuery) encode() string {
 	}
 	if q.cx.property != "" {
 		sb.WriteString("&" + paramProperty + "=" + url.QueryEscape(q.cx.property) + "&" + paramKind + "=" + url.QueryEscape(q.cx.kind))
+	}
+	if q.cx.premise != nil {
+		sb.WriteString("&" + paramPremise + "=" + strconv.Itoa(*q.cx.premise))
 	}
 	return sb.String()
 }
@@ -599,7 +617,7 @@ func (s *Server) run(ctx context.Context, j *job, m Model, cfg url.Values) {
 	if res != nil {
 		for i := range res.Counterexamples {
 			cx := &res.Counterexamples[i]
-			cx.Query = pageQuery{cfg: cfg, path: cx.Path, at: len(cx.Path), cycle: cx.Cycle, cx: counterexample{cx.Property, cx.Kind}}.encode()
+			cx.Query = pageQuery{cfg: cfg, path: cx.Path, at: len(cx.Path), cycle: cx.Cycle, cx: counterexample{cx.Property, cx.Kind, cx.Premise}}.encode()
 		}
 	}
 	j.mu.Lock()

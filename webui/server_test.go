@@ -562,3 +562,41 @@ func TestPanickingAlgorithm(t *testing.T) {
 	// The server still answers.
 	assert.Equal(t, http.StatusOK, do(srv, "GET", "/api/home").Code)
 }
+
+// A leads-to's counterexample opens with its premise marked (in the URL,
+// the view, the property list and the chart), and a Sometimes example
+// opens as an example, not as a violation.
+func TestLeadsToAndExampleFilesOpen(t *testing.T) {
+	opt := options(t, "algo=chang-roberts&crashes=1&n=3")
+	rep, err := check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Continue: true, Properties: []string{"LeaderCrashRecovered"}})
+	require.NoError(t, err)
+	f := rep.Files()[0]
+	require.NotNil(t, f.Premise)
+	opt.Trace, opt.TraceName = f, "lcr.json"
+	srv, err := webui.New(opt)
+	require.NoError(t, err)
+	defer srv.Close()
+	assert.Contains(t, srv.Home(), "&property=LeaderCrashRecovered&kind=fair-cycle&premise="+strconv.Itoa(*f.Premise))
+	v := view(t, srv, "/api/view?"+srv.Home()+"&at="+strconv.Itoa(*f.Premise))
+	require.NotNil(t, v.Premise)
+	assert.Equal(t, *f.Premise, *v.Premise)
+	assert.Contains(t, v.Properties, webui.Property{Name: "LeaderCrashed", Kind: "premise", Holds: true}, "the premise holds at its step")
+	assert.Contains(t, v.Chart, "◀ premise")
+	// A premise where it does not hold is refused.
+	w := do(srv, "GET", "/api/view?"+strings.Replace(srv.Home(), "premise="+strconv.Itoa(*f.Premise), "premise=0", 1))
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Contains(t, w.Body.String(), "the premise of LeaderCrashRecovered does not hold at step 0")
+
+	opt = options(t, "algo=bully&crashes=1&n=4")
+	rep, err = check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Properties: []string{"TakeOver"}})
+	require.NoError(t, err)
+	opt.Trace, opt.TraceName = rep.Files()[0], "takeover.json"
+	srv, err = webui.New(opt)
+	require.NoError(t, err)
+	defer srv.Close()
+	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"takeover.json: TakeOver is reachable (an example, 3 steps; every step replays)"`)
+	v = view(t, srv, "/api/view?"+srv.Home())
+	assert.Equal(t, "example", v.Kind)
+	assert.Contains(t, v.Properties, webui.Property{Name: "TakeOver", Kind: "sometimes", Holds: true})
+	assert.Contains(t, v.Chart, "TakeOver is reachable: an example")
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,11 +25,16 @@ func TestPageWordsMatchTheReport(t *testing.T) {
 	cases := [][2]int{{1, 1}, {6, 8}, {2, 12}, {8, 38}, {3, 4}}
 	in, err := json.Marshal(cases)
 	require.NoError(t, err)
-	script := string(src) + "\nconsole.log(JSON.stringify(" + string(in) + ".map(([f, l]) => cycleWords(f, l))));\n"
+	script := string(src) + "\nconsole.log(JSON.stringify(" + string(in) + ".map(([f, l]) => cycleWords(f, l))));\nconsole.log(JSON.stringify(premiseWords));\n"
 	out, err := exec.Command(node, "-e", script).Output()
 	require.NoError(t, err)
+	lines := strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)
+	require.Len(t, lines, 2)
+	var premise string
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &premise))
+	assert.Equal(t, trace.PremiseWords, premise, "the premise's mark")
 	var got []struct{ Repeat, Back string }
-	require.NoError(t, json.Unmarshal(out, &got))
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &got))
 	require.Len(t, got, len(cases))
 	for i, c := range cases {
 		repeat, back := trace.CycleWords(c[0], c[1])

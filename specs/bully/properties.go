@@ -1,6 +1,10 @@
 package bully
 
-import "github.com/mcheck/mcheck/model"
+import (
+	"fmt"
+
+	"github.com/mcheck/mcheck/model"
+)
 
 // Properties are Bully's own claims (optional: --check NAME).
 func (Algorithm) Properties() []model.Property[Local, Msg] {
@@ -8,7 +12,54 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Name: "WaitingAfterOK", Kind: model.StepProperty, Optional: true,
 		Doc:  "a process starts waiting for COORDINATOR only when it receives an OK",
 		Step: waitsAfterOK, When: startsWaiting,
+	}, {
+		Name: "TakeOver", Kind: model.Sometimes, Optional: true, ElectedOnly: true,
+		Doc:   "the largest ID is down and the next largest is a live leader (ids 1..4: p3 is leader after p4 crashed); the report shows a shortest such run",
+		Holds: takenOver, Explain: explainTakeOver,
 	}}
+}
+
+// topTwo are the largest and the next largest ID (0 if there is none).
+func topTwo(v *model.View[Local, Msg]) (top, second int) {
+	for p := 0; p < v.N(); p++ {
+		switch id := v.ID(p); {
+		case id > top:
+			top, second = id, top
+		case id < top && id > second:
+			second = id
+		}
+	}
+	return top, second
+}
+
+// takenOver: no process with the largest ID is live, and one with the next
+// largest has elected itself.
+func takenOver(v *model.View[Local, Msg]) bool {
+	top, second := topTwo(v)
+	if second == 0 || v.AliveID(top) {
+		return false
+	}
+	for p := 0; p < v.N(); p++ {
+		if v.ID(p) == second && v.Leader(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func explainTakeOver(f *model.Failure[Local, Msg]) string {
+	v := f.State
+	top, second := topTwo(v)
+	leader, down := "", ""
+	for p := 0; p < v.N(); p++ {
+		switch {
+		case v.ID(p) == second && v.Leader(p) && leader == "":
+			leader = v.Name(p)
+		case v.ID(p) == top && down == "":
+			down = v.Name(p)
+		}
+	}
+	return fmt.Sprintf("after %d steps %s is leader while %s (ID %d) is down", f.Steps, leader, down, top)
 }
 
 // startsWaiting: some process starts waiting in the step, what

@@ -5,7 +5,7 @@
 // text rendered by the server; the page shows the text and reads no label.
 "use strict";
 
-const pageParams = ["path", "at", "cycle", "property", "kind", "seed"];
+const pageParams = ["path", "at", "cycle", "property", "kind", "premise", "seed"];
 let view = null; // the View shown
 let job = null; // the check's id, while polling
 
@@ -88,6 +88,7 @@ function queryWith(path, at, cycle, cx) {
   if (cx && cx.property) {
     q.set("property", cx.property);
     q.set("kind", cx.kind);
+    if (cx.premise !== null && cx.premise !== undefined) q.set("premise", String(cx.premise));
   }
   return q.toString().replaceAll("%2C", ",");
 }
@@ -123,7 +124,7 @@ function render(v) {
 
   const n = v.path.length;
   $("position").textContent = "step " + v.at + " of " + n + (v.cycle !== null ? " (a lasso: " + cycleWords(v.cycle + 1, n).repeat + ")" : "");
-  if (v.property) $("position").textContent += ", a counterexample of " + v.property;
+  if (v.property) $("position").textContent += (v.kind === "example" ? ", an example of " : ", a counterexample of ") + v.property;
   if (v.note) $("position").textContent += " — " + v.note;
   $("first").disabled = v.at === 0;
   $("back").disabled = v.at === 0;
@@ -196,6 +197,7 @@ function render(v) {
       else if (i === first) li.append(el("span", { class: "cycle-mark" }, " ◀ cycle starts here (" + words.repeat + ")"));
       else if (i === last) li.append(el("span", { class: "cycle-mark" }, " ↩ " + words.back));
     }
+    if (v.premise !== null && v.premise !== undefined && i === v.premise) li.append(el("span", { class: "premise-mark" }, " ◀ " + premiseWords));
     hist.append(li);
   });
 

@@ -3,6 +3,10 @@
 // where the run goes after the last; the cycle's first step is the one
 // after the state (the view's cycle) that the last step returns to.
 // (webui's TestPageWordsMatchTheReport runs it in node against the Go.)
+// premiseWords is trace.PremiseWords: the mark of the step of a leads-to's
+// counterexample where its premise holds.
+const premiseWords = "premise holds here; its goal never does from here on";
+
 function cycleWords(first, last) {
   const repeat = first === last ? "step " + first + " repeats forever" : "steps " + first + "-" + last + " repeat forever";
   return { repeat: repeat, back: "back to step " + first };
