@@ -167,7 +167,11 @@ func (r *Report) Violated() bool {
 const determinismProbe = 1000
 
 // Run performs the check.
-func Run(req Request) (*Report, error) {
+func Run(req Request) (rep *Report, err error) {
+	defer algorithmFault(req.Spec.Name, &rep, &err)
+	if req.Complexity && req.Config.Timed() {
+		return nil, fmt.Errorf("%s: the measures (complexity) are not computed in a timed mode yet: check without them, or measure the asynchronous model", req.Spec.Name)
+	}
 	var opts []model.Option
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())
@@ -223,6 +227,9 @@ func Run(req Request) (*Report, error) {
 			reduceOff = cmp.Or(reduceOff, p.Name+" may read more of a state than the elected values and liveness, which the reduction keeps visible")
 		}
 	}
+	if req.Config.Timed() {
+		reduceOff = cmp.Or(reduceOff, "a timed mode: a tick ages every channel and counts every timer down at once, a step of every process, which the reduction's soundness argument (steps of one process each) does not cover")
+	}
 	if len(goals) > 0 {
 		eo.Goal, eo.Liveness = explore.GoalOf(goals...), true
 	}
@@ -251,7 +258,7 @@ func Run(req Request) (*Report, error) {
 			res, rerun = full, true
 		}
 	}
-	rep := &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: exp, RerunFull: rerun, sys: ps}
+	rep = &Report{Algo: req.Spec.Name, Stats: res.Stats, Bitstate: res.Bitstate, Expander: exp, RerunFull: rerun, sys: ps}
 	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && goals == nil && req.Bitstate == 0 && reduceOff != "" {
 		rep.ReductionOff = reduceOff
 	}
@@ -292,6 +299,25 @@ func Run(req Request) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// algorithmFault turns a fault of the algorithm that the kernel raises
+// from inside a step (two timers armed at once in a timed mode), on a
+// worker or not, into Run's error; any other panic goes on.
+func algorithmFault(algo string, rep **Report, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	fault := v
+	if wp, ok := v.(*explore.WorkerPanic); ok {
+		fault = wp.Value
+	}
+	if tc, ok := fault.(*model.TimerConflictError); ok {
+		*rep, *err = nil, fmt.Errorf("%s: %w", algo, tc)
+		return
+	}
+	panic(v)
 }
 
 func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {

@@ -32,38 +32,40 @@ import (
 //     message) is written, read and shown only by pushElem (send),
 //     nextElem (deliver, chanMsgs, labels) and elemValue.
 //
-// Section 6 (time) then adds, one place per concern, each written only
-// when the kernel's shape says so (async states keep today's encoding):
+// Section 6 (time) adds, one place per concern, each written only when
+// the kernel's shape says so (async states keep their encoding, hashes and
+// fingerprints byte for byte):
 //
 //   - gst: a field of head, a byte after alive in encode and decode when
 //     shape.partial, a bit of head.hash's word (bit 48: alive and the two
 //     counters take 16 bits each), shown by head.snapshot. copyFrom, begin
-//     and succFP follow by themselves, and
-//     TestHeadFieldsGoThroughEveryOperation fails until every operation
-//     handles the new field.
+//     and succFP follow by themselves.
 //   - a timer per process: part of the process record. A world field
-//     beside local (timer []uint8, made by world.init), written after the
-//     local state by appendProc and read by readProc when shape.timed,
-//     copied by copyProc, turned off by resetProc (initial state, crash,
-//     restart), shown by procSnapshot. The process's component hash covers
-//     it through appendProc, so a step that sets its own timer is hashed
-//     incrementally as today; a tick changes every timer and rehashes every
-//     process.
+//     beside local (timer, one byte a process: timerOff or 1 + the
+//     countdown), written after the local state by appendProc and read by
+//     readProc when shape.timers (an algorithm without timers has every
+//     timer off for good: nothing to write), copied by copyProc, turned off by
+//     resetProc (initial state, crash, restart), shown by procSnapshot. The
+//     process's component hash covers it through appendProc, so a step
+//     that sets its own timer is hashed incrementally; a tick changes every
+//     timer and rehashes every process.
 //   - a message's age: part of the element. pushElem writes age 0 (one
 //     byte) before the message, nextElem (hence deliver, chanMsgs and the
-//     labels) steps over it, elemValue shows it; a new headAge serves
-//     deliver's guard and a new ageChan ticks a channel by walking it with
-//     nextElem. Copying, hashing, encoding and decoding a channel copy its
-//     bytes and do not change.
+//     labels) steps over it, nextAged reads it (snapshots); headAge serves
+//     deliver's guard and tick's, and ageChan ticks a channel by walking
+//     it. Copying, hashing, encoding and decoding a channel copy its bytes
+//     and do not change.
 //
 // The widths of the encoding's fixed-size fields are stated and checked
 // with the fields (checkWidths, and the constant checks beside them).
 
 // shape is what the states of one kernel hold beyond section 1's minimum:
-// the optional fields the encoding writes. Section 6 adds timed (ages and
-// timers) and partial (gst).
+// the optional fields the encoding writes.
 type shape struct {
-	layouts int // arrangements of IDs; the head names its own when > 1
+	layouts int  // arrangements of IDs; the head names its own when > 1
+	timed   bool // section 6: message ages
+	timers  bool // section 6: a timer per process (timed, and the algorithm has timers)
+	partial bool // section 6's gst
 }
 
 // ---- the head ----
@@ -72,63 +74,118 @@ type shape struct {
 // counters. encode writes it first and decode reads it back, in line (a
 // call per state cost more than the reading): the arrangement (a uvarint,
 // when the shape has several), crashes and restarts (uvarints), alive
-// (aliveBytes, little-endian).
+// (aliveBytes, little-endian), gst (a byte, when the shape is partial).
 type head struct {
 	alive    uint64 // bit p: position p is live
 	crashes  int
 	restarts int
-	lay      int // the arrangement of IDs (Kernel.layouts)
+	lay      int  // the arrangement of IDs (Kernel.layouts)
+	gst      bool // section 6: the global stabilisation time has come
 }
 
 // Widths of the head's encoding and hash. alive is written as aliveBytes
 // bytes, one bit per position; head.hash packs alive, crashes and restarts
-// into one word, counterBits each.
+// into one word, counterBits each, and gst above them.
 const (
 	aliveBytes  = 2
 	counterBits = 16
 	maxCounter  = 1<<counterBits - 1
+	gstBit      = 3 * counterBits
 )
 
 // alive fits its bytes and the hash's low word: a compile-time check.
 const _ uint = 8*aliveBytes - MaxN
 const _ uint = counterBits - MaxN
 
-// hash is the head's component hash: alive, crashes and restarts packed
-// into one word (checkWidths keeps each within counterBits), mixed, then
-// the arrangement of IDs.
+// hash is the head's component hash: alive, crashes, restarts and gst
+// packed into one word (checkWidths keeps each counter within
+// counterBits), mixed, then the arrangement of IDs.
 func (h *head) hash() uint64 {
-	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)^seedHead) + uint64(h.lay))
+	var gst uint64
+	if h.gst {
+		gst = 1 << gstBit
+	}
+	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)|gst^seedHead) + uint64(h.lay))
 }
 
-// snapshot shows the counters; alive and the arrangement show in the
-// processes (procSnapshot).
-func (h *head) snapshot(s *Snapshot) { s.Crashes, s.Restarts = h.crashes, h.restarts }
+// snapshot shows the counters, and gst when the shape has it; alive and
+// the arrangement show in the processes (procSnapshot).
+func (h *head) snapshot(s *Snapshot, sh shape) {
+	s.Crashes, s.Restarts = h.crashes, h.restarts
+	if sh.partial {
+		gst := h.gst
+		s.GST = &gst
+	}
+}
 
 // ---- the processes ----
 
-// appendProc writes process p's record: its local state.
+// A process's timer is one byte: timerOff, or 1 + the countdown, so a
+// countdown is at most maxCountdown.
+const (
+	timerOff     = 0
+	maxCountdown = 1<<8 - 2
+)
+
+// appendProc writes process p's record: its local state, then in a timed
+// shape its timer.
 func (k *Kernel[L, M]) appendProc(b []byte, w *world[L, M], p int) []byte {
-	return k.codec.AppendLocal(b, &w.local[p])
+	b = k.codec.AppendLocal(b, &w.local[p])
+	if k.shape.timers {
+		b = append(b, w.timer[p])
+	}
+	return b
 }
 
 // readProc reads what appendProc wrote and returns the rest.
 func (k *Kernel[L, M]) readProc(b []byte, w *world[L, M], p int) ([]byte, error) {
-	return k.codec.DecodeLocal(b, &w.local[p])
+	b, err := k.codec.DecodeLocal(b, &w.local[p])
+	if err != nil || !k.shape.timers {
+		return b, err
+	}
+	if len(b) < 1 {
+		return nil, errShort
+	}
+	if w.timer[p] = b[0]; int(w.timer[p]) > k.maxTimer+1 {
+		return nil, fmt.Errorf("process %d's timer %d is beyond the longest timer", p, int(w.timer[p])-1)
+	}
+	return b[1:], nil
 }
 
 // copyProc makes process p's record in w as it is in src; copyProcs
 // makes every process's.
-func (w *world[L, M]) copyProc(src *world[L, M], p int) { w.local[p] = src.local[p] }
-func (w *world[L, M]) copyProcs(src *world[L, M])       { copy(w.local, src.local) }
+func (w *world[L, M]) copyProc(src *world[L, M], p int) {
+	w.local[p], w.timer[p] = src.local[p], src.timer[p]
+}
+func (w *world[L, M]) copyProcs(src *world[L, M]) {
+	copy(w.local, src.local)
+	copy(w.timer, src.timer)
+}
 
 // resetProc gives process p the record of a process that has taken part in
-// no election: after a crash, at a restart, in the initial state.
-func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) { w.local[p] = k.alg.Init() }
+// no election: after a crash, at a restart, in the initial state. Its
+// timer is off.
+func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) {
+	w.local[p], w.timer[p] = k.alg.Init(), timerOff
+}
+
+// timerValue shows a timer: its countdown, or off.
+func timerValue(t uint8) Value {
+	if t == timerOff {
+		return Str("off")
+	}
+	return Int(int(t) - 1)
+}
 
 // procSnapshot shows process p.
 func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
 	lay := &e.k.layouts[w.lay]
-	return ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
+	ps := ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
+	if e.k.shape.timers {
+		t := timerValue(w.timer[p])
+		ps.Timer = &t
+	}
+	return ps
 }
 
 // ---- the channels and their elements ----
@@ -143,6 +200,9 @@ const (
 
 // Every channel index p*N+q fits its byte: a compile-time check.
 const _ uint = 1<<chanIndexBits - MaxN*MaxN
+
+// A message's age is one byte before it (timed shapes).
+const maxAge = 1<<8 - 1
 
 // copyChan makes channel ch of w as it is in src; the caller makes busy
 // follow (copyFrom copies the whole set).
@@ -174,38 +234,84 @@ func (k *Kernel[L, M]) hashChan(w *world[L, M], ch int) uint64 {
 }
 
 // pushElem appends the element of message m to q, a channel's bytes (a
-// send; the caller counts it).
-func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte { return k.codec.AppendMsg(q, m) }
+// send; the caller counts it): in a timed shape its age, 0, then the
+// message.
+func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte {
+	if k.shape.timed {
+		q = append(q, 0)
+	}
+	return k.codec.AppendMsg(q, m)
+}
 
 // nextElem reads the element at the head of b, a channel of a stored or
 // computed state, into m and returns the rest.
 func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
+	_, rest := k.nextAged(b, m)
+	return rest
+}
+
+// nextAged is nextElem with the element's age (0 in an untimed shape).
+func (k *Kernel[L, M]) nextAged(b []byte, m *M) (age int, rest []byte) {
+	if k.shape.timed {
+		age, b = int(b[0]), b[1:]
+	}
 	rest, err := k.codec.DecodeMsg(b, m)
 	if err != nil {
 		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
 	}
-	return rest
+	return age, rest
 }
 
-// elemValue shows an element.
+// headAge is the age of the message at the head of channel ch of w,
+// non-empty, in a timed shape. Ages never grow from head to tail (a
+// message is sent with age 0 behind older ones, and a tick ages all alike
+// up to D), so the head's is the channel's oldest.
+func (w *world[L, M]) headAge(ch int) int { return int(w.chans[ch][0]) }
+
+// ageChan is a tick on channel ch of w, in a timed shape: every
+// element's age becomes min(age+1, D). The bytes are w's own (copyChan
+// and decode copy them), so they change in place.
+func (e *expander[L, M]) ageChan(w *world[L, M], ch int) {
+	d := uint8(e.k.cfg.Delay)
+	for b := w.chans[ch]; len(b) > 0; {
+		if b[0] < d {
+			b[0]++
+		}
+		b = e.k.nextElem(b, &e.msg)
+	}
+}
+
+// elemValue shows an element's message.
 func (k *Kernel[L, M]) elemValue(m M) Value { return k.msgValue(m) }
 
-// chanSnapshot shows channel ch of w, non-empty.
+// chanSnapshot shows channel ch of w, non-empty, with the ages of its
+// messages in a timed shape.
 func (k *Kernel[L, M]) chanSnapshot(w *world[L, M], ch int) ChannelSnapshot {
 	lay := &k.layouts[w.lay]
 	from, to := ch/k.n, ch%k.n
 	c := ChannelSnapshot{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to)}
-	for _, m := range k.chanMsgs(w, ch) {
+	var m M
+	for b := w.chans[ch]; len(b) > 0; {
+		var age int
+		age, b = k.nextAged(b, &m)
 		c.Messages = append(c.Messages, k.elemValue(m))
+		if k.shape.timed {
+			c.Ages = append(c.Ages, age)
+		}
 	}
 	return c
 }
 
 // checkWidths reports a configuration whose states would not fit the
-// encoding's fixed widths above. Config.Validate keeps tighter limits of
+// encoding's fixed widths above; longest is the longest of the algorithm's
+// timers in ticks (timed shapes). Config.Validate keeps tighter limits of
 // its own; this is the encoding's guard whatever those become.
-func checkWidths(cfg *Config, timers int) error {
+func checkWidths(cfg *Config, timers, longest int) error {
 	switch {
+	case cfg.Timed() && cfg.Delay > maxAge:
+		return fmt.Errorf("a delay of %d ticks does not fit the state encoding: a message's age is at most %d", cfg.Delay, maxAge)
+	case cfg.Timed() && longest > maxCountdown:
+		return fmt.Errorf("a timer of %d ticks does not fit the state encoding: at most %d", longest, maxCountdown)
 	case cfg.N > MaxN:
 		return fmt.Errorf("%d processes do not fit the state encoding: at most %d", cfg.N, MaxN)
 	case cfg.MaxQueue > maxChanCount:
@@ -231,6 +337,7 @@ func checkWidths(cfg *Config, timers int) error {
 type world[L, M any] struct {
 	head
 	local []L
+	timer []uint8 // per process, in a timed shape: timerOff or 1 + countdown
 	chans [][]byte // chan(p,q) at p*N+q
 	count []int    // elements in each channel
 	busy  chanSet  // the non-empty channels
@@ -248,6 +355,7 @@ type world[L, M any] struct {
 
 func (w *world[L, M]) init(n int) {
 	w.local = make([]L, n)
+	w.timer = make([]uint8, n)
 	w.chans = make([][]byte, n*n)
 	w.count = make([]int, n*n)
 	w.msgs = make([][]M, n*n)
@@ -300,6 +408,9 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	b = binary.AppendUvarint(b, uint64(w.crashes))
 	b = binary.AppendUvarint(b, uint64(w.restarts))
 	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
+	if k.shape.partial {
+		b = append(b, gstByte(w.gst))
+	}
 	for p := range w.local {
 		b = k.appendProc(b, w, p)
 	}
@@ -336,6 +447,16 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		return errShort
 	}
 	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
+	w.gst = false
+	if k.shape.partial {
+		if len(b) < 1 {
+			return errShort
+		}
+		if b[0] > 1 {
+			return fmt.Errorf("gst byte %d is not 0 or 1", b[0])
+		}
+		w.gst, b = b[0] == 1, b[1:]
+	}
 	for p := range w.local {
 		start := b
 		if b, err = k.readProc(b, w, p); err != nil {
@@ -400,6 +521,13 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	return nil
 }
 
+func gstByte(gst bool) byte {
+	if gst {
+		return 1
+	}
+	return 0
+}
+
 func readUvarint(b []byte) (int, []byte, error) {
 	v, k := binary.Uvarint(b)
 	if k <= 0 {
@@ -428,8 +556,8 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 }
 
 // succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
-// differences of the head, the step's process and the channels the step
-// touched.
+// differences of the head, the step's process (every process, after a
+// tick) and the channels the step touched.
 func (e *expander[L, M]) succFP() uint64 {
 	nxt, h := &e.nxt, &e.h
 	fp := h.fp
@@ -439,6 +567,11 @@ func (e *expander[L, M]) succFP() uint64 {
 	if p := e.stepProc; p >= 0 {
 		e.scratch = e.k.appendProc(e.scratch[:0], nxt, p)
 		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
+	}
+	if e.allProcs {
+		for p := range nxt.local {
+			fp += e.hashProc(nxt, p) - h.local[p]
+		}
 	}
 	if e.stamp++; e.stamp == 0 {
 		clear(e.chanStamp)

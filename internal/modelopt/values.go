@@ -90,6 +90,24 @@ func (f detectorFlag) Set(s string) error {
 	return nil
 }
 
+type timingFlag struct{ t *model.Timing }
+
+func (f timingFlag) String() string {
+	if f.t == nil {
+		return "async"
+	}
+	return f.t.String()
+}
+
+func (f timingFlag) Set(s string) error {
+	t, err := model.ParseTiming(s)
+	if err != nil {
+		return errors.New("use async, sync or partial (docs/model.md explains them)")
+	}
+	*f.t = t
+	return nil
+}
+
 // queueBound reads --max-queue: a number, or auto for bound deepening.
 type queueBound struct {
 	k    *int
