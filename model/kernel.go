@@ -13,29 +13,29 @@ import (
 // Triggered observes) and safe to share; each goroutine expands states
 // through its own Expander.
 type Kernel[L, M any] struct {
-	alg      Algorithm[L, M]
-	cfg      Config
-	n        int
-	layouts  []layout // arrangements of IDs; the first names fairness classes
-	shape    shape    // the optional fields of its states (state.go)
-	fair     fairness // the weak-fairness classes (fairness.go)
-	keys     keys     // of the fingerprint's places (fingerprint.go)
-	timers   []Timer[L, M]
+	alg     Algorithm[L, M]
+	cfg     Config
+	n       int
+	layouts []layout // arrangements of IDs; the first names fairness classes
+	shape   shape    // the optional fields of its states (state.go)
+	fair    fairness // the weak-fairness classes (fairness.go)
+	keys    keys     // of the fingerprint's places (fingerprint.go)
+	timers  []Timer[L, M]
 	// In a timed shape: timerStart[t] is the timer byte that arms timer t
 	// (1 + its duration), and maxTimer the longest duration.
 	timerStart []uint8
 	maxTimer   int
 	codec      Codec[L, M]
-	props    []Property[L, M]
-	stepMask uint64 // bits of the step properties
-	initName string
-	restart  Restarter[L, M]
-	leader   Leaderer[L]
-	format   LocalFormatter[L, M]
-	generic  bool
-	around   []Dir // RingLocal's directions, or nil
-	typer    MsgTyper[M]
-	types    []string
+	props      []Property[L, M]
+	stepMask   uint64 // bits of the step properties
+	initName   string
+	restart    Restarter[L, M]
+	leader     Leaderer[L]
+	format     LocalFormatter[L, M]
+	generic    bool
+	around     []Dir // RingLocal's directions, or nil
+	typer      MsgTyper[M]
+	types      []string
 	// triggered has bit i set once a step was one step property i
 	// speaks of (Property.When): an observation of the search that
 	// reaches no state, trace or count, so set from any worker.

@@ -337,7 +337,7 @@ func checkWidths(cfg *Config, timers, longest int) error {
 type world[L, M any] struct {
 	head
 	local []L
-	timer []uint8 // per process, in a timed shape: timerOff or 1 + countdown
+	timer []uint8  // per process, in a timed shape: timerOff or 1 + countdown
 	chans [][]byte // chan(p,q) at p*N+q
 	count []int    // elements in each channel
 	busy  chanSet  // the non-empty channels

@@ -22,10 +22,10 @@ import (
 
 // Message kinds of the two algorithms.
 const (
-	oElection = iota + 1 // both
-	oElected             // ring
-	oOK                  // bully
-	oCoordinator         // bully
+	oElection    = iota + 1 // both
+	oElected                // ring
+	oOK                     // bully
+	oCoordinator            // bully
 )
 
 type oMsg struct{ kind, j, age int }
@@ -535,14 +535,14 @@ func tarjan(n int, edges [][]oEdge) [][]int {
 // restarts, the unreliable detector, with and without an initial leader.
 func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 	type cfg struct {
-		algo                    string
-		n                       int
-		timing                  model.Timing
-		d, t, t2                int // 0: the default
-		crashes, restarts       int
-		initialLeader           bool
-		unreliable              bool
-		maxQueue                int
+		algo              string
+		n                 int
+		timing            model.Timing
+		d, t, t2          int // 0: the default
+		crashes, restarts int
+		initialLeader     bool
+		unreliable        bool
+		maxQueue          int
 	}
 	cases := []cfg{
 		{algo: "bully", n: 2, timing: model.Sync},
