@@ -560,7 +560,10 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		{algo: "bully", n: 3, timing: model.Sync, crashes: 2, initialLeader: true, maxQueue: 1},
 		{algo: "bully", n: 3, timing: model.Partial, crashes: 1, initialLeader: true, t: 2},
 		{algo: "bully", n: 3, timing: model.Partial, d: 2, crashes: 1, initialLeader: true},
+		{algo: "bully", n: 4, timing: model.Sync, crashes: 3, initialLeader: true},
+		{algo: "bully", n: 4, timing: model.Sync, crashes: 3, initialLeader: true, t: 2},
 		{algo: "ring", n: 2, timing: model.Sync},
+		{algo: "ring", n: 2, timing: model.Partial, d: 2, crashes: 1, restarts: 1},
 		{algo: "ring", n: 2, timing: model.Sync, crashes: 1, initialLeader: true},
 		{algo: "ring", n: 3, timing: model.Sync},
 		{algo: "ring", n: 3, timing: model.Sync, d: 2},
@@ -623,4 +626,52 @@ func modelArgs(c model.Config) []string {
 		args = append(args, c.Detector.String())
 	}
 	return args
+}
+
+// Timed searches give the same counts, verdicts and counterexamples at
+// any number of workers; a reduction asked for is off, and says why.
+func TestTimedSearchSameAtAnyWorkerCount(t *testing.T) {
+	for _, c := range []struct {
+		algo string
+		cfg  model.Config
+	}{
+		{"bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true, Timing: model.Sync, Timeout: 2}},
+		{"bully", model.Config{N: 3, MaxCrashes: 1, InitialLeader: true, Timing: model.Partial, Delay: 2}},
+		{"ring", model.Config{N: 3, Timing: model.Partial, Delay: 2}},
+		{"chang-roberts", model.Config{N: 3, MaxCrashes: 1, Timing: model.Sync, Delay: 2}},
+		{"bully", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true, Timing: model.Sync, Delay: 2}},
+		{"ring", model.Config{N: 2, MaxCrashes: 1, MaxRestarts: 1, Timing: model.Partial, Delay: 2}},
+	} {
+		t.Run(c.algo+" "+strings.Join(modelArgs(c.cfg), " "), func(t *testing.T) {
+			var first *check.Report
+			for _, workers := range []int{1, 2, 4} {
+				rep, err := check.Run(check.Request{Spec: lookup(t, c.algo), Config: c.cfg, Continue: true, Workers: workers, Reduce: true, MaxStates: 2_000_000})
+				require.NoError(t, err)
+				require.True(t, rep.Stats.Complete)
+				assert.False(t, rep.Stats.Reduced, "no reduction in a timed mode")
+				if first == nil {
+					first = rep
+					continue
+				}
+				assert.Equal(t, []int64{first.Stats.States, first.Stats.Transitions, int64(first.Stats.Depth), first.Stats.Discarded},
+					[]int64{rep.Stats.States, rep.Stats.Transitions, int64(rep.Stats.Depth), rep.Stats.Discarded}, "%d workers", workers)
+				for i, v := range rep.Verdicts {
+					w := first.Verdicts[i]
+					assert.Equal(t, w.Status, v.Status, "%s at %d workers", v.Name, workers)
+					if w.Trace != nil && v.Trace != nil {
+						assert.Equal(t, labels(w.Trace), labels(v.Trace), "%s's counterexample at %d workers", v.Name, workers)
+					}
+				}
+			}
+			if c.algo == "bully" {
+				return // never reduced: not RingLocal
+			}
+			// A safety check of a ring algorithm would reduce, untimed.
+			rep, err := check.Run(check.Request{Spec: lookup(t, c.algo), Config: c.cfg, Properties: []string{"SingleLeader"}, Continue: true, Reduce: true})
+			require.NoError(t, err)
+			assert.False(t, rep.Stats.Reduced)
+			assert.Equal(t, first.Stats.States, rep.Stats.States)
+			assert.Equal(t, "a timed mode: a tick ages every channel and counts every timer down at once, a step of every process, which the reduction's soundness argument (steps of one process each) does not cover", rep.ReductionOff)
+		})
+	}
 }
