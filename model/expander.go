@@ -27,7 +27,7 @@ type expander[L, M any] struct {
 	// and per channel the last step whose fingerprint counted it.
 	h         hashes
 	stepProc  int
-	allProcs  bool // the current step (a tick) may change every process's record
+	allTimers bool // the current step (a tick) may change every timer
 	chanStamp []uint32
 	stamp     uint32
 	scratch   []byte
@@ -126,15 +126,15 @@ func (e *expander[L, M]) begin() {
 	}
 	e.dirty = e.dirty[:0]
 	nxt.head = cur.head
-	// A step changes the record of its own process only (handlers get no
-	// other local state), so that one is all there is to put back; a tick
-	// changes every timer and no local state.
+	// A step changes the record and timer of its own process only
+	// (handlers get no other local state), so that one is all there is to
+	// put back; a tick changes every timer and no local state.
 	if p := e.stepProc; p >= 0 {
 		nxt.copyProc(cur, p)
 	}
-	if e.allProcs {
+	if e.allTimers {
 		copy(nxt.timer, cur.timer)
-		e.allProcs = false
+		e.allTimers = false
 	}
 	e.overflow = false
 	e.sent = Sends{}
@@ -147,7 +147,7 @@ func (e *expander[L, M]) sync() {
 	e.nxt.twin = &e.cur
 	e.dirty = e.dirty[:0]
 	e.stepProc = -1
-	e.allProcs = false
+	e.allTimers = false
 }
 
 // touch records that a step changes channel ch of nxt.
@@ -240,7 +240,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			e.tick()
 			e.emit(out, mkAction(KindTick, 0, 0, 0), k.fair.class(famTick, 0))
 		}
-		if k.shape.partial && !cur.gst {
+		if k.shape.partial && cur.gst == 0 {
 			e.stabilise()
 			e.emit(out, mkAction(KindGST, 0, 0, 0), k.fair.class(famGST, 0))
 		}
@@ -286,21 +286,27 @@ func (e *expander[L, M]) deliver(from, to int) {
 		e.nxt.busy.remove(ch)
 	}
 	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, e.msg)
-	e.rearm(to, -1)
+	if e.k.shape.timers {
+		e.rearm(to, -1)
+	}
 }
 
 func (e *expander[L, M]) initiate(p int) {
 	e.begin()
 	e.stepProc = p
 	e.k.alg.Initiate(e.at(&e.nxt, p), &e.nxt.local[p])
-	e.rearm(p, -1)
+	if e.k.shape.timers {
+		e.rearm(p, -1)
+	}
 }
 
 func (e *expander[L, M]) fire(p, t int) {
 	e.begin()
 	e.stepProc = p
 	e.k.timers[t].Fire(e.at(&e.nxt, p), &e.nxt.local[p])
-	e.rearm(p, t)
+	if e.k.shape.timers {
+		e.rearm(p, t)
+	}
 }
 
 func (e *expander[L, M]) restart(p int) {
@@ -313,7 +319,9 @@ func (e *expander[L, M]) restart(p int) {
 	if k.restart != nil {
 		k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
 	}
-	e.rearm(p, -1) // from the crashed process's record: Init(), timer off
+	if k.shape.timers {
+		e.rearm(p, -1) // from the crashed process's record: Init(), timer off
+	}
 }
 
 // crash(p): p's local state is reset and the messages on their way to it
@@ -338,16 +346,14 @@ func (e *expander[L, M]) crash(p int) {
 // expired is a timer's byte at countdown 0.
 const expired = 1
 
-// rearm keeps process p's timer after a step of p in a timed kernel
-// (Timer): set to the duration of the algorithm's timer that the step
+// rearm keeps process p's timer after a step of p in a kernel with timers
+// (shape.timers; the callers ask, a call per step cost the untimed path):
+// set to the duration of the algorithm's timer that the step
 // armed, off when none is armed, unchanged when the same timer stays
 // armed, unless the step was that timer's own timeout (fired), which
 // starts it again.
 func (e *expander[L, M]) rearm(p, fired int) {
 	k := e.k
-	if !k.shape.timers {
-		return
-	}
 	after := k.armedTimer(&e.nxt.local[p], p)
 	switch {
 	case after < 0:
@@ -372,7 +378,7 @@ func (e *expander[L, M]) canTick() bool {
 	if !running && cur.busy == (chanSet{}) {
 		return false
 	}
-	if k.shape.partial && !cur.gst {
+	if k.shape.partial && cur.gst == 0 {
 		return true
 	}
 	for ch := range cur.busy.all() {
@@ -398,13 +404,13 @@ func (e *expander[L, M]) tick() {
 			nxt.timer[p] = t - 1
 		}
 	}
-	e.allProcs = true
+	e.allTimers = true
 }
 
 // stabilise is the gst step: gst := true.
 func (e *expander[L, M]) stabilise() {
 	e.begin()
-	e.nxt.gst = true
+	e.nxt.gst = 1
 }
 
 // canInitiate is the guard of initiate(p) in cur (perfect-detector

@@ -20,17 +20,18 @@ import (
 // channel records, and succFP hashes the step's process.
 //
 //   - the head: the processes' kernel fields (alive, one bit each, a word
-//     for the ring arithmetic) and the counters (crashes, restarts, and the
-//     arrangement of IDs): a comparable value, copied by assignment,
-//     compared whole and hashed as one component.
-//   - the processes: per position, its record (today the algorithm's
-//     local state), copied, reset, encoded and hashed one at a time as one
+//     for the ring arithmetic) and the counters (crashes, restarts, the
+//     arrangement of IDs, gst): a value copied by assignment, compared by
+//     head.same and hashed as one component.
+//   - the processes: per position, its record (the algorithm's local
+//     state), copied, reset, encoded and hashed one at a time as one
 //     component each (a step changes its own process's record only).
 //   - the channels: chan(p,q) at p*N+q, a FIFO of elements kept encoded
 //     back to back, head first, with their number; copied, cleared,
-//     encoded and hashed as one component each. An element (today one
-//     message) is written, read and shown only by pushElem (send),
-//     nextElem (deliver, chanMsgs, labels) and elemValue.
+//     encoded and hashed as one component each. An element (a message,
+//     and its age) is written, read and shown only by pushElem (send),
+//     nextElem and nextAged (deliver, chanMsgs, labels, snapshots),
+//     headAge, ageChan and elemValue.
 //
 // Section 6 (time) adds, one place per concern, each written only when
 // the kernel's shape says so (async states keep their encoding, hashes and
@@ -40,15 +41,14 @@ import (
 //     shape.partial, a bit of head.hash's word (bit 48: alive and the two
 //     counters take 16 bits each), shown by head.snapshot. copyFrom, begin
 //     and succFP follow by themselves.
-//   - a timer per process: part of the process record. A world field
-//     beside local (timer, one byte a process: timerOff or 1 + the
-//     countdown), written after the local state by appendProc and read by
-//     readProc when shape.timers (an algorithm without timers has every
-//     timer off for good: nothing to write), copied by copyProc, turned off by
-//     resetProc (initial state, crash, restart), shown by procSnapshot. The
-//     process's component hash covers it through appendProc, so a step
-//     that sets its own timer is hashed incrementally; a tick changes every
-//     timer and rehashes every process.
+//   - a timer per process: a world field beside local (timer, one byte a
+//     process), copied by copyProc, turned off by resetProc (initial
+//     state, crash, restart), set after a step by expander.rearm (Timer
+//     says how), shown by procSnapshot. Encoded and hashed as a component
+//     of its own, the timers (see there), when shape.timers: an algorithm
+//     without timers has every timer off for good, nothing to write. (Not
+//     inside the process record: a branch there cost the untimed record
+//     its inlined call, +5% of the untimed successor path.)
 //   - a message's age: part of the element. pushElem writes age 0 (one
 //     byte) before the message, nextElem (hence deliver, chanMsgs and the
 //     labels) steps over it, nextAged reads it (snapshots); headAge serves
@@ -79,8 +79,8 @@ type head struct {
 	alive    uint64 // bit p: position p is live
 	crashes  int
 	restarts int
-	lay      int  // the arrangement of IDs (Kernel.layouts)
-	gst      bool // section 6: the global stabilisation time has come
+	lay      int   // the arrangement of IDs (Kernel.layouts)
+	gst      uint8 // section 6: 1 once the global stabilisation time has come, else 0 (a byte: hash stays inlined)
 }
 
 // Widths of the head's encoding and hash. alive is written as aliveBytes
@@ -101,11 +101,14 @@ const _ uint = counterBits - MaxN
 // packed into one word (checkWidths keeps each counter within
 // counterBits), mixed, then the arrangement of IDs.
 func (h *head) hash() uint64 {
-	var gst uint64
-	if h.gst {
-		gst = 1 << gstBit
-	}
-	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)|gst^seedHead) + uint64(h.lay))
+	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)|uint64(h.gst)<<gstBit^seedHead) + uint64(h.lay))
+}
+
+// same reports whether h and o are equal, field by field: a struct
+// comparison of head, 33 bytes with gst, became a call to memequal (2% of
+// the untimed successor path).
+func (h *head) same(o *head) bool {
+	return h.alive == o.alive && h.crashes == o.crashes && h.restarts == o.restarts && h.lay == o.lay && h.gst == o.gst
 }
 
 // snapshot shows the counters, and gst when the shape has it; alive and
@@ -113,47 +116,25 @@ func (h *head) hash() uint64 {
 func (h *head) snapshot(s *Snapshot, sh shape) {
 	s.Crashes, s.Restarts = h.crashes, h.restarts
 	if sh.partial {
-		gst := h.gst
+		gst := h.gst == 1
 		s.GST = &gst
 	}
 }
 
 // ---- the processes ----
 
-// A process's timer is one byte: timerOff, or 1 + the countdown, so a
-// countdown is at most maxCountdown.
-const (
-	timerOff     = 0
-	maxCountdown = 1<<8 - 2
-)
-
-// appendProc writes process p's record: its local state, then in a timed
-// shape its timer.
+// appendProc writes process p's record: its local state.
 func (k *Kernel[L, M]) appendProc(b []byte, w *world[L, M], p int) []byte {
-	b = k.codec.AppendLocal(b, &w.local[p])
-	if k.shape.timers {
-		b = append(b, w.timer[p])
-	}
-	return b
+	return k.codec.AppendLocal(b, &w.local[p])
 }
 
 // readProc reads what appendProc wrote and returns the rest.
 func (k *Kernel[L, M]) readProc(b []byte, w *world[L, M], p int) ([]byte, error) {
-	b, err := k.codec.DecodeLocal(b, &w.local[p])
-	if err != nil || !k.shape.timers {
-		return b, err
-	}
-	if len(b) < 1 {
-		return nil, errShort
-	}
-	if w.timer[p] = b[0]; int(w.timer[p]) > k.maxTimer+1 {
-		return nil, fmt.Errorf("process %d's timer %d is beyond the longest timer", p, int(w.timer[p])-1)
-	}
-	return b[1:], nil
+	return k.codec.DecodeLocal(b, &w.local[p])
 }
 
-// copyProc makes process p's record in w as it is in src; copyProcs
-// makes every process's.
+// copyProc makes process p's record and timer in w as they are in src;
+// copyProcs makes every process's.
 func (w *world[L, M]) copyProc(src *world[L, M], p int) {
 	w.local[p], w.timer[p] = src.local[p], src.timer[p]
 }
@@ -163,21 +144,13 @@ func (w *world[L, M]) copyProcs(src *world[L, M]) {
 }
 
 // resetProc gives process p the record of a process that has taken part in
-// no election: after a crash, at a restart, in the initial state. Its
-// timer is off.
+// no election, and its timer off: after a crash, at a restart, in the
+// initial state.
 func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) {
 	w.local[p], w.timer[p] = k.alg.Init(), timerOff
 }
 
-// timerValue shows a timer: its countdown, or off.
-func timerValue(t uint8) Value {
-	if t == timerOff {
-		return Str("off")
-	}
-	return Int(int(t) - 1)
-}
-
-// procSnapshot shows process p.
+// procSnapshot shows process p, with its timer in a shape with timers.
 func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
 	lay := &e.k.layouts[w.lay]
 	ps := ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
@@ -186,6 +159,42 @@ func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
 		ps.Timer = &t
 	}
 	return ps
+}
+
+// ---- the timers ----
+
+// A process's timer is one byte, timerOff or 1 + the countdown, so a
+// countdown is at most maxCountdown. The timers of all processes are one
+// component of the state: written after the processes' records (when
+// shape.timers) and hashed as one (hashTimers), so that the records, the
+// code that writes and hashes them and their fingerprints stay those of
+// the untimed state, and a tick, which changes every timer, rehashes one
+// component. A step changes its own process's timer only (expander.rearm).
+const (
+	timerOff     = 0
+	maxCountdown = 1<<8 - 2
+)
+
+// readTimers reads the timers that encode wrote into w and returns the rest.
+func (k *Kernel[L, M]) readTimers(b []byte, w *world[L, M]) ([]byte, error) {
+	if len(b) < len(w.timer) {
+		return nil, errShort
+	}
+	for p, t := range b[:len(w.timer)] {
+		if int(t) > k.maxTimer+1 {
+			return nil, fmt.Errorf("process %d's timer %d is beyond the longest timer", p, int(t)-1)
+		}
+		w.timer[p] = t
+	}
+	return b[len(w.timer):], nil
+}
+
+// timerValue shows a timer: its countdown, or off.
+func timerValue(t uint8) Value {
+	if t == timerOff {
+		return Str("off")
+	}
+	return Int(int(t) - 1)
 }
 
 // ---- the channels and their elements ----
@@ -246,20 +255,22 @@ func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte {
 // nextElem reads the element at the head of b, a channel of a stored or
 // computed state, into m and returns the rest.
 func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
-	_, rest := k.nextAged(b, m)
+	if k.shape.timed {
+		b = b[1:] // the age
+	}
+	rest, err := k.codec.DecodeMsg(b, m)
+	if err != nil {
+		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
+	}
 	return rest
 }
 
 // nextAged is nextElem with the element's age (0 in an untimed shape).
 func (k *Kernel[L, M]) nextAged(b []byte, m *M) (age int, rest []byte) {
 	if k.shape.timed {
-		age, b = int(b[0]), b[1:]
+		age = int(b[0])
 	}
-	rest, err := k.codec.DecodeMsg(b, m)
-	if err != nil {
-		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
-	}
-	return age, rest
+	return age, k.nextElem(b, m)
 }
 
 // headAge is the age of the message at the head of channel ch of w,
@@ -409,10 +420,13 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	b = binary.AppendUvarint(b, uint64(w.restarts))
 	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
 	if k.shape.partial {
-		b = append(b, gstByte(w.gst))
+		b = append(b, w.gst)
 	}
 	for p := range w.local {
 		b = k.appendProc(b, w, p)
+	}
+	if k.shape.timers {
+		b = append(b, w.timer...)
 	}
 	b = binary.AppendUvarint(b, uint64(w.busy.count()))
 	for ch := range w.busy.all() {
@@ -447,7 +461,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		return errShort
 	}
 	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
-	w.gst = false
+	w.gst = 0
 	if k.shape.partial {
 		if len(b) < 1 {
 			return errShort
@@ -455,7 +469,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		if b[0] > 1 {
 			return fmt.Errorf("gst byte %d is not 0 or 1", b[0])
 		}
-		w.gst, b = b[0] == 1, b[1:]
+		w.gst, b = b[0], b[1:]
 	}
 	for p := range w.local {
 		start := b
@@ -464,6 +478,14 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 		if h != nil {
 			h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
+		}
+	}
+	if k.shape.timers {
+		if b, err = k.readTimers(b, w); err != nil {
+			return err
+		}
+		if h != nil {
+			h.timers = k.keys.hashTimers(w.timer)
 		}
 	}
 	for ch := range w.busy.all() {
@@ -510,7 +532,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	}
 	if h != nil {
 		h.head = w.head.hash()
-		h.fp = h.head
+		h.fp = h.head + h.timers
 		for _, x := range h.local {
 			h.fp += x
 		}
@@ -519,13 +541,6 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	return nil
-}
-
-func gstByte(gst bool) byte {
-	if gst {
-		return 1
-	}
-	return 0
 }
 
 func readUvarint(b []byte) (int, []byte, error) {
@@ -546,6 +561,9 @@ func (e *expander[L, M]) hashProc(w *world[L, M], p int) uint64 {
 // fingerprint is the fingerprint of w, from scratch.
 func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 	fp := w.head.hash()
+	if e.k.shape.timers {
+		fp += e.k.keys.hashTimers(w.timer)
+	}
 	for p := range w.local {
 		fp += e.hashProc(w, p)
 	}
@@ -556,22 +574,20 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 }
 
 // succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
-// differences of the head, the step's process (every process, after a
-// tick) and the channels the step touched.
+// differences of the head, the step's process, the timers and the
+// channels the step touched.
 func (e *expander[L, M]) succFP() uint64 {
 	nxt, h := &e.nxt, &e.h
 	fp := h.fp
-	if nxt.head != e.cur.head {
+	if !nxt.head.same(&e.cur.head) {
 		fp += nxt.head.hash() - h.head
 	}
 	if p := e.stepProc; p >= 0 {
 		e.scratch = e.k.appendProc(e.scratch[:0], nxt, p)
 		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
 	}
-	if e.allProcs {
-		for p := range nxt.local {
-			fp += e.hashProc(nxt, p) - h.local[p]
-		}
+	if e.k.shape.timers {
+		fp += e.k.keys.hashTimers(nxt.timer) - h.timers
 	}
 	if e.stamp++; e.stamp == 0 {
 		clear(e.chanStamp)

@@ -19,7 +19,7 @@ func TestHeadFieldsGoThroughEveryOperation(t *testing.T) {
 		"crashes":  func(h *head) { h.crashes++ },
 		"restarts": func(h *head) { h.restarts++ },
 		"lay":      func(h *head) { h.lay = 5 },
-		"gst":      func(h *head) { h.gst = true },
+		"gst":      func(h *head) { h.gst = 1 },
 	}
 	typ := reflect.TypeFor[head]()
 	require.Equal(t, typ.NumField(), len(variants), "head has a field this test does not vary: add a variant for it")
