@@ -25,21 +25,11 @@ const (
 
 var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete"}
 
-func (d Detector) String() string {
-	if int(d) >= len(detectorNames) {
-		return "Detector(" + strconv.Itoa(int(d)) + ")"
-	}
-	return detectorNames[d]
-}
+func (d Detector) String() string { return enumName(detectorNames[:], d, "Detector") }
 
 // ParseDetector reads "perfect", "incomplete" or "unreliable".
 func ParseDetector(s string) (Detector, error) {
-	for d, name := range detectorNames {
-		if s == name {
-			return Detector(d), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown detector %q: use perfect, incomplete or unreliable", s)
+	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete or unreliable")
 }
 
 // Timing is the model of time (semantics.md section 6).
@@ -58,21 +48,27 @@ const (
 
 var timingNames = [...]string{Async: "async", Sync: "sync", Partial: "partial"}
 
-func (t Timing) String() string {
-	if int(t) >= len(timingNames) {
-		return "Timing(" + strconv.Itoa(int(t)) + ")"
-	}
-	return timingNames[t]
-}
+func (t Timing) String() string { return enumName(timingNames[:], t, "Timing") }
 
 // ParseTiming reads "async", "sync" or "partial".
 func ParseTiming(s string) (Timing, error) {
-	for t, name := range timingNames {
-		if s == name {
-			return Timing(t), nil
-		}
+	return parseEnum[Timing](timingNames[:], s, "timing", "async, sync or partial")
+}
+
+// enumName and parseEnum write and read the options' enumerations
+// (Detector, Timing) by their names.
+func enumName[T ~uint8](names []string, v T, typ string) string {
+	if int(v) >= len(names) {
+		return typ + "(" + strconv.Itoa(int(v)) + ")"
 	}
-	return 0, fmt.Errorf("unknown timing %q: use async, sync or partial", s)
+	return names[v]
+}
+
+func parseEnum[T ~uint8](names []string, s, what, choices string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return T(i), nil
+	}
+	return 0, fmt.Errorf("unknown %s %q: use %s", what, s, choices)
 }
 
 // Timed reports whether the configuration has clocks (section 6).

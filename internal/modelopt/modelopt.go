@@ -136,7 +136,9 @@ var Options = []Option{
                         noticed) or unreliable (default perfect)
 `,
 		Example: model.Config{N: 3, Detector: model.Unreliable},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(detectorFlag{&g.Config.Detector}, "detector", "") },
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(enumFlag[model.Detector]{&g.Config.Detector, model.ParseDetector, "use perfect, incomplete or unreliable"}, "detector", "")
+		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return c.Detector.String(), c.Detector != model.Perfect
 		},
@@ -199,7 +201,9 @@ var Options = []Option{
                         has come; before it messages may be late)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(timingFlag{&g.Config.Timing}, "timing", "") },
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(enumFlag[model.Timing]{&g.Config.Timing, model.ParseTiming, "use async, sync or partial"}, "timing", "")
+		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return c.Timing.String(), c.Timing != model.Async
 		},
