@@ -363,6 +363,20 @@ func (e *expander[L, M]) rearm(p, fired int) {
 	}
 }
 
+// Readings of section 6 where its text leaves a choice (the literal one,
+// each also in issue 27's report):
+//   - Bully's timeouts are fair whenever enabled: section 2 makes the
+//     justified ones fair, and in a timed mode the timer is the only guard.
+//   - Before gst a tick with every message late and no timer running is a
+//     self-loop: a transition (section 4 counts self-loops) of the fair
+//     class tick; a cycle of them is unfair, gst being enabled throughout.
+//   - An age is min(ticks since sent, D): the state holds the capped value
+//     ("the rules below, not this sentence, decide").
+//   - A timer "set when a step sets status := electing": no step of Bully
+//     sets electing while electing, so the kernel's rule (Timer: set when
+//     the armed timer changes) is the contract's; a timeout that leaves
+//     its own timer armed (never in Bully) starts it again.
+
 // canTick is tick's guard (section 6): (a) no timer at 0, (b) no message
 // of age D (dropped with partial timing before gst), (c) a message in
 // flight or a timer running.

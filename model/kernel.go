@@ -67,7 +67,9 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		timers = t.Timers()
 	}
 	// Before the defaults: a timeout given to an algorithm without timers
-	// is a mistake, the default one is not.
+	// is a mistake, the default one is not (section 6's "--timeout ... for
+	// an algorithm without timers, in every mode" read as given; such a
+	// kernel then has no T and T2, and its traces and headings none).
 	if err := validateTimers(cfg, timers, nil); err != nil {
 		return nil, err
 	}
