@@ -82,6 +82,19 @@ type Times struct {
 	TimeoutCoord int // T2 (T'): Bully's wait for a COORDINATOR after an OK
 }
 
+// givenTimeouts is c with Timeout and TimeoutCoord 0 where they are the
+// defaults WithDefaults would give them.
+func (c Config) givenTimeouts() Config {
+	full := c.WithDefaults()
+	if c.Timeout == 2*full.Delay+1 {
+		c.Timeout = 0
+	}
+	if c.TimeoutCoord == 2*full.Timeout+2*full.Delay {
+		c.TimeoutCoord = 0
+	}
+	return c
+}
+
 // Times are c's durations (defaults filled in).
 func (c Config) Times() Times {
 	c = c.WithDefaults()

@@ -66,11 +66,14 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if t, ok := alg.(Timed[L, M]); ok {
 		timers = t.Timers()
 	}
-	// Before the defaults: a timeout given to an algorithm without timers
-	// is a mistake, the default one is not (section 6's "--timeout ... for
-	// an algorithm without timers, in every mode" read as given; such a
-	// kernel then has no T and T2, and its traces and headings none).
-	if err := validateTimers(cfg, timers, nil); err != nil {
+	// A timeout given to an algorithm without timers is a mistake, the
+	// default one is not (section 6's "--timeout ... for an algorithm
+	// without timers, in every mode" read as given; such a kernel then has
+	// no T and T2, and its traces and headings none). The front ends ask
+	// ValidateTimers before the defaults; here a configuration may come
+	// with them filled in (WithDefaults), so a timeout equal to its default
+	// counts as not given.
+	if err := validateTimers(cfg.givenTimeouts(), timers, nil); err != nil {
 		return nil, err
 	}
 	cfg = cfg.WithDefaults()

@@ -263,7 +263,8 @@ func TestTimedConfigurationsRefused(t *testing.T) {
 		cfg  model.Config
 		want string
 	}{
-		{bare(), model.Config{N: 2, Timing: model.Sync, Timeout: 3}, "Timeout: this algorithm has no timers, so there is no timeout to set: leave Timeout out"},
+		{bare(), model.Config{N: 2, Timing: model.Sync, Timeout: 4}, "Timeout: this algorithm has no timers, so there is no timeout to set: leave Timeout out"},
+		{bare(), model.Config{N: 2, Timing: model.Sync}.WithDefaults(), ""}, // the defaults are given by no one
 		{bare(), model.Config{N: 2, TimeoutCoord: 3}, "TimeoutCoord needs Timing sync or partial: the asynchronous model (Timing async, the default) has no clocks"},
 		{bare(noDuration), model.Config{N: 2, Timing: model.Partial}, "Timing partial: the algorithm's timer beat has no Duration, so it cannot count ticks: give its model.Timer a Duration, such as func(t model.Times) int { return t.Timeout }"},
 		{bare(zero), model.Config{N: 2, Timing: model.Sync}, "Timing sync: the algorithm's timer beat would run 0 ticks (Duration with delay 1, timeout 3, timeout-coord 8): a timer runs 1 tick or more"},
@@ -280,8 +281,14 @@ func TestTimedConfigurationsRefused(t *testing.T) {
 		}
 		assert.EqualError(t, err, c.want, "%+v", c.cfg)
 	}
+	// A front end asks before the defaults: any timeout given is a mistake.
+	err := model.ValidateTimers(bare(), model.Config{N: 2, Timing: model.Sync, Timeout: 3}, nil)
+	assert.EqualError(t, err, "Timeout: this algorithm has no timers, so there is no timeout to set: leave Timeout out")
+	k, err := model.New(bare(), model.Config{N: 2, Timing: model.Sync}.WithDefaults(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 0, 0}, []int{k.Config().Delay, k.Config().Timeout, k.Config().TimeoutCoord}, "a kernel without timers has no timeouts")
 	// The async model does not need durations.
-	_, err := model.New[tockLocal, tockMsg](bare(noDuration), model.Config{N: 2}, nil)
+	_, err = model.New[tockLocal, tockMsg](bare(noDuration), model.Config{N: 2}, nil)
 	assert.NoError(t, err)
 }
 

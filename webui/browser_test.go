@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden"
+	"github.com/mcheck/mcheck/internal/modelopt"
 )
 
 // browser starts a headless Chromium on a page of a fresh server and
@@ -219,7 +220,7 @@ func TestBrowserRandomRunAndBadLinks(t *testing.T) {
 		"/?algo=chang-roberts&n=40":       "configuration: --n 40 is out of range: use 2 to 16 processes",
 		"/?" + cfg + "&path=2.0&cycle=0":  "the path does not return to the state of step 0 at its end, so it has no cycle there",
 		"/?" + cfg + "&path=" + "0.zz.1":  `step 2 of the path is "zz", not a step index (the path is step indices separated by dots, like 0.3.1)`,
-		"/?" + cfg + "&msc=/tmp/evil.svg": `configuration: unknown parameter "msc": a configuration has algo, n, ids, crashes, crash-any, restarts, detector, initiators, down, initial-leader, max-queue`,
+		"/?" + cfg + "&msc=/tmp/evil.svg": `configuration: unknown parameter "msc": a configuration has algo, ` + strings.Join(modelopt.Flags(), ", "),
 	} {
 		in(t, ctx, chromedp.Navigate(base+link), visible("#error"))
 		assert.Equal(t, msg, text(t, ctx, "#error"), link)
