@@ -675,3 +675,18 @@ func TestTimedSearchSameAtAnyWorkerCount(t *testing.T) {
 		})
 	}
 }
+
+// A timer at 0 whose timeout would overflow a channel stops the clock: the
+// state is stuck, and the report marks it as the channel bound's effect.
+func TestTimedClockStoppedByTheBound(t *testing.T) {
+	rep, err := check.Run(check.Request{Spec: lookup(t, "bully"), Config: model.Config{N: 3, MaxCrashes: 2, InitialLeader: true, Timing: model.Sync, MaxQueue: 1},
+		Properties: []string{"Termination"}, Continue: true})
+	require.NoError(t, err)
+	v := verdict(t, rep, "Termination")
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "stuck", v.Kind)
+	assert.True(t, v.Bounded, "a bound effect")
+	last := v.File.Steps[len(v.File.Steps)-1].State
+	zero := slices.ContainsFunc(last.Processes, func(p model.ProcessSnapshot) bool { return p.Timer != nil && p.Timer.String() == "0" })
+	assert.True(t, zero, "a timer at 0 in %s", last)
+}
