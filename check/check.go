@@ -203,7 +203,11 @@ func (r *Report) Failed() bool {
 const determinismProbe = 1000
 
 // Run performs the check.
-func Run(req Request) (*Report, error) {
+func Run(req Request) (rep *Report, err error) {
+	defer algorithmFault(req.Spec.Name, &rep, &err)
+	if req.Complexity && req.Config.Timed() {
+		return nil, fmt.Errorf("%s: the measures (complexity) are not computed in a timed mode yet: check without them, or measure the asynchronous model", req.Spec.Name)
+	}
 	var opts []model.Option
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())
@@ -239,8 +243,12 @@ func Run(req Request) (*Report, error) {
 	}
 	checked := ps.Properties()
 	st := strategyOf(req)
-	rep := &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
-	res, err := st.search(req, rep, sys, targetsOf(checked))
+	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	t := targetsOf(checked)
+	if req.Config.Timed() && t.reduceOff == "" {
+		t.reduceOff = "a timed mode: a tick ages every channel and counts every timer down at once, a step of every process, which the reduction's soundness argument (steps of one process each) does not cover"
+	}
+	res, err := st.search(req, rep, sys, t)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
@@ -280,6 +288,25 @@ func Run(req Request) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// algorithmFault turns a fault of the algorithm that the kernel raises
+// from inside a step (two timers armed at once in a timed mode), on a
+// worker or not, into Run's error; any other panic goes on.
+func algorithmFault(algo string, rep **Report, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	fault := v
+	if wp, ok := v.(*explore.WorkerPanic); ok {
+		fault = wp.Value
+	}
+	if tc, ok := fault.(*model.TimerConflictError); ok {
+		*rep, *err = nil, fmt.Errorf("%s: %w", algo, tc)
+		return
+	}
+	panic(v)
 }
 
 func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {

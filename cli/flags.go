@@ -401,6 +401,11 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 		return given[o.Flag]
 	}, modelopt.FlagName, spec.InitialLeader)
 	o.cfg = cfg
+	// The algorithm's timers first: a timeout for an algorithm without
+	// them is the mistake to name, whatever the timing.
+	if err := spec.ValidateTimers(cfg, modelopt.FlagName); err != nil {
+		return err
+	}
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,8 @@ import (
 // besides the seed examples', so that together they hold a trace of every
 // kind the command line writes: the step property's, an anonymous
 // configuration's, --ids perm's, and the witnesses of --complexity (a run,
-// the synchronous schedule, an unbounded lasso), each also as ITF. `go
+// the synchronous schedule, an unbounded lasso), a timed run (ages,
+// timers, gst: semantics.md section 6), each also as ITF. `go
 // test ./cli -update` rewrites them.
 var traceKinds = []struct {
 	name string
@@ -30,6 +31,7 @@ var traceKinds = []struct {
 	{"kind-witness", []string{"--algo", "chang-roberts", "--n", "3", "--complexity"}, 0},
 	{"kind-sync", []string{"--algo", "chang-roberts", "--n", "3", "--complexity", "--witness", "sync"}, 0},
 	{"kind-unbounded", []string{"--algo", "chang-roberts", "--n", "2", "--detector", "unreliable", "--complexity", "--check", "safety"}, 0},
+	{"kind-timed", []string{"--algo", "bully", "--n", "3", "--crashes", "2", "--timing", "partial", "--timeout", "2", "--check", "SingleLeader"}, 1},
 }
 
 func TestGoldenTraceKinds(t *testing.T) {

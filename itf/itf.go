@@ -7,7 +7,9 @@
 // the kind, and which variable is which), "vars", "states" and, for a lasso,
 // "loop". Every process field is a variable ("p3_elected"), and so is every
 // channel ("chan_p3_p4", a sequence of messages head first) and the fault
-// counters. Each state's "#meta" holds its index and the step that led to it
+// counters; in a timed mode (semantics.md section 6) also every process's
+// timer ("p3_timer": its ticks left, or "off"), every channel's ages
+// ("ages_p3_p4", head first) and, with partial timing, "gst". Each state's "#meta" holds its index and the step that led to it
 // (model.StepInfo as mcheck writes it, plus its label). Values: integers are
 // {"#bigint": "9"}, booleans and strings themselves, sets {"#set": [...]},
 // sequences arrays, ⊥ the variant {"tag": "None", "value": {"#tup": []}},
@@ -70,6 +72,8 @@ type Mcheck struct {
 	Channels   []ChannelVar  `json:"channels"`
 	CrashesVar string        `json:"crashes"`
 	RestartVar string        `json:"restarts"`
+	// GSTVar names gst, with partial timing.
+	GSTVar string `json:"gst,omitempty"`
 }
 
 // ProcessVars names the variables of one process.
@@ -79,6 +83,8 @@ type ProcessVars struct {
 	Alias  string     `json:"alias,omitempty"`
 	Alive  string     `json:"alive"`
 	Fields []FieldVar `json:"fields"`
+	// Timer names the process's timer, in a timed mode.
+	Timer string `json:"timer,omitempty"`
 }
 
 // FieldVar is the variable of one local field.
@@ -95,6 +101,8 @@ type ChannelVar struct {
 	FromAlias string `json:"from_alias,omitempty"`
 	ToAlias   string `json:"to_alias,omitempty"`
 	Var       string `json:"var"`
+	// Ages names the variable of its messages' ages, in a timed mode.
+	Ages string `json:"ages,omitempty"`
 }
 
 // snapshot is the empty channel of cv, which names its ends.
@@ -150,16 +158,30 @@ func FromFile(f *trace.File) (*Trace, error) {
 			pv.Fields = append(pv.Fields, fv)
 			t.Vars = append(t.Vars, fv.Var)
 		}
+		if p.Timer != nil {
+			pv.Timer = varName(p.Name()) + "_timer"
+			t.Vars = append(t.Vars, pv.Timer)
+		}
 		m.Processes = append(m.Processes, pv)
 	}
+	timed := f.Config.Timing != ""
 	for _, a := range first.Processes {
 		for _, b := range first.Processes {
-			cv := ChannelVar{From: a.ID, To: b.ID, FromAlias: a.Alias, ToAlias: b.Alias, Var: "chan_" + varName(a.Name()) + "_" + varName(b.Name())}
-			m.Channels = append(m.Channels, cv)
+			ends := varName(a.Name()) + "_" + varName(b.Name())
+			cv := ChannelVar{From: a.ID, To: b.ID, FromAlias: a.Alias, ToAlias: b.Alias, Var: "chan_" + ends}
 			t.Vars = append(t.Vars, cv.Var)
+			if timed {
+				cv.Ages = "ages_" + ends
+				t.Vars = append(t.Vars, cv.Ages)
+			}
+			m.Channels = append(m.Channels, cv)
 		}
 	}
 	t.Vars = append(t.Vars, m.CrashesVar, m.RestartVar)
+	if first.GST != nil {
+		m.GSTVar = "gst"
+		t.Vars = append(t.Vars, m.GSTVar)
+	}
 	steps := f.Steps
 	if f.CycleStart != nil {
 		last := len(steps) - 1
@@ -202,16 +224,36 @@ func (m *Mcheck) encodeState(i int, s trace.Step) (map[string]json.RawMessage, e
 			}
 			put(fv.Var, v)
 		}
+		if pv.Timer != "" {
+			if p.Timer == nil {
+				return nil, fmt.Errorf("itf: step %d: %s has no timer", i, p.Name())
+			}
+			put(pv.Timer, *p.Timer)
+		}
 	}
-	chans := map[string][]model.Value{}
+	chans := map[string]model.ChannelSnapshot{}
 	for _, c := range s.State.Channels {
-		chans[c.Ends()] = c.Messages
+		chans[c.Ends()] = c
 	}
 	for _, cv := range m.Channels {
-		put(cv.Var, model.Seq(chans[cv.snapshot().Ends()]...))
+		c := chans[cv.snapshot().Ends()]
+		put(cv.Var, model.Seq(c.Messages...))
+		if cv.Ages != "" {
+			ages := make([]model.Value, len(c.Ages))
+			for j, a := range c.Ages {
+				ages[j] = model.Int(a)
+			}
+			put(cv.Ages, model.Seq(ages...))
+		}
 	}
 	put(m.CrashesVar, model.Int(s.State.Crashes))
 	put(m.RestartVar, model.Int(s.State.Restarts))
+	if m.GSTVar != "" {
+		if s.State.GST == nil {
+			return nil, fmt.Errorf("itf: step %d has no gst", i)
+		}
+		put(m.GSTVar, model.Bool(*s.State.GST))
+	}
 	return out, nil
 }
 
@@ -360,6 +402,16 @@ func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, 
 			}
 			p.Fields = append(p.Fields, model.Field{Name: fv.Name, Value: v})
 		}
+		if pv.Timer != "" {
+			v, err := get(pv.Timer, false)
+			if err != nil {
+				return s, err
+			}
+			if _, isInt := v.Int(); !isInt && !v.Equal(model.Str("off")) {
+				return s, malformed("state %d: %s is neither a number of ticks nor \"off\"", i, pv.Timer)
+			}
+			p.Timer = &v
+		}
 		s.State.Processes = append(s.State.Processes, p)
 	}
 	for _, cv := range m.Channels {
@@ -370,11 +422,28 @@ func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, 
 		if v.Kind() != model.KindSeq {
 			return s, malformed("state %d: %s is not a sequence", i, cv.Var)
 		}
-		if len(v.Elems()) > 0 {
-			c := cv.snapshot()
-			c.Messages = v.Elems()
-			s.State.Channels = append(s.State.Channels, c)
+		if len(v.Elems()) == 0 {
+			continue
 		}
+		c := cv.snapshot()
+		c.Messages = v.Elems()
+		if cv.Ages != "" {
+			ages, err := get(cv.Ages, false)
+			if err != nil {
+				return s, err
+			}
+			if ages.Kind() != model.KindSeq || len(ages.Elems()) != len(c.Messages) {
+				return s, malformed("state %d: %s is not a sequence of one age per message of %s", i, cv.Ages, cv.Var)
+			}
+			for _, a := range ages.Elems() {
+				n, ok := a.Int()
+				if !ok {
+					return s, malformed("state %d: %s has an age that is not an integer", i, cv.Ages)
+				}
+				c.Ages = append(c.Ages, n)
+			}
+		}
+		s.State.Channels = append(s.State.Channels, c)
 	}
 	for _, c := range []struct {
 		name string
@@ -389,6 +458,17 @@ func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, 
 			return s, malformed("state %d: %s is not an integer", i, c.name)
 		}
 		*c.to = n
+	}
+	if m.GSTVar != "" {
+		v, err := get(m.GSTVar, false)
+		if err != nil {
+			return s, err
+		}
+		gst, ok := v.Bool()
+		if !ok {
+			return s, malformed("state %d: %s is not a boolean", i, m.GSTVar)
+		}
+		s.State.GST = &gst
 	}
 	return s, nil
 }

@@ -118,6 +118,16 @@ type Config struct {
 	// Perm explores every arrangement of the IDs 1..N on the ring, as
 	// separate initial states of one search (IDs nil or 1..N).
 	Perm bool
+	// Timing is model.Async (the zero value: no clocks), model.Sync or
+	// model.Partial (semantics.md section 6). Delay is D, the worst
+	// one-way latency in ticks (default 1); Timeout and TimeoutCoord are
+	// the T and T2 (T') that timers' Durations read (defaults 2D+1 and
+	// 2T+2D). Each is given only with Sync or Partial; in a timed mode
+	// every timer of the algorithm needs a Duration.
+	Timing       model.Timing
+	Delay        int
+	Timeout      int
+	TimeoutCoord int
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -150,6 +160,9 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 		name = fmt.Sprintf("%T", alg)
 	}
 	mc, err := modelConfig(cfg)
+	if err := model.ValidateTimers(alg, mc, modelopt.APIName); err != nil {
+		return check.Request{}, 0, err // the timers first, as on the command line
+	}
 	if err != nil {
 		return check.Request{}, 0, err
 	}
@@ -195,6 +208,7 @@ func modelConfig(cfg Config) (model.Config, error) {
 			N: cfg.N, IDs: cfg.IDs, MaxCrashes: cfg.Crashes, MaxRestarts: cfg.Restarts,
 			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
 			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
+			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
 		},
 		CrashAny:      cfg.CrashAny,
 		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},

@@ -69,15 +69,40 @@ type (
 	}
 )
 
-// Timer is a timeout of an algorithm. Under the perfect detector the step
-// Name is enabled when Armed and Justified hold and is weakly fair; the
-// unreliable detector adds "early-"+Name, enabled whenever Armed holds and
-// fair only when Justified holds too.
+// Timer is a timeout of an algorithm.
+//
+// In the asynchronous model (Config.Timing Async) the step Name is enabled
+// when Armed and Justified hold and is weakly fair (Justified is the
+// perfect detector's guard); the unreliable detector adds "early-"+Name,
+// enabled whenever Armed holds and fair only when Justified holds too.
+//
+// In a timed model (Sync, Partial; semantics.md section 6) each process has
+// one timer, off or counting down ticks, which the kernel keeps: when a
+// step of the process changes which of the algorithm's timers is Armed,
+// the kernel sets the process's timer to that timer's Duration, or off
+// when none is Armed any more; a step that leaves the same timer Armed
+// leaves the countdown alone. The step Name is then enabled when the
+// process is live, Armed holds and the countdown is at 0 (Justified is not
+// used, and there are no early timeouts), and it is weakly fair. A timeout
+// whose step leaves its own timer Armed starts it again (a periodic
+// timer). Two timers Armed at once in one process is the algorithm's
+// error: a process has one timer.
+//
+// For Bully (Armed: status electing for timeout-ok with Duration T,
+// waiting for timeout-coord with T2) this is the contract's rule: a step
+// that sets status := electing or waiting changes which timer is armed
+// (no step sets electing while electing, and a second OK while waiting
+// sets nothing), and one that sets idle leaves none armed.
 type Timer[L, M any] struct {
 	Name      string
 	Armed     func(l *L) bool
 	Justified func(c *GuardCtx[M], l *L) bool
 	Fire      func(c *Ctx[M], l *L)
+	// Duration is the number of ticks the timer runs once armed, 1 or
+	// more, from the configuration's durations (t.Timeout, or a fixed
+	// number): needed in the timed modes, where a timer without one
+	// cannot run.
+	Duration func(t Times) int
 }
 
 // Dir is a direction around the ring.

@@ -25,21 +25,80 @@ const (
 
 var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete"}
 
-func (d Detector) String() string {
-	if int(d) >= len(detectorNames) {
-		return "Detector(" + strconv.Itoa(int(d)) + ")"
-	}
-	return detectorNames[d]
-}
+func (d Detector) String() string { return enumName(detectorNames[:], d, "Detector") }
 
 // ParseDetector reads "perfect", "incomplete" or "unreliable".
 func ParseDetector(s string) (Detector, error) {
-	for d, name := range detectorNames {
-		if s == name {
-			return Detector(d), nil
-		}
+	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete or unreliable")
+}
+
+// Timing is the model of time (semantics.md section 6).
+type Timing uint8
+
+const (
+	// Async has no clocks: sections 1-5.
+	Async Timing = iota
+	// Sync: every message is delivered 1 to Delay ticks after it was
+	// sent, and timers count ticks.
+	Sync
+	// Partial is Sync after the global stabilisation time (the gst
+	// step); before it messages may be late.
+	Partial
+)
+
+var timingNames = [...]string{Async: "async", Sync: "sync", Partial: "partial"}
+
+func (t Timing) String() string { return enumName(timingNames[:], t, "Timing") }
+
+// ParseTiming reads "async", "sync" or "partial".
+func ParseTiming(s string) (Timing, error) {
+	return parseEnum[Timing](timingNames[:], s, "timing", "async, sync or partial")
+}
+
+// enumName and parseEnum write and read the options' enumerations
+// (Detector, Timing) by their names.
+func enumName[T ~uint8](names []string, v T, typ string) string {
+	if int(v) >= len(names) {
+		return typ + "(" + strconv.Itoa(int(v)) + ")"
 	}
-	return 0, fmt.Errorf("unknown detector %q: use perfect, incomplete or unreliable", s)
+	return names[v]
+}
+
+func parseEnum[T ~uint8](names []string, s, what, choices string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return T(i), nil
+	}
+	return 0, fmt.Errorf("unknown %s %q: use %s", what, s, choices)
+}
+
+// Timed reports whether the configuration has clocks (section 6).
+func (c Config) Timed() bool { return c.Timing != Async }
+
+// Times are the durations of a timed configuration, in ticks, as an
+// algorithm's timers read them (Timer.Duration).
+type Times struct {
+	Delay        int // D: the worst one-way latency
+	Timeout      int // T: Bully's wait for an OK
+	TimeoutCoord int // T2 (T'): Bully's wait for a COORDINATOR after an OK
+}
+
+// givenTimeouts is c with Timeout and TimeoutCoord 0 where they are the
+// defaults WithDefaults would give them.
+func (c Config) givenTimeouts() Config {
+	full := c.WithDefaults()
+	if c.Timeout == 2*full.Delay+1 {
+		c.Timeout = 0
+	}
+	if c.TimeoutCoord == 2*full.Timeout+2*full.Delay {
+		c.TimeoutCoord = 0
+	}
+	return c
+}
+
+// Times are c's durations (defaults filled in).
+func (c Config) Times() Times {
+	c = c.WithDefaults()
+	return Times{Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord}
 }
 
 // Config is the fault model and set-up of a check (docs/model.md). Each
@@ -62,9 +121,19 @@ type Config struct {
 	// Perm explores every arrangement of the IDs 1..N on the ring, as
 	// separate initial states of one search (IDs must be nil or 1..N).
 	Perm bool
+	// Timing is the model of time (semantics.md section 6); Delay,
+	// Timeout and TimeoutCoord are its D, T and T2 in ticks, given only
+	// with Sync or Partial (0 means the default: D 1, T 2D+1, T2 2T+2D).
+	// A kernel of an algorithm without timers keeps Timeout and
+	// TimeoutCoord 0.
+	Timing       Timing
+	Delay        int
+	Timeout      int
+	TimeoutCoord int
 }
 
-// WithDefaults fills IDs and MaxQueue.
+// WithDefaults fills IDs and MaxQueue, and in a timed mode Delay, Timeout
+// and TimeoutCoord.
 func (c Config) WithDefaults() Config {
 	if c.IDs == nil && c.N > 0 {
 		c.IDs = make([]int, c.N)
@@ -74,6 +143,17 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxQueue == 0 {
 		c.MaxQueue = 2 * c.N
+	}
+	if c.Timed() {
+		if c.Delay == 0 {
+			c.Delay = 1
+		}
+		if c.Timeout == 0 {
+			c.Timeout = 2*c.Delay + 1
+		}
+		if c.TimeoutCoord == 0 {
+			c.TimeoutCoord = 2*c.Timeout + 2*c.Delay
+		}
 	}
 	return c
 }
@@ -95,14 +175,7 @@ func (c Config) Validate() error { return c.ValidateNamed(nil) }
 // names them by its flags, a test helper by its own fields. A nil name, or
 // one that returns "", keeps the field's Go name ("N", "MaxCrashes", ...).
 func (c Config) ValidateNamed(name func(field string) string) error {
-	field := func(f string) string {
-		if name != nil {
-			if n := name(f); n != "" {
-				return n
-			}
-		}
-		return f
-	}
+	field := fieldNamer(name)
 	bad := func(f, format string, args ...any) error {
 		return &FieldError{Field: f, msg: fmt.Sprintf(format, args...)}
 	}
@@ -139,6 +212,22 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 	if int(c.Detector) >= len(detectorNames) {
 		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete or model.Unreliable", field("Detector"), c.Detector)
 	}
+	if int(c.Timing) >= len(timingNames) {
+		return bad("Timing", "%s %d is not a timing: use model.Async, model.Sync or model.Partial", field("Timing"), c.Timing)
+	}
+	for _, v := range []struct {
+		field, what string
+		value       int
+	}{{"Delay", "a delay", c.Delay}, {"Timeout", "a timeout", c.Timeout}, {"TimeoutCoord", "a timeout", c.TimeoutCoord}} {
+		switch {
+		case v.value != 0 && !c.Timed():
+			return bad(v.field, "%s needs %s sync or partial: the asynchronous model (%s async, the default) has no clocks", field(v.field), field("Timing"), field("Timing"))
+		case v.value < 0:
+			return bad(v.field, "%s %d is negative: %s is 1 tick or more", field(v.field), v.value, v.what)
+		case v.value > maxTicks:
+			return bad(v.field, "%s %d is too large: use at most %d ticks", field(v.field), v.value, maxTicks)
+		}
+	}
 	if c.Perm && c.Anonymous {
 		return bad("Perm", "%s arranges the distinct IDs 1..N: not with %s", field("Perm"), field("Anonymous"))
 	}
@@ -165,6 +254,24 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 		return bad("Initiators", "%s: no initiator starts live (%s) and none can restart, so no election can ever start: name a process that is not down", field("Initiators"), field("Down"))
 	}
 	return nil
+}
+
+// maxTicks bounds Delay, Timeout and TimeoutCoord as given, so that the
+// defaults computed from them stay small numbers; the state encoding's
+// widths (checkWidths) bound what a kernel can hold.
+const maxTicks = 1 << 20
+
+// fieldNamer names Config's fields by name, or by their Go names where
+// name is nil or gives "".
+func fieldNamer(name func(field string) string) func(string) string {
+	return func(f string) string {
+		if name != nil {
+			if n := name(f); n != "" {
+				return n
+			}
+		}
+		return f
+	}
 }
 
 // IDList writes IDs as the command line and reports give them: "3,9,4,8".

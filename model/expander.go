@@ -27,6 +27,7 @@ type expander[L, M any] struct {
 	// and per channel the last step whose fingerprint counted it.
 	h         hashes
 	stepProc  int
+	allTimers bool // the current step (a tick) may change every timer
 	chanStamp []uint32
 	stamp     uint32
 	scratch   []byte
@@ -125,10 +126,15 @@ func (e *expander[L, M]) begin() {
 	}
 	e.dirty = e.dirty[:0]
 	nxt.head = cur.head
-	// A step changes the record of its own process only (handlers get no
-	// other local state), so that one is all there is to put back.
+	// A step changes the record and timer of its own process only
+	// (handlers get no other local state), so that one is all there is to
+	// put back; a tick changes every timer and no local state.
 	if p := e.stepProc; p >= 0 {
 		nxt.copyProc(cur, p)
+	}
+	if e.allTimers {
+		copy(nxt.timer, cur.timer)
+		e.allTimers = false
 	}
 	e.overflow = false
 	e.sent = Sends{}
@@ -141,6 +147,7 @@ func (e *expander[L, M]) sync() {
 	e.nxt.twin = &e.cur
 	e.dirty = e.dirty[:0]
 	e.stepProc = -1
+	e.allTimers = false
 }
 
 // touch records that a step changes channel ch of nxt.
@@ -171,8 +178,11 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	}
 	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
-	n := k.n
+	n, timed := k.n, k.shape.timed
 	for ch := range cur.busy.all() {
+		if timed && cur.headAge(ch) == 0 {
+			continue // section 6: a message is delivered 1 tick or more after it was sent
+		}
 		from, to := ch/n, ch%n
 		e.deliver(from, to)
 		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
@@ -201,6 +211,14 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			if !tm.Armed(&cur.local[p]) {
 				continue
 			}
+			if timed {
+				// The timer is the only guard (section 6); no early timeouts.
+				if cur.timer[p] == expired {
+					e.fire(p, t)
+					e.emit(out, mkAction(KindTimeout, p, 0, t), k.classTimer(p, t))
+				}
+				continue
+			}
 			fair := NoFairness
 			if tm.Justified(e.guardAt(cur, p), &cur.local[p]) {
 				fair = k.classTimer(p, t)
@@ -215,6 +233,16 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 		if cur.crashes < k.cfg.MaxCrashes && cur.alive&^(1<<p) != 0 {
 			e.crash(p)
 			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
+		}
+	}
+	if timed {
+		if e.canTick() {
+			e.tick()
+			e.emit(out, mkAction(KindTick, 0, 0, 0), k.fair.class(famTick, 0))
+		}
+		if k.shape.partial && cur.gst == 0 {
+			e.stabilise()
+			e.emit(out, mkAction(KindGST, 0, 0, 0), k.fair.class(famGST, 0))
 		}
 	}
 }
@@ -234,6 +262,10 @@ func (e *expander[L, M]) apply(a Action) {
 		e.restart(p)
 	case KindCrash:
 		e.crash(p)
+	case KindTick:
+		e.tick()
+	case KindGST:
+		e.stabilise()
 	}
 }
 
@@ -254,18 +286,27 @@ func (e *expander[L, M]) deliver(from, to int) {
 		e.nxt.busy.remove(ch)
 	}
 	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, e.msg)
+	if e.k.shape.timers {
+		e.rearm(to, -1)
+	}
 }
 
 func (e *expander[L, M]) initiate(p int) {
 	e.begin()
 	e.stepProc = p
 	e.k.alg.Initiate(e.at(&e.nxt, p), &e.nxt.local[p])
+	if e.k.shape.timers {
+		e.rearm(p, -1)
+	}
 }
 
 func (e *expander[L, M]) fire(p, t int) {
 	e.begin()
 	e.stepProc = p
 	e.k.timers[t].Fire(e.at(&e.nxt, p), &e.nxt.local[p])
+	if e.k.shape.timers {
+		e.rearm(p, t)
+	}
 }
 
 func (e *expander[L, M]) restart(p int) {
@@ -277,6 +318,9 @@ func (e *expander[L, M]) restart(p int) {
 	nxt.restarts++
 	if k.restart != nil {
 		k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
+	}
+	if k.shape.timers {
+		e.rearm(p, -1) // from the crashed process's record: Init(), timer off
 	}
 }
 
@@ -297,6 +341,90 @@ func (e *expander[L, M]) crash(p int) {
 		}
 	}
 	nxt.crashes++
+}
+
+// expired is a timer's byte at countdown 0.
+const expired = 1
+
+// rearm keeps process p's timer after a step of p in a kernel with timers
+// (shape.timers; the callers ask, a call per step cost the untimed path):
+// set to the duration of the algorithm's timer that the step
+// armed, off when none is armed, unchanged when the same timer stays
+// armed, unless the step was that timer's own timeout (fired), which
+// starts it again.
+func (e *expander[L, M]) rearm(p, fired int) {
+	k := e.k
+	after := k.armedTimer(&e.nxt.local[p], p)
+	switch {
+	case after < 0:
+		e.nxt.timer[p] = timerOff
+	case after == fired || after != k.armedTimer(&e.cur.local[p], p):
+		e.nxt.timer[p] = k.timerStart[after]
+	}
+}
+
+// Readings of section 6 where its text leaves a choice (the literal one,
+// each also in issue 27's report):
+//   - Bully's timeouts are fair whenever enabled: section 2 makes the
+//     justified ones fair, and in a timed mode the timer is the only guard.
+//   - Before gst a tick with every message late and no timer running is a
+//     self-loop: a transition (section 4 counts self-loops) of the fair
+//     class tick; a cycle of them is unfair, gst being enabled throughout.
+//   - An age is min(ticks since sent, D): the state holds the capped value
+//     ("the rules below, not this sentence, decide").
+//   - A timer "set when a step sets status := electing": no step of Bully
+//     sets electing while electing, so the kernel's rule (Timer: set when
+//     the armed timer changes) is the contract's; a timeout that leaves
+//     its own timer armed (never in Bully) starts it again.
+
+// canTick is tick's guard (section 6): (a) no timer at 0, (b) no message
+// of age D (dropped with partial timing before gst), (c) a message in
+// flight or a timer running.
+func (e *expander[L, M]) canTick() bool {
+	k, cur := e.k, &e.cur
+	running := false
+	for _, t := range cur.timer {
+		if t == expired {
+			return false
+		}
+		running = running || t != timerOff
+	}
+	if !running && cur.busy == (chanSet{}) {
+		return false
+	}
+	if k.shape.partial && cur.gst == 0 {
+		return true
+	}
+	for ch := range cur.busy.all() {
+		if cur.headAge(ch) == k.cfg.Delay { // the head is a channel's oldest
+			return false
+		}
+	}
+	return true
+}
+
+// tick: every message's age becomes min(age+1, D), every running timer
+// counts down by one (none is at 0: canTick).
+func (e *expander[L, M]) tick() {
+	e.begin()
+	nxt := &e.nxt
+	for ch := range nxt.busy.all() {
+		e.touch(ch)
+		e.ageChan(nxt, ch)
+		nxt.changedChan(ch)
+	}
+	for p, t := range nxt.timer {
+		if t != timerOff {
+			nxt.timer[p] = t - 1
+		}
+	}
+	e.allTimers = true
+}
+
+// stabilise is the gst step: gst := true.
+func (e *expander[L, M]) stabilise() {
+	e.begin()
+	e.nxt.gst = 1
 }
 
 // canInitiate is the guard of initiate(p) in cur (perfect-detector
@@ -486,7 +614,7 @@ func (e *expander[L, M]) View(state []byte) Procs {
 
 // Label implements Expander: the step rendered from its data.
 func (e *expander[L, M]) Label(state []byte, ta ts.Action) string {
-	if a := Action(ta); a.Kind() > KindRestart {
+	if a := Action(ta); a.Kind() > KindGST {
 		return fmt.Sprintf("action %#x", uint32(a))
 	}
 	return e.Step(state, ta).String()
@@ -516,6 +644,8 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 	case KindEarlyTimeout:
 		s.Timer = k.timers[a.Timer()].Name
 		s.Action = "early-" + s.Timer
+	case KindTick, KindGST:
+		s.Process, s.Alias = 0, "" // a step of no process
 	}
 	return s
 }
@@ -524,7 +654,7 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	w := e.load(state)
 	snap := Snapshot{Channels: []ChannelSnapshot{}}
-	w.head.snapshot(&snap)
+	w.head.snapshot(&snap, e.k.shape)
 	for p := range w.local {
 		snap.Processes = append(snap.Processes, e.procSnapshot(w, p))
 	}

@@ -6,14 +6,17 @@ import "fmt"
 // families, one class per member, numbered family after family in the
 // order below. The expander names a step's class by its family and member
 // (Kernel.class), and FairClass names a class by the same table: neither
-// computes the other's offsets. Section 6 adds a family of one member each
-// for tick and gst: a constant here and a row in newFairness.
+// computes the other's offsets. Section 6's tick and gst are a family of
+// one member each in the timed modes (none in the asynchronous one); they
+// come last, so the other classes keep their numbers.
 type family uint8
 
 const (
 	famDeliver  family = iota // deliver(p→q); member: the channel p*N+q
 	famInitiate               // initiate/detect(p); member: p
-	famTimer                  // a justified timeout; member: p*len(timers)+t
+	famTimer                  // a justified timeout (timed: expired); member: p*len(timers)+t
+	famTick                   // tick (timed modes); one member
+	famGST                    // gst (partial timing); one member
 	numFamilies
 )
 
@@ -36,7 +39,15 @@ func (k *Kernel[L, M]) newFairness() fairness {
 		famDeliver:  {n * n, func(m int) string { return "deliver " + k.name(m/n) + "→" + k.name(m%n) }},
 		famInitiate: {n, func(m int) string { return k.initName + " " + k.name(m) }},
 		famTimer:    {n * nt, func(m int) string { return k.timers[m%nt].Name + " " + k.name(m/nt) }},
+		famTick:     {0, func(int) string { return "tick" }},
+		famGST:      {0, func(int) string { return "gst" }},
 	}}
+	if k.shape.timed {
+		f.fams[famTick].size = 1
+	}
+	if k.shape.partial {
+		f.fams[famGST].size = 1
+	}
 	var next int32
 	for i := range f.fams {
 		f.base[i] = next

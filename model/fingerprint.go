@@ -24,6 +24,7 @@ const (
 	seedHead  = 0x9e3779b97f4a7c15
 	seedLocal = 0xc2b2ae3d27d4eb4f // + position
 	seedChan  = 0x165667b19e3779f9 // + channel index
+	seedTimer = 0x27d4eb2f165667c5
 )
 
 // mix is MurmurHash3's 64-bit finalizer: a bijection that spreads every
@@ -39,10 +40,11 @@ func mix(x uint64) uint64 {
 
 // hashes are the component hashes of one decoded state.
 type hashes struct {
-	head  uint64
-	local []uint64
-	chans []uint64 // 0 for an empty channel
-	fp    uint64   // their sum
+	head   uint64
+	timers uint64 // 0 without timers
+	local  []uint64
+	chans  []uint64 // 0 for an empty channel
+	fp     uint64   // their sum
 }
 
 func (h *hashes) init(n int) {
@@ -53,12 +55,13 @@ func (h *hashes) init(n int) {
 // keys are the mixed seeds of every place of a kernel's states, computed
 // once: a component's hash is then one xxh3 and one mix.
 type keys struct {
-	local []uint64 // per position
-	chans []uint64 // per channel index
+	local  []uint64 // per position
+	chans  []uint64 // per channel index
+	timers uint64
 }
 
 func newKeys(n int) keys {
-	k := keys{local: make([]uint64, n), chans: make([]uint64, n*n)}
+	k := keys{local: make([]uint64, n), chans: make([]uint64, n*n), timers: mix(seedTimer)}
 	for p := range k.local {
 		k.local[p] = mix(seedLocal + uint64(p))
 	}
@@ -70,6 +73,9 @@ func newKeys(n int) keys {
 
 // hashLocal is the hash of process p's local state, given its encoding.
 func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(pack(enc) ^ k.local[p]) }
+
+// hashTimers is the hash of the timers (one byte a process).
+func (k *keys) hashTimers(enc []byte) uint64 { return mix(pack(enc) ^ k.timers) }
 
 // hashChan is the hash of channel ch, given its number of elements and
 // their encodings back to back (an empty channel is no component). The

@@ -26,6 +26,8 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 		{N: 3, MaxCrashes: 1, MaxRestarts: 1},
 		{N: 3, MaxCrashes: 1, Detector: model.Unreliable},
 		{N: 3, IDs: []int{3, 1, 2}, Perm: true, MaxCrashes: 1},
+		{N: 3, MaxCrashes: 2, Timing: model.Sync, Timeout: 2},
+		{N: 3, MaxCrashes: 1, MaxRestarts: 1, Timing: model.Partial, Delay: 2},
 	}
 	for _, name := range specs.Builtin().Names() {
 		spec, err := specs.Builtin().Lookup(name)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/mcheck/mcheck/ts"
@@ -12,25 +13,29 @@ import (
 // Triggered observes) and safe to share; each goroutine expands states
 // through its own Expander.
 type Kernel[L, M any] struct {
-	alg      Algorithm[L, M]
-	cfg      Config
-	n        int
-	layouts  []layout // arrangements of IDs; the first names fairness classes
-	shape    shape    // the optional fields of its states (state.go)
-	fair     fairness // the weak-fairness classes (fairness.go)
-	keys     keys     // of the fingerprint's places (fingerprint.go)
-	timers   []Timer[L, M]
-	codec    Codec[L, M]
-	props    []Property[L, M]
-	stepMask uint64 // bits of the step properties
-	initName string
-	restart  Restarter[L, M]
-	leader   Leaderer[L]
-	format   LocalFormatter[L, M]
-	generic  bool
-	around   []Dir // RingLocal's directions, or nil
-	typer    MsgTyper[M]
-	types    []string
+	alg     Algorithm[L, M]
+	cfg     Config
+	n       int
+	layouts []layout // arrangements of IDs; the first names fairness classes
+	shape   shape    // the optional fields of its states (state.go)
+	fair    fairness // the weak-fairness classes (fairness.go)
+	keys    keys     // of the fingerprint's places (fingerprint.go)
+	timers  []Timer[L, M]
+	// In a timed shape: timerStart[t] is the timer byte that arms timer t
+	// (1 + its duration), and maxTimer the longest duration.
+	timerStart []uint8
+	maxTimer   int
+	codec      Codec[L, M]
+	props      []Property[L, M]
+	stepMask   uint64 // bits of the step properties
+	initName   string
+	restart    Restarter[L, M]
+	leader     Leaderer[L]
+	format     LocalFormatter[L, M]
+	generic    bool
+	around     []Dir // RingLocal's directions, or nil
+	typer      MsgTyper[M]
+	types      []string
 	// triggered has bit i set once a step was one step property i
 	// speaks of (Property.When): an observation of the search that
 	// reaches no state, trace or count, so set from any worker.
@@ -54,14 +59,31 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	for _, f := range opts {
 		f(&o)
 	}
-	cfg = cfg.WithDefaults()
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.WithDefaults().Validate(); err != nil {
 		return nil, err
+	}
+	var timers []Timer[L, M]
+	if t, ok := alg.(Timed[L, M]); ok {
+		timers = t.Timers()
+	}
+	// A timeout given to an algorithm without timers is a mistake, the
+	// default one is not (section 6's "--timeout ... for an algorithm
+	// without timers, in every mode" read as given; such a kernel then has
+	// no T and T2, and its traces and headings none). The front ends ask
+	// ValidateTimers before the defaults; here a configuration may come
+	// with them filled in (WithDefaults), so a timeout equal to its default
+	// counts as not given.
+	if err := validateTimers(cfg.givenTimeouts(), timers, nil); err != nil {
+		return nil, err
+	}
+	cfg = cfg.WithDefaults()
+	if len(timers) == 0 {
+		cfg.Timeout, cfg.TimeoutCoord = 0, 0 // no timer to set
 	}
 	if len(props) > 64 {
 		return nil, fmt.Errorf("at most 64 properties in one check, got %d", len(props))
 	}
-	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N)}
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N), timers: timers}
 	for i := range props {
 		if err := props[i].validate(); err != nil {
 			return nil, err
@@ -74,13 +96,18 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if k.layouts, err = layouts(&cfg); err != nil {
 		return nil, err
 	}
-	if t, ok := alg.(Timed[L, M]); ok {
-		k.timers = t.Timers()
+	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial}
+	if k.shape.timed {
+		times := cfg.Times()
+		for _, t := range k.timers {
+			d := t.Duration(times)
+			k.maxTimer = max(k.maxTimer, d)
+			k.timerStart = append(k.timerStart, uint8(min(d, maxCountdown)+1))
+		}
 	}
-	if err := checkWidths(&cfg, len(k.timers)); err != nil {
+	if err := checkWidths(&cfg, len(k.timers), k.maxTimer); err != nil {
 		return nil, err
 	}
-	k.shape = shape{layouts: len(k.layouts)}
 	if nm, ok := alg.(InitiateNamer); ok {
 		k.initName = nm.InitiateName()
 	}
@@ -103,6 +130,9 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	k.format, _ = alg.(LocalFormatter[L, M])
 	if cfg.InitialLeader && k.leader == nil {
 		return nil, fmt.Errorf("--initial-leader: this algorithm defines no initial-leader state")
+	}
+	if err := k.checkInitialTimers(); err != nil {
+		return nil, err
 	}
 	if c, ok := alg.(Codec[L, M]); ok && !o.generic {
 		k.codec = c
@@ -193,6 +223,9 @@ const (
 	KindEarlyTimeout
 	KindCrash
 	KindRestart
+	// Section 6: a tick of time, and the global stabilisation time.
+	KindTick
+	KindGST
 )
 
 // An action packs its kind, two positions and a timer index into a byte
@@ -215,3 +248,109 @@ func (a Action) Kind() Kind { return Kind(a >> (3 * actionFieldBits)) }
 func (a Action) P() int     { return int(a>>(2*actionFieldBits)) & maxActionField }
 func (a Action) Q() int     { return int(a>>actionFieldBits) & maxActionField }
 func (a Action) Timer() int { return int(a) & maxActionField }
+
+// validateTimers checks the options of time against an algorithm's timers
+// (c as given, before the defaults): Timeout and TimeoutCoord need timers
+// to set, and a timed mode needs every timer to have a Duration of 1 tick
+// or more. Fields are named as ValidateNamed names them.
+func validateTimers[L, M any](c Config, timers []Timer[L, M], name func(string) string) error {
+	field := fieldNamer(name)
+	bad := func(f, format string, args ...any) error {
+		return &FieldError{Field: f, msg: fmt.Sprintf(format, args...)}
+	}
+	if len(timers) == 0 {
+		for _, f := range []struct {
+			field string
+			value int
+		}{{"Timeout", c.Timeout}, {"TimeoutCoord", c.TimeoutCoord}} {
+			if f.value != 0 {
+				return bad(f.field, "%s: this algorithm has no timers, so there is no timeout to set: leave %s out", field(f.field), field(f.field))
+			}
+		}
+	}
+	if !c.Timed() || c.WithDefaults().Validate() != nil {
+		return nil // no durations to check (Validate says what else is wrong)
+	}
+	times := c.Times()
+	for _, t := range timers {
+		if t.Duration == nil {
+			return bad("Timing", "%s %s: the algorithm's timer %s has no Duration, so it cannot count ticks: give its model.Timer a Duration, such as func(t model.Times) int { return t.Timeout }",
+				field("Timing"), c.Timing, t.Name)
+		}
+		if d := t.Duration(times); d < 1 {
+			return bad("Timing", "%s %s: the algorithm's timer %s would run %d ticks (Duration with delay %d, timeout %d, timeout-coord %d): a timer runs 1 tick or more",
+				field("Timing"), c.Timing, t.Name, d, times.Delay, times.Timeout, times.TimeoutCoord)
+		}
+	}
+	return nil
+}
+
+// ValidateTimers checks c's options of time against alg's timers, naming
+// the fields by name (as Config.ValidateNamed): a front end calls it for
+// its users' words, New calls it with Go's.
+func ValidateTimers[L, M any](alg Algorithm[L, M], c Config, name func(string) string) error {
+	if t, ok := alg.(Timed[L, M]); ok {
+		return validateTimers(c, t.Timers(), name)
+	}
+	return validateTimers[L, M](c, nil, name)
+}
+
+// armedTimer is the index of the timer armed in l, or -1 when none is; two
+// armed at once (in a timed kernel, where a process has one timer) is the
+// algorithm's error, raised as a *TimerConflictError.
+func (k *Kernel[L, M]) armedTimer(l *L, p int) int {
+	armed := -1
+	for t := range k.timers {
+		if !k.timers[t].Armed(l) {
+			continue
+		}
+		if armed >= 0 {
+			panic(&TimerConflictError{Process: k.name(p), Timers: [2]string{k.timers[armed].Name, k.timers[t].Name}, Local: fmt.Sprintf("%+v", *l)})
+		}
+		armed = t
+	}
+	return armed
+}
+
+// checkInitialTimers refuses, in a timed kernel, initial local states that
+// arm a timer: every timer starts off (section 6), so such a timer could
+// never run.
+func (k *Kernel[L, M]) checkInitialTimers() error {
+	if !k.shape.timed {
+		return nil
+	}
+	check := func(what string, l L) error {
+		for _, t := range k.timers {
+			if t.Armed(&l) {
+				return fmt.Errorf("the algorithm's %s arms its timer %s, but in a timed mode every timer starts off: start with no timer armed, and arm it in a step", what, t.Name)
+			}
+		}
+		return nil
+	}
+	if err := check("initial local state (Init)", k.alg.Init()); err != nil {
+		return err
+	}
+	if k.cfg.InitialLeader {
+		for i := range k.layouts {
+			if err := check("initial-leader state (InitLeader)", k.leader.InitLeader(slices.Max(k.layouts[i].ids))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// TimerConflictError is an algorithm that armed two timers of one process
+// at once in a timed mode, where a process has one timer (semantics.md
+// section 6). The kernel raises it as a panic from the step; check.Run
+// returns it as an error.
+type TimerConflictError struct {
+	Process string    // "p3"
+	Timers  [2]string // the two timers armed
+	Local   string    // the process's local state, as Go prints it
+}
+
+func (e *TimerConflictError) Error() string {
+	return fmt.Sprintf("the algorithm arms two timers of %s at once (%s and %s, in local state %s): in a timed mode a process has one timer, so disarm one before arming the other",
+		e.Process, e.Timers[0], e.Timers[1], e.Local)
+}

@@ -103,12 +103,14 @@ func (tAlg) Timers() []Timer[tLocal, tMsg] {
 				l.Arm0, l.Elected = false, c.ID()
 				c.SendNext(CW, tMsg{opElected, c.ID()})
 			},
+			Duration: func(t Times) int { return t.Timeout },
 		},
 		{
 			Name:      "timeout-coord",
 			Armed:     func(l *tLocal) bool { return l.Arm1 },
 			Justified: func(_ *GuardCtx[tMsg], l *tLocal) bool { return l.Just1 },
 			Fire:      func(_ *Ctx[tMsg], l *tLocal) { l.Arm1, l.Busy = false, true },
+			Duration:  func(Times) int { return 2 },
 		},
 	}
 }

@@ -2,17 +2,23 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Snapshot is a state as people (and trace files) see it: every process with
 // its local fields, the non-empty channels with their messages in order, and
-// the fault counters.
+// the fault counters. In a timed mode (semantics.md section 6) processes
+// have their timers and messages their ages, and with partial timing the
+// state has gst.
 type Snapshot struct {
 	Processes []ProcessSnapshot `json:"processes"`
 	Channels  []ChannelSnapshot `json:"channels"`
 	Crashes   int               `json:"crashes"`
 	Restarts  int               `json:"restarts"`
+	// GST is whether the global stabilisation time has come, with
+	// partial timing; nil otherwise.
+	GST *bool `json:"gst,omitempty"`
 }
 
 // ProcessSnapshot is one process, known by its ID (people call it "p9").
@@ -22,6 +28,9 @@ type ProcessSnapshot struct {
 	Alias  string  `json:"alias,omitempty"`
 	Alive  bool    `json:"alive"`
 	Fields []Field `json:"fields"`
+	// Timer is the process's timer in a timed mode: its countdown in ticks
+	// (an Int) or "off" (a Str); nil in the asynchronous model.
+	Timer *Value `json:"timer,omitempty"`
 }
 
 // Name is how people call the process: "p9".
@@ -47,6 +56,9 @@ type ChannelSnapshot struct {
 	FromAlias string  `json:"from_alias,omitempty"`
 	ToAlias   string  `json:"to_alias,omitempty"`
 	Messages  []Value `json:"messages"`
+	// Ages are the messages' ages in ticks (since they were sent), in a
+	// timed mode; nil in the asynchronous model.
+	Ages []int `json:"ages,omitempty"`
 }
 
 // Field is one named value ("elected" = 9).
@@ -56,8 +68,10 @@ type Field struct {
 }
 
 // Fields flattens a snapshot into named values for diffs and JSON:
-// "p3.alive", "p3.elected", "chan p3→p4", "crashes", "restarts". Empty
-// channels are left out; a diff treats a missing channel as [].
+// "p3.alive", "p3.elected", "chan p3→p4", "crashes", "restarts"; in a
+// timed mode also "p3.timer", "ages p3→p4" (the channel's ages, head
+// first) and, with partial timing, "gst". Empty channels are left out; a
+// diff treats a missing channel as [].
 func (s Snapshot) Fields() []Field {
 	var fs []Field
 	for _, p := range s.Processes {
@@ -65,15 +79,48 @@ func (s Snapshot) Fields() []Field {
 		for _, f := range p.Fields {
 			fs = append(fs, Field{p.Name() + "." + f.Name, f.Value})
 		}
+		if p.Timer != nil {
+			fs = append(fs, Field{p.Name() + ".timer", *p.Timer})
+		}
 	}
 	for _, c := range s.Channels {
 		fs = append(fs, Field{c.Field(), Seq(c.Messages...)})
+		if c.Ages != nil {
+			ages := make([]Value, len(c.Ages))
+			for i, a := range c.Ages {
+				ages[i] = Int(a)
+			}
+			fs = append(fs, Field{c.AgesField(), Seq(ages...)})
+		}
 	}
-	return append(fs, Field{"crashes", Int(s.Crashes)}, Field{"restarts", Int(s.Restarts)})
+	fs = append(fs, Field{"crashes", Int(s.Crashes)}, Field{"restarts", Int(s.Restarts)})
+	if s.GST != nil {
+		fs = append(fs, Field{"gst", Bool(*s.GST)})
+	}
+	return fs
 }
 
 // Field is the channel's field name: "chan p1→p2".
 func (c ChannelSnapshot) Field() string { return "chan " + c.Ends() }
+
+// AgesField is the field name of its ages: "ages p1→p2".
+func (c ChannelSnapshot) AgesField() string { return "ages " + c.Ends() }
+
+// Contents renders the messages head first, each with its age in ticks
+// after "@" in a timed mode: "[OK(4)@1 ELECTION(2)@0]".
+func (c ChannelSnapshot) Contents() string {
+	if c.Ages == nil {
+		return Seq(c.Messages...).String()
+	}
+	parts := make([]string, len(c.Messages))
+	for i, m := range c.Messages {
+		parts[i] = m.String()
+		if i < len(c.Ages) {
+			parts[i] += "@" + strconv.Itoa(c.Ages[i])
+		}
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
 
 // Ends names the channel's ends: "p1→p2".
 func (c ChannelSnapshot) Ends() string { return c.FromName() + "→" + c.ToName() }
@@ -83,7 +130,8 @@ func (c ChannelSnapshot) FromName() string { return procLabel(c.From, c.FromAlia
 func (c ChannelSnapshot) ToName() string   { return procLabel(c.To, c.ToAlias) }
 
 // String renders a snapshot on one line:
-// "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)] | crashes=1 restarts=0".
+// "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)] | crashes=1 restarts=0"; timed:
+// "p1{elected=3 timer=off} p2{elected=⊥ timer=2} | p1→p2 [ELECTED(3)@1] | gst=true".
 func (s Snapshot) String() string {
 	var sb strings.Builder
 	for i, p := range s.Processes {
@@ -102,13 +150,24 @@ func (s Snapshot) String() string {
 			}
 			sb.WriteString(f.Name + "=" + f.Value.String())
 		}
+		if p.Timer != nil {
+			if len(p.Fields) > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString("timer=" + p.Timer.String())
+		}
 		sb.WriteByte('}')
 	}
 	for _, c := range s.Channels {
-		sb.WriteString(" | " + c.Ends() + " " + Seq(c.Messages...).String())
+		sb.WriteString(" | " + c.Ends() + " " + c.Contents())
 	}
+	sep := " | "
 	if s.Crashes > 0 || s.Restarts > 0 {
 		fmt.Fprintf(&sb, " | crashes=%d restarts=%d", s.Crashes, s.Restarts)
+		sep = " "
+	}
+	if s.GST != nil {
+		fmt.Fprintf(&sb, "%sgst=%t", sep, *s.GST)
 	}
 	return sb.String()
 }

@@ -20,50 +20,52 @@ import (
 // channel records, and succFP hashes the step's process.
 //
 //   - the head: the processes' kernel fields (alive, one bit each, a word
-//     for the ring arithmetic) and the counters (crashes, restarts, and the
-//     arrangement of IDs): a comparable value, copied by assignment,
-//     compared whole and hashed as one component.
-//   - the processes: per position, its record (today the algorithm's
-//     local state), copied, reset, encoded and hashed one at a time as one
+//     for the ring arithmetic) and the counters (crashes, restarts, the
+//     arrangement of IDs, gst): a value copied by assignment, compared by
+//     head.same and hashed as one component.
+//   - the processes: per position, its record (the algorithm's local
+//     state), copied, reset, encoded and hashed one at a time as one
 //     component each (a step changes its own process's record only).
 //   - the channels: chan(p,q) at p*N+q, a FIFO of elements kept encoded
 //     back to back, head first, with their number; copied, cleared,
-//     encoded and hashed as one component each. An element (today one
-//     message) is written, read and shown only by pushElem (send),
-//     nextElem (deliver, chanMsgs, labels) and elemValue.
+//     encoded and hashed as one component each. An element (a message,
+//     and its age) is written, read and shown only by pushElem (send),
+//     nextElem and nextAged (deliver, chanMsgs, labels, snapshots),
+//     headAge, ageChan and elemValue.
 //
-// Section 6 (time) then adds, one place per concern, each written only
-// when the kernel's shape says so (async states keep today's encoding):
+// Section 6 (time) adds, one place per concern, each written only when
+// the kernel's shape says so (async states keep their encoding, hashes and
+// fingerprints byte for byte):
 //
 //   - gst: a field of head, a byte after alive in encode and decode when
 //     shape.partial, a bit of head.hash's word (bit 48: alive and the two
 //     counters take 16 bits each), shown by head.snapshot. copyFrom, begin
-//     and succFP follow by themselves, and
-//     TestHeadFieldsGoThroughEveryOperation fails until every operation
-//     handles the new field.
-//   - a timer per process: part of the process record. A world field
-//     beside local (timer []uint8, made by world.init), written after the
-//     local state by appendProc and read by readProc when shape.timed,
-//     copied by copyProc, turned off by resetProc (initial state, crash,
-//     restart), shown by procSnapshot. The process's component hash covers
-//     it through appendProc, so a step that sets its own timer is hashed
-//     incrementally as today; a tick changes every timer and rehashes every
-//     process.
+//     and succFP follow by themselves.
+//   - a timer per process: a world field beside local (timer, one byte a
+//     process), copied by copyProc, turned off by resetProc (initial
+//     state, crash, restart), set after a step by expander.rearm (Timer
+//     says how), shown by procSnapshot. Encoded and hashed as a component
+//     of its own, the timers (see there), when shape.timers: an algorithm
+//     without timers has every timer off for good, nothing to write. (Not
+//     inside the process record: a branch there cost the untimed record
+//     its inlined call, +5% of the untimed successor path.)
 //   - a message's age: part of the element. pushElem writes age 0 (one
 //     byte) before the message, nextElem (hence deliver, chanMsgs and the
-//     labels) steps over it, elemValue shows it; a new headAge serves
-//     deliver's guard and a new ageChan ticks a channel by walking it with
-//     nextElem. Copying, hashing, encoding and decoding a channel copy its
-//     bytes and do not change.
+//     labels) steps over it, nextAged reads it (snapshots); headAge serves
+//     deliver's guard and tick's, and ageChan ticks a channel by walking
+//     it. Copying, hashing, encoding and decoding a channel copy its bytes
+//     and do not change.
 //
 // The widths of the encoding's fixed-size fields are stated and checked
 // with the fields (checkWidths, and the constant checks beside them).
 
 // shape is what the states of one kernel hold beyond section 1's minimum:
-// the optional fields the encoding writes. Section 6 adds timed (ages and
-// timers) and partial (gst).
+// the optional fields the encoding writes.
 type shape struct {
-	layouts int // arrangements of IDs; the head names its own when > 1
+	layouts int  // arrangements of IDs; the head names its own when > 1
+	timed   bool // section 6: message ages
+	timers  bool // section 6: a timer per process (timed, and the algorithm has timers)
+	partial bool // section 6's gst
 }
 
 // ---- the head ----
@@ -72,37 +74,52 @@ type shape struct {
 // counters. encode writes it first and decode reads it back, in line (a
 // call per state cost more than the reading): the arrangement (a uvarint,
 // when the shape has several), crashes and restarts (uvarints), alive
-// (aliveBytes, little-endian).
+// (aliveBytes, little-endian), gst (a byte, when the shape is partial).
 type head struct {
 	alive    uint64 // bit p: position p is live
 	crashes  int
 	restarts int
-	lay      int // the arrangement of IDs (Kernel.layouts)
+	lay      int   // the arrangement of IDs (Kernel.layouts)
+	gst      uint8 // section 6: 1 once the global stabilisation time has come, else 0 (a byte: hash stays inlined)
 }
 
 // Widths of the head's encoding and hash. alive is written as aliveBytes
 // bytes, one bit per position; head.hash packs alive, crashes and restarts
-// into one word, counterBits each.
+// into one word, counterBits each, and gst above them.
 const (
 	aliveBytes  = 2
 	counterBits = 16
 	maxCounter  = 1<<counterBits - 1
+	gstBit      = 3 * counterBits
 )
 
 // alive fits its bytes and the hash's low word: a compile-time check.
 const _ uint = 8*aliveBytes - MaxN
 const _ uint = counterBits - MaxN
 
-// hash is the head's component hash: alive, crashes and restarts packed
-// into one word (checkWidths keeps each within counterBits), mixed, then
-// the arrangement of IDs.
+// hash is the head's component hash: alive, crashes, restarts and gst
+// packed into one word (checkWidths keeps each counter within
+// counterBits), mixed, then the arrangement of IDs.
 func (h *head) hash() uint64 {
-	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)^seedHead) + uint64(h.lay))
+	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)|uint64(h.gst)<<gstBit^seedHead) + uint64(h.lay))
 }
 
-// snapshot shows the counters; alive and the arrangement show in the
-// processes (procSnapshot).
-func (h *head) snapshot(s *Snapshot) { s.Crashes, s.Restarts = h.crashes, h.restarts }
+// same reports whether h and o are equal, field by field: a struct
+// comparison of head, 33 bytes with gst, became a call to memequal (2% of
+// the untimed successor path).
+func (h *head) same(o *head) bool {
+	return h.alive == o.alive && h.crashes == o.crashes && h.restarts == o.restarts && h.lay == o.lay && h.gst == o.gst
+}
+
+// snapshot shows the counters, and gst when the shape has it; alive and
+// the arrangement show in the processes (procSnapshot).
+func (h *head) snapshot(s *Snapshot, sh shape) {
+	s.Crashes, s.Restarts = h.crashes, h.restarts
+	if sh.partial {
+		gst := h.gst == 1
+		s.GST = &gst
+	}
+}
 
 // ---- the processes ----
 
@@ -116,19 +133,68 @@ func (k *Kernel[L, M]) readProc(b []byte, w *world[L, M], p int) ([]byte, error)
 	return k.codec.DecodeLocal(b, &w.local[p])
 }
 
-// copyProc makes process p's record in w as it is in src; copyProcs
-// makes every process's.
-func (w *world[L, M]) copyProc(src *world[L, M], p int) { w.local[p] = src.local[p] }
-func (w *world[L, M]) copyProcs(src *world[L, M])       { copy(w.local, src.local) }
+// copyProc makes process p's record and timer in w as they are in src;
+// copyProcs makes every process's.
+func (w *world[L, M]) copyProc(src *world[L, M], p int) {
+	w.local[p], w.timer[p] = src.local[p], src.timer[p]
+}
+func (w *world[L, M]) copyProcs(src *world[L, M]) {
+	copy(w.local, src.local)
+	copy(w.timer, src.timer)
+}
 
 // resetProc gives process p the record of a process that has taken part in
-// no election: after a crash, at a restart, in the initial state.
-func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) { w.local[p] = k.alg.Init() }
+// no election, and its timer off: after a crash, at a restart, in the
+// initial state.
+func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) {
+	w.local[p], w.timer[p] = k.alg.Init(), timerOff
+}
 
-// procSnapshot shows process p.
+// procSnapshot shows process p, with its timer in a shape with timers.
 func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
 	lay := &e.k.layouts[w.lay]
-	return ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
+	ps := ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
+	if e.k.shape.timers {
+		t := timerValue(w.timer[p])
+		ps.Timer = &t
+	}
+	return ps
+}
+
+// ---- the timers ----
+
+// A process's timer is one byte, timerOff or 1 + the countdown, so a
+// countdown is at most maxCountdown. The timers of all processes are one
+// component of the state: written after the processes' records (when
+// shape.timers) and hashed as one (hashTimers), so that the records, the
+// code that writes and hashes them and their fingerprints stay those of
+// the untimed state, and a tick, which changes every timer, rehashes one
+// component. A step changes its own process's timer only (expander.rearm).
+const (
+	timerOff     = 0
+	maxCountdown = 1<<8 - 2
+)
+
+// readTimers reads the timers that encode wrote into w and returns the rest.
+func (k *Kernel[L, M]) readTimers(b []byte, w *world[L, M]) ([]byte, error) {
+	if len(b) < len(w.timer) {
+		return nil, errShort
+	}
+	for p, t := range b[:len(w.timer)] {
+		if int(t) > k.maxTimer+1 {
+			return nil, fmt.Errorf("process %d's timer %d is beyond the longest timer", p, int(t)-1)
+		}
+		w.timer[p] = t
+	}
+	return b[len(w.timer):], nil
+}
+
+// timerValue shows a timer: its countdown, or off.
+func timerValue(t uint8) Value {
+	if t == timerOff {
+		return Str("off")
+	}
+	return Int(int(t) - 1)
 }
 
 // ---- the channels and their elements ----
@@ -143,6 +209,9 @@ const (
 
 // Every channel index p*N+q fits its byte: a compile-time check.
 const _ uint = 1<<chanIndexBits - MaxN*MaxN
+
+// A message's age is one byte before it (timed shapes).
+const maxAge = 1<<8 - 1
 
 // copyChan makes channel ch of w as it is in src; the caller makes busy
 // follow (copyFrom copies the whole set).
@@ -174,12 +243,21 @@ func (k *Kernel[L, M]) hashChan(w *world[L, M], ch int) uint64 {
 }
 
 // pushElem appends the element of message m to q, a channel's bytes (a
-// send; the caller counts it).
-func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte { return k.codec.AppendMsg(q, m) }
+// send; the caller counts it): in a timed shape its age, 0, then the
+// message.
+func (k *Kernel[L, M]) pushElem(q []byte, m *M) []byte {
+	if k.shape.timed {
+		q = append(q, 0)
+	}
+	return k.codec.AppendMsg(q, m)
+}
 
 // nextElem reads the element at the head of b, a channel of a stored or
 // computed state, into m and returns the rest.
 func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
+	if k.shape.timed {
+		b = b[1:] // the age
+	}
 	rest, err := k.codec.DecodeMsg(b, m)
 	if err != nil {
 		panic(fmt.Sprintf("mcheck: internal error: a channel's message does not decode: %v", err))
@@ -187,25 +265,64 @@ func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
 	return rest
 }
 
-// elemValue shows an element.
+// nextAged is nextElem with the element's age (0 in an untimed shape).
+func (k *Kernel[L, M]) nextAged(b []byte, m *M) (age int, rest []byte) {
+	if k.shape.timed {
+		age = int(b[0])
+	}
+	return age, k.nextElem(b, m)
+}
+
+// headAge is the age of the message at the head of channel ch of w,
+// non-empty, in a timed shape. Ages never grow from head to tail (a
+// message is sent with age 0 behind older ones, and a tick ages all alike
+// up to D), so the head's is the channel's oldest.
+func (w *world[L, M]) headAge(ch int) int { return int(w.chans[ch][0]) }
+
+// ageChan is a tick on channel ch of w, in a timed shape: every
+// element's age becomes min(age+1, D). The bytes are w's own (copyChan
+// and decode copy them), so they change in place.
+func (e *expander[L, M]) ageChan(w *world[L, M], ch int) {
+	d := uint8(e.k.cfg.Delay)
+	for b := w.chans[ch]; len(b) > 0; {
+		if b[0] < d {
+			b[0]++
+		}
+		b = e.k.nextElem(b, &e.msg)
+	}
+}
+
+// elemValue shows an element's message.
 func (k *Kernel[L, M]) elemValue(m M) Value { return k.msgValue(m) }
 
-// chanSnapshot shows channel ch of w, non-empty.
+// chanSnapshot shows channel ch of w, non-empty, with the ages of its
+// messages in a timed shape.
 func (k *Kernel[L, M]) chanSnapshot(w *world[L, M], ch int) ChannelSnapshot {
 	lay := &k.layouts[w.lay]
 	from, to := ch/k.n, ch%k.n
 	c := ChannelSnapshot{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to)}
-	for _, m := range k.chanMsgs(w, ch) {
+	var m M
+	for b := w.chans[ch]; len(b) > 0; {
+		var age int
+		age, b = k.nextAged(b, &m)
 		c.Messages = append(c.Messages, k.elemValue(m))
+		if k.shape.timed {
+			c.Ages = append(c.Ages, age)
+		}
 	}
 	return c
 }
 
 // checkWidths reports a configuration whose states would not fit the
-// encoding's fixed widths above. Config.Validate keeps tighter limits of
+// encoding's fixed widths above; longest is the longest of the algorithm's
+// timers in ticks (timed shapes). Config.Validate keeps tighter limits of
 // its own; this is the encoding's guard whatever those become.
-func checkWidths(cfg *Config, timers int) error {
+func checkWidths(cfg *Config, timers, longest int) error {
 	switch {
+	case cfg.Timed() && cfg.Delay > maxAge:
+		return fmt.Errorf("a delay of %d ticks does not fit the state encoding: a message's age is at most %d", cfg.Delay, maxAge)
+	case cfg.Timed() && longest > maxCountdown:
+		return fmt.Errorf("a timer of %d ticks does not fit the state encoding: at most %d", longest, maxCountdown)
 	case cfg.N > MaxN:
 		return fmt.Errorf("%d processes do not fit the state encoding: at most %d", cfg.N, MaxN)
 	case cfg.MaxQueue > maxChanCount:
@@ -231,6 +348,7 @@ func checkWidths(cfg *Config, timers int) error {
 type world[L, M any] struct {
 	head
 	local []L
+	timer []uint8  // per process, in a timed shape: timerOff or 1 + countdown
 	chans [][]byte // chan(p,q) at p*N+q
 	count []int    // elements in each channel
 	busy  chanSet  // the non-empty channels
@@ -248,6 +366,7 @@ type world[L, M any] struct {
 
 func (w *world[L, M]) init(n int) {
 	w.local = make([]L, n)
+	w.timer = make([]uint8, n)
 	w.chans = make([][]byte, n*n)
 	w.count = make([]int, n*n)
 	w.msgs = make([][]M, n*n)
@@ -300,8 +419,14 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	b = binary.AppendUvarint(b, uint64(w.crashes))
 	b = binary.AppendUvarint(b, uint64(w.restarts))
 	b = binary.LittleEndian.AppendUint16(b, uint16(w.alive))
+	if k.shape.partial {
+		b = append(b, w.gst)
+	}
 	for p := range w.local {
 		b = k.appendProc(b, w, p)
+	}
+	if k.shape.timers {
+		b = append(b, w.timer...)
 	}
 	b = binary.AppendUvarint(b, uint64(w.busy.count()))
 	for ch := range w.busy.all() {
@@ -336,6 +461,16 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		return errShort
 	}
 	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
+	w.gst = 0
+	if k.shape.partial {
+		if len(b) < 1 {
+			return errShort
+		}
+		if b[0] > 1 {
+			return fmt.Errorf("gst byte %d is not 0 or 1", b[0])
+		}
+		w.gst, b = b[0], b[1:]
+	}
 	for p := range w.local {
 		start := b
 		if b, err = k.readProc(b, w, p); err != nil {
@@ -343,6 +478,14 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 		if h != nil {
 			h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
+		}
+	}
+	if k.shape.timers {
+		if b, err = k.readTimers(b, w); err != nil {
+			return err
+		}
+		if h != nil {
+			h.timers = k.keys.hashTimers(w.timer)
 		}
 	}
 	for ch := range w.busy.all() {
@@ -389,7 +532,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	}
 	if h != nil {
 		h.head = w.head.hash()
-		h.fp = h.head
+		h.fp = h.head + h.timers
 		for _, x := range h.local {
 			h.fp += x
 		}
@@ -418,6 +561,9 @@ func (e *expander[L, M]) hashProc(w *world[L, M], p int) uint64 {
 // fingerprint is the fingerprint of w, from scratch.
 func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 	fp := w.head.hash()
+	if e.k.shape.timers {
+		fp += e.k.keys.hashTimers(w.timer)
+	}
 	for p := range w.local {
 		fp += e.hashProc(w, p)
 	}
@@ -428,17 +574,20 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 }
 
 // succFP is the fingerprint of nxt, a successor of cur: cur's, plus the
-// differences of the head, the step's process and the channels the step
-// touched.
+// differences of the head, the step's process, the timers and the
+// channels the step touched.
 func (e *expander[L, M]) succFP() uint64 {
 	nxt, h := &e.nxt, &e.h
 	fp := h.fp
-	if nxt.head != e.cur.head {
+	if !nxt.head.same(&e.cur.head) {
 		fp += nxt.head.hash() - h.head
 	}
 	if p := e.stepProc; p >= 0 {
 		e.scratch = e.k.appendProc(e.scratch[:0], nxt, p)
 		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
+	}
+	if e.k.shape.timers {
+		fp += e.k.keys.hashTimers(nxt.timer) - h.timers
 	}
 	if e.stamp++; e.stamp == 0 {
 		clear(e.chanStamp)

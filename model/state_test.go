@@ -19,10 +19,11 @@ func TestHeadFieldsGoThroughEveryOperation(t *testing.T) {
 		"crashes":  func(h *head) { h.crashes++ },
 		"restarts": func(h *head) { h.restarts++ },
 		"lay":      func(h *head) { h.lay = 5 },
+		"gst":      func(h *head) { h.gst = 1 },
 	}
 	typ := reflect.TypeFor[head]()
 	require.Equal(t, typ.NumField(), len(variants), "head has a field this test does not vary: add a variant for it")
-	f := newFix(t, Config{N: 3, Perm: true, MaxCrashes: 2, MaxRestarts: 1})
+	f := newFix(t, Config{N: 3, Perm: true, MaxCrashes: 2, MaxRestarts: 1, Timing: Partial})
 	k, e := f.k, f.e
 	var base world[tLocal, tMsg]
 	base.init(k.n)
@@ -91,7 +92,7 @@ func TestEncodingWidths(t *testing.T) {
 	requireState(t, MaxN, s, f.dec(t, f.enc(s)))
 
 	ok := Config{N: MaxN, MaxQueue: maxChanCount, MaxCrashes: maxCounter, MaxRestarts: maxCounter}
-	require.NoError(t, checkWidths(&ok, maxActionField+1))
+	require.NoError(t, checkWidths(&ok, maxActionField+1, 0))
 	for _, c := range []struct {
 		change func(c *Config)
 		timers int
@@ -105,7 +106,7 @@ func TestEncodingWidths(t *testing.T) {
 	} {
 		cfg := ok
 		c.change(&cfg)
-		err := checkWidths(&cfg, c.timers)
+		err := checkWidths(&cfg, c.timers, 0)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), c.want)
 	}

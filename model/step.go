@@ -18,10 +18,10 @@ type StepInfo struct {
 	Kind Kind `json:"kind"`
 	// Action is the action's name as the notes write it: "deliver",
 	// "initiate" (Bully: "detect"), "timeout-ok", "early-timeout-ok",
-	// "suspect", "crash", "restart".
+	// "suspect", "crash", "restart", and in a timed mode "tick" and "gst".
 	Action string `json:"action"`
 	// Process is the ID of the process that takes the step; for a
-	// delivery, the receiver.
+	// delivery, the receiver; 0 for tick and gst, steps of no process.
 	Process int `json:"process"`
 	// Peer is the ID of the sender of a delivered message, 0 otherwise.
 	Peer int `json:"peer,omitempty"`
@@ -64,25 +64,29 @@ func procLabel(id int, alias string) string {
 	return ProcName(id)
 }
 
-// String is the step's label: "deliver p2→p3 ELECTION(9)", "crash p4".
+// String is the step's label: "deliver p2→p3 ELECTION(9)", "crash p4",
+// "tick".
 func (s StepInfo) String() string {
-	if s.Kind == KindDeliver {
+	switch s.Kind {
+	case KindDeliver:
 		msg := "?"
 		if s.Msg != nil {
 			msg = s.Msg.String()
 		}
 		return "deliver " + s.PeerName() + "→" + s.ProcessName() + " " + msg
+	case KindTick, KindGST:
+		return s.Action
 	}
 	return s.Action + " " + s.ProcessName()
 }
 
 var kindNames = [...]string{
 	KindDeliver: "deliver", KindInitiate: "initiate", KindTimeout: "timeout", KindSuspect: "suspect",
-	KindEarlyTimeout: "early-timeout", KindCrash: "crash", KindRestart: "restart",
+	KindEarlyTimeout: "early-timeout", KindCrash: "crash", KindRestart: "restart", KindTick: "tick", KindGST: "gst",
 }
 
 // String names the kind: "deliver", "initiate", "timeout", "suspect",
-// "early-timeout", "crash", "restart".
+// "early-timeout", "crash", "restart", "tick", "gst".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

@@ -48,7 +48,9 @@ type SyncStep struct {
 // mature (armed in round a, mature from a+2) and whose guard holds. It
 // ends after the first round that leaves no message in flight and no armed
 // timer whose guard holds, or before a step that would go over the
-// channel bound (Overflow).
+// channel bound (Overflow). It is defined on the asynchronous model
+// (section 6 computes it there for the timed modes too); check.Run does
+// not measure a timed kernel yet, so it is not played on one.
 func (k *Kernel[L, M]) Synchronous() SyncRun {
 	e := k.newExpander()
 	var b Batch

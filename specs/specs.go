@@ -85,6 +85,23 @@ func (b *builder[L, M]) System(cfg model.Config, check []string, opts ...model.O
 	return k, nil
 }
 
+// ValidateTimers checks cfg's options of time against the algorithm's
+// timers (model.ValidateTimers), naming the fields by name, so that a
+// front end says what is wrong in its own words before it builds the
+// system. A Factory of its own is checked when it builds the system.
+func (s Spec) ValidateTimers(cfg model.Config, name func(field string) string) error {
+	if b, ok := s.Build.(interface {
+		validateTimers(model.Config, func(string) string) error
+	}); ok {
+		return b.validateTimers(cfg, name)
+	}
+	return nil
+}
+
+func (b *builder[L, M]) validateTimers(cfg model.Config, name func(string) string) error {
+	return model.ValidateTimers(b.alg, cfg, name)
+}
+
 // Registry maps names to specs. The zero value is empty; Builtin() has the
 // five algorithms of the course notes.
 type Registry struct{ specs map[string]Spec }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -47,6 +48,9 @@ func WriteText(w io.Writer, f *File, full bool) {
 		steps = "step"
 	}
 	fmt.Fprintf(w, "%s %s, %d %s:\n", Printable(f.Property), kindText[f.Kind], len(f.Steps)-1, steps)
+	if f.Config.Timing != "" {
+		fmt.Fprintln(w, "      (timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left)")
+	}
 	// The cycle starts with the step after the state the last step returns
 	// to: steps first..last repeat forever.
 	first, last := -1, len(f.Steps)-1
@@ -89,7 +93,9 @@ type Change struct{ Name, Old, New string }
 
 // Diff lists the fields that differ between two states (compared as data,
 // rendered as text), in the order of the fields of b (then those only in
-// a); a channel absent from a state is empty, [].
+// a); a channel absent from a state is empty, []. In a timed mode a
+// channel whose messages or ages changed is one change, its messages with
+// their ages ("chan p3→p2: [OK(3)@0] → [OK(3)@1]").
 func Diff(a, b model.Snapshot) []Change {
 	af, bf := a.Fields(), b.Fields()
 	old := make(map[string]model.Value, len(af))
@@ -99,6 +105,31 @@ func Diff(a, b model.Snapshot) []Change {
 	seen := make(map[string]bool, len(bf))
 	empty := model.Seq()
 	var out []Change
+	// A timed channel's two fields, messages and ages, change as one.
+	contents := func(s model.Snapshot) map[string]string {
+		m := map[string]string{}
+		for _, c := range s.Channels {
+			if c.Ages != nil {
+				m[c.Field()], m[c.AgesField()] = c.Contents(), c.Contents()
+			}
+		}
+		return m
+	}
+	ac, bc, done := contents(a), contents(b), map[string]bool{}
+	change := func(name, o, n string) {
+		_, aTimed := ac[name]
+		_, bTimed := bc[name]
+		if !aTimed && !bTimed {
+			out = append(out, Change{name, o, n})
+			return
+		}
+		ends := strings.TrimPrefix(strings.TrimPrefix(name, "chan "), "ages ")
+		if name = "chan " + ends; done[name] {
+			return
+		}
+		done[name] = true
+		out = append(out, Change{name, cmp.Or(ac[name], empty.String()), cmp.Or(bc[name], empty.String())})
+	}
 	for _, f := range bf {
 		seen[f.Name] = true
 		o, ok := old[f.Name]
@@ -106,12 +137,12 @@ func Diff(a, b model.Snapshot) []Change {
 			o = empty
 		}
 		if !o.Equal(f.Value) {
-			out = append(out, Change{f.Name, o.String(), f.Value.String()})
+			change(f.Name, o.String(), f.Value.String())
 		}
 	}
 	for _, f := range af {
 		if !seen[f.Name] && !f.Value.Equal(empty) {
-			out = append(out, Change{f.Name, f.Value.String(), empty.String()})
+			change(f.Name, f.Value.String(), empty.String())
 		}
 	}
 	return out

@@ -64,6 +64,12 @@ type Config struct {
 	MaxQueue      int    `json:"max_queue"`
 	Anonymous     bool   `json:"anonymous,omitempty"`
 	Perm          bool   `json:"perm,omitempty"`
+	// The model of time (semantics.md section 6): left out in the
+	// asynchronous model, so that its files read as they always did.
+	Timing       string `json:"timing,omitempty"`
+	Delay        int    `json:"delay,omitempty"`
+	Timeout      int    `json:"timeout,omitempty"`
+	TimeoutCoord int    `json:"timeout_coord,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -72,7 +78,16 @@ func ConfigOf(algo string, c model.Config) Config {
 		Algo: algo, N: c.N, IDs: c.IDs, Crashes: c.MaxCrashes, Restarts: c.MaxRestarts,
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
+		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
 	}
+}
+
+// timingKey is how a trace file writes t: "" for the asynchronous model.
+func timingKey(t model.Timing) string {
+	if t == model.Async {
+		return ""
+	}
+	return t.String()
 }
 
 // Describe is the configuration in one line, as reports and charts head
@@ -107,6 +122,13 @@ func (c Config) Describe() string {
 	if c.Anonymous {
 		parts = append(parts, "anonymous")
 	}
+	if c.Timing != "" {
+		timing := fmt.Sprintf("timing %s, delay %d", c.Timing, c.Delay)
+		if c.Timeout != 0 {
+			timing += fmt.Sprintf(", timeout %d, timeout-coord %d", c.Timeout, c.TimeoutCoord)
+		}
+		parts = append(parts, timing)
+	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
 }
@@ -124,10 +146,17 @@ func (c Config) Model() (model.Config, error) {
 	if err != nil {
 		return model.Config{}, err
 	}
+	timing := model.Async
+	if c.Timing != "" {
+		if timing, err = model.ParseTiming(c.Timing); err != nil {
+			return model.Config{}, err
+		}
+	}
 	return model.Config{
 		N: c.N, IDs: c.IDs, MaxCrashes: c.Crashes, MaxRestarts: c.Restarts, Detector: d,
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
+		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
 	}, nil
 }
 
@@ -282,8 +311,11 @@ func (f *File) Validate() error {
 			return malformed("premise %d is outside the steps 0..%d", *m, len(f.Steps)-1)
 		}
 	}
-	if _, err := f.Config.Model(); err != nil {
+	if _, err := model.ParseDetector(f.Config.Detector); err != nil {
 		return malformed("config.detector: %v", err)
+	}
+	if _, err := f.Config.Model(); err != nil {
+		return malformed("config.timing: %v", err)
 	}
 	return nil
 }

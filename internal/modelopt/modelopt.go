@@ -136,7 +136,9 @@ var Options = []Option{
                         noticed) or unreliable (default perfect)
 `,
 		Example: model.Config{N: 3, Detector: model.Unreliable},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(detectorFlag{&g.Config.Detector}, "detector", "") },
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(enumFlag[model.Detector]{&g.Config.Detector, model.ParseDetector, "use perfect, incomplete or unreliable"}, "detector", "")
+		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return c.Detector.String(), c.Detector != model.Perfect
 		},
@@ -189,6 +191,55 @@ var Options = []Option{
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.MaxQueue), c.MaxQueue != 2*c.N
+		},
+	},
+	{
+		Field: "Timing", Flag: "timing", API: "Timing", Trace: "timing",
+		Usage: `  --timing M            async (default: no clocks), sync (discrete time: every
+                        message arrives 1 to D ticks after it was sent, and
+                        timers are real) or partial (sync once a gst step
+                        has come; before it messages may be late)
+`,
+		Example: model.Config{N: 3, Timing: model.Sync},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(enumFlag[model.Timing]{&g.Config.Timing, model.ParseTiming, "use async, sync or partial"}, "timing", "")
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return c.Timing.String(), c.Timing != model.Async
+		},
+	},
+	{
+		Field: "Delay", Flag: "delay", API: "Delay", Trace: "delay",
+		Usage: `  --delay D             the worst one-way latency in ticks (default 1; with
+                        --timing sync or partial)
+`,
+		Example: model.Config{N: 3, Timing: model.Sync, Delay: 2},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.Delay, "delay", 0, "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.Delay), c.Delay != 0 && c.Delay != 1
+		},
+	},
+	{
+		Field: "Timeout", Flag: "timeout", API: "Timeout", Trace: "timeout",
+		Usage: `  --timeout T           Bully's T, the wait for an OK, in ticks (default 2D+1;
+                        with --timing sync or partial, for algorithms with
+                        timers)
+`,
+		Example: model.Config{N: 3, Timing: model.Sync, Timeout: 5},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.Timeout, "timeout", 0, "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.Timeout), c.Timeout != 0 && c.Timeout != 2*c.Delay+1
+		},
+	},
+	{
+		Field: "TimeoutCoord", Flag: "timeout-coord", API: "TimeoutCoord", Trace: "timeout_coord",
+		Usage: `  --timeout-coord T2    Bully's T', the wait for a COORDINATOR after an OK, in
+                        ticks (default 2T+2D; likewise)
+`,
+		Example: model.Config{N: 3, Timing: model.Sync, TimeoutCoord: 4},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.TimeoutCoord, "timeout-coord", 0, "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.TimeoutCoord), c.TimeoutCoord != 0 && c.TimeoutCoord != 2*c.Timeout+2*c.Delay
 		},
 	},
 }
@@ -296,6 +347,13 @@ func (g Given) Resolve(set func(field string) bool, name func(field string) stri
 			return c, fmt.Errorf("%s means %s %d for %s %d: give only one of them", shorthandName(name), name("MaxCrashes"), c.N-1, name("N"), c.N)
 		}
 		c.MaxCrashes = c.N - 1
+	}
+	// A duration of 0 ticks given: 0 is the model's "default", not a
+	// duration.
+	for _, f := range []string{"Delay", "Timeout", "TimeoutCoord"} {
+		if set(f) && reflect.ValueOf(c).FieldByName(f).Int() == 0 {
+			return c, fmt.Errorf("%s 0 is out of range: give 1 tick or more", name(f))
+		}
 	}
 	c.InitialLeader = initialLeader
 	if g.InitialLeader.Given {

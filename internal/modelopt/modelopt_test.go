@@ -111,5 +111,37 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "--ids perm", FlagName("Perm"))
 	assert.Equal(t, "Config.Crashes", APIName("MaxCrashes"))
 	assert.Equal(t, "", FlagName("Bogus"))
-	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue"}, Flags())
+	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord"}, Flags())
+}
+
+// The options of time (semantics.md section 6): a duration of 0 given is
+// refused where 0 is the default's, the others need a timed mode, and a
+// timeout's default follows the delay in force.
+func TestTimedOptions(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--timing", "sync", "--delay", "0"}, "--delay 0 is out of range: give 1 tick or more"},
+		{[]string{"--timing", "sync", "--timeout", "0"}, "--timeout 0 is out of range: give 1 tick or more"},
+		{[]string{"--timing", "partial", "--timeout-coord", "0"}, "--timeout-coord 0 is out of range: give 1 tick or more"},
+		{[]string{"--delay", "2"}, "--delay needs --timing sync or partial: the asynchronous model (--timing async, the default) has no clocks"},
+		{[]string{"--timing", "async", "--timeout", "3"}, "--timeout needs --timing sync or partial: the asynchronous model (--timing async, the default) has no clocks"},
+		{[]string{"--timing", "sync", "--delay", "-1"}, "--delay -1 is negative: a delay is 1 tick or more"},
+		{[]string{"--timing", "sync", "--timeout", "2000000"}, "--timeout 2000000 is too large: use at most 1048576 ticks"},
+	} {
+		_, err := parse(t, c.args, true)
+		assert.EqualError(t, err, c.want, "%v", c.args)
+	}
+	c, err := parse(t, []string{"--timing", "sync", "--delay", "2"}, true)
+	require.NoError(t, err)
+	assert.Equal(t, model.Times{Delay: 2, Timeout: 5, TimeoutCoord: 14}, c.Times(), "T = 2D+1, T2 = 2T+2D")
+	c, err = parse(t, []string{"--timing", "partial", "--timeout", "2"}, true)
+	require.NoError(t, err)
+	assert.Equal(t, model.Times{Delay: 1, Timeout: 2, TimeoutCoord: 6}, c.Times(), "T2 from the T in force")
+	var g Given
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.Bind(fs)
+	assert.ErrorContains(t, fs.Parse([]string{"--timing", "eventually"}), "use async, sync or partial")
 }

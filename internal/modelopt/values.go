@@ -72,21 +72,28 @@ func (l idList) Set(s string) error {
 	return nil
 }
 
-type detectorFlag struct{ d *model.Detector }
-
-func (f detectorFlag) String() string {
-	if f.d == nil {
-		return "perfect"
-	}
-	return f.d.String()
+// enumFlag reads one of an enumeration's names (--detector, --timing)
+// with parse; use says which, where a name is unknown.
+type enumFlag[T fmt.Stringer] struct {
+	v     *T
+	parse func(string) (T, error)
+	use   string
 }
 
-func (f detectorFlag) Set(s string) error {
-	d, err := model.ParseDetector(s)
-	if err != nil {
-		return errors.New("use perfect, incomplete or unreliable (docs/model.md explains them)")
+func (f enumFlag[T]) String() string {
+	if f.v == nil {
+		var zero T
+		return zero.String()
 	}
-	*f.d = d
+	return (*f.v).String()
+}
+
+func (f enumFlag[T]) Set(s string) error {
+	v, err := f.parse(s)
+	if err != nil {
+		return errors.New(f.use + " (docs/model.md explains them)")
+	}
+	*f.v = v
 	return nil
 }
 

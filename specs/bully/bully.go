@@ -126,7 +126,10 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, from int, m Msg) {
 }
 
 // Timers: timeout-ok fires when no OK came (no higher process is live),
-// timeout-coord when an OK came but no COORDINATOR followed.
+// timeout-coord when an OK came but no COORDINATOR followed. In the
+// asynchronous model the perfect detector justifies them; in a timed one
+// (semantics.md section 6) they run T (--timeout) and T' (--timeout-coord)
+// ticks from the step that set status electing or waiting.
 func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	return []model.Timer[Local, Msg]{
 		{
@@ -135,7 +138,8 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 			Justified: func(c *model.GuardCtx[Msg], _ *Local) bool {
 				return higherAllCrashed(&c.Ctx) && !c.Pending(func(_ int, m Msg) bool { return m.Kind == OK })
 			},
-			Fire: becomeCoordinator,
+			Fire:     becomeCoordinator,
+			Duration: func(t model.Times) int { return t.Timeout },
 		},
 		{
 			Name:  "timeout-coord",
@@ -145,7 +149,8 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 					return m.Kind == Coordinator && c.IDOf(from) > c.ID()
 				})
 			},
-			Fire: startElection,
+			Fire:     startElection,
+			Duration: func(t model.Times) int { return t.TimeoutCoord },
 		},
 	}
 }
