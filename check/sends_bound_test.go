@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/bully"
@@ -222,4 +224,81 @@ func TestMessageBoundUnboundedMaximum(t *testing.T) {
 		require.Equal(t, check.Violated, v.Status, "at most %d messages", bound)
 		assert.Equal(t, bound+1, v.File.Steps[len(v.File.Steps)-1].State.Sent.Total)
 	}
+}
+
+// A trace of a check that counted the sends shows them in every state, as
+// data (the snapshot, its fields, ITF variables) and as text, and replays
+// with them: also the trace of a property that does not read them, which
+// the replay checks with the sends counted as the trace counts them.
+// Chang-Roberts with three processes of ID 1 elects three leaders.
+func TestTracesCarryTheSendsCounted(t *testing.T) {
+	cfg := model.Config{N: 3, IDs: []int{1, 1, 1}, Anonymous: true}
+	spec := withBound(t, "chang-roberts", "total", 4)
+	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: []string{"SingleLeader", "MessageBound"}, Continue: true})
+	require.NoError(t, err)
+	assert.Equal(t, 5, rep.SendCap)
+	files := map[string]*trace.File{}
+	for _, f := range rep.Files() {
+		files[f.Property] = f
+	}
+	require.Contains(t, files, "SingleLeader")
+	require.Contains(t, files, "MessageBound")
+	reg := &specs.Registry{}
+	require.NoError(t, reg.Register(spec))
+
+	for name, f := range files {
+		assert.Equal(t, 5, f.SendCap(), name)
+		for i, s := range f.Steps {
+			require.NotNil(t, s.State.Sent, "%s step %d", name, i)
+		}
+		require.NoError(t, trace.Replay(f, reg), name)
+
+		var buf bytes.Buffer
+		require.NoError(t, itf.Write(&buf, f))
+		back, err := itf.Read(buf.Bytes())
+		require.NoError(t, err, name)
+		require.Len(t, back.Steps, len(f.Steps))
+		for i := range f.Steps {
+			assert.Equal(t, f.Steps[i].State.Sent, back.Steps[i].State.Sent, "%s step %d through ITF", name, i)
+		}
+		require.NoError(t, trace.Replay(back, reg), name)
+
+		// A count the run does not have is found out.
+		bad, err := itf.Read(buf.Bytes())
+		require.NoError(t, err)
+		last := bad.Steps[len(bad.Steps)-1].State.Sent
+		last.Total--
+		var div *trace.DivergenceError
+		require.ErrorAs(t, trace.Replay(bad, reg), &div, name)
+		assert.Contains(t, div.Reason, fmt.Sprintf("sent is %d, the trace says %d", last.Total+1, last.Total), name)
+	}
+
+	require.NoError(t, trace.Replay(files["SingleLeader"], specs.Builtin()), "through the built-in chang-roberts, which has no property that counts")
+
+	f := files["MessageBound"]
+	assert.Equal(t, 5, f.Steps[len(f.Steps)-1].State.Sent.Total)
+	var text bytes.Buffer
+	trace.WriteText(&text, f, false)
+	assert.Contains(t, text.String(), "      (sends counted since the initial state, each count up to 5: 5 means 5 or more)\n")
+	assert.Contains(t, text.String(), "| sent=0 (ELECTION=0 ELECTED=0) lost=0\n", "the initial state in full")
+	assert.Contains(t, text.String(), "      sent: 0 → 1\n      sent ELECTION: 0 → 1\n", "a step's changes")
+
+	// Without a property that reads them, the same trace has none.
+	plain, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: []string{"SingleLeader"}})
+	require.NoError(t, err)
+	require.NotNil(t, plain.Verdicts[0].File)
+	assert.Zero(t, plain.SendCap)
+	assert.Zero(t, plain.Verdicts[0].File.SendCap())
+	assert.Nil(t, plain.Verdicts[0].File.Steps[0].State.Sent)
+}
+
+// A property that reads the sends without declaring CountSends is told
+// so, as the check's error.
+func TestUndeclaredSendsAreAnError(t *testing.T) {
+	type view = model.View[ring.Local, ring.Msg]
+	p := model.Property[ring.Local, ring.Msg]{Name: "Undeclared", Holds: func(v *view) bool { return v.Sent() < 5 }}
+	spec := specs.Spec{Name: "ring", Build: specs.Builder[ring.Local, ring.Msg](ring.Algorithm{}, p)}
+	_, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, Properties: []string{"Undeclared"}})
+	assert.ErrorIs(t, err, model.ErrSendsNotCounted)
+	assert.EqualError(t, err, "ring: "+model.ErrSendsNotCounted.Error())
 }
