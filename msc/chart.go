@@ -80,11 +80,11 @@ type timerSpan struct {
 
 // How a timer's span ends.
 const (
-	timerFired    = iota // its timeout was taken
-	timerStopped         // a step set it off
-	timerReset           // a step set it anew
-	timerCrashed         // its process crashed
-	timerRunning         // still running after the last step
+	timerFired   = iota // its timeout was taken
+	timerStopped        // a step set it off
+	timerReset          // a step set it anew
+	timerCrashed        // its process crashed
+	timerRunning        // still running after the last step
 )
 
 // row is one step.
