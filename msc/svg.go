@@ -833,12 +833,12 @@ func (l *layout) drawArrows(s *svgWriter) {
 		k := l.kindIndex(m.text)
 		col := l.msgColor[l.c.kindOf[m.text]]
 		fate := [...]string{"delivered", "lost", "in flight"}[m.fate]
-		tip := fmt.Sprintf("%s %s→%s, sent at step %d%s", m.text, l.c.lanes[m.from], l.c.lanes[m.to], m.sent, l.at(m.sent))
+		tip := fmt.Sprintf("%s %s→%s, sent at %s", m.text, l.c.lanes[m.from], l.c.lanes[m.to], l.step(m.sent))
 		switch m.fate {
 		case delivered:
-			tip += fmt.Sprintf(", delivered at step %d%s", m.end, l.at(m.end))
+			tip += ", delivered at " + l.step(m.end)
 		case lost:
-			tip += fmt.Sprintf(", lost at step %d%s", m.end, l.at(m.end))
+			tip += ", lost at " + l.step(m.end)
 		default:
 			tip += ", in flight at the end"
 		}
@@ -868,12 +868,13 @@ func (l *layout) drawArrows(s *svgWriter) {
 	s.printf("</g>\n")
 }
 
-// at is the time of row r in a timed run, " (t=3)", or "".
-func (l *layout) at(r int) string {
+// step names row r for a tooltip, with its time in a timed run: "step 5
+// (t=1)".
+func (l *layout) step(r int) string {
 	if !l.c.timed {
-		return ""
+		return "step " + strconv.Itoa(r)
 	}
-	return " (" + trace.TimeWords(l.c.rows[r].time) + ")"
+	return fmt.Sprintf("step %d (%s)", r, trace.TimeWords(l.c.rows[r].time))
 }
 
 // drawTimers draws each running timer as a bar on its lane, with what set
@@ -884,16 +885,16 @@ func (l *layout) drawTimers(s *svgWriter) {
 	}
 	s.printf(`<g id="timers">` + "\n")
 	for _, t := range l.c.timers {
-		tip := fmt.Sprintf("%s's timer: %d ticks from step %d%s", l.c.lanes[t.lane], t.set, t.from, l.at(t.from))
+		tip := fmt.Sprintf("%s's timer: %d ticks from %s", l.c.lanes[t.lane], t.set, l.step(t.from))
 		switch t.end {
 		case timerFired:
-			tip += fmt.Sprintf(", its timeout taken at step %d%s", t.to, l.at(t.to))
+			tip += ", its timeout taken at " + l.step(t.to)
 		case timerStopped:
-			tip += fmt.Sprintf(", set off at step %d%s", t.to, l.at(t.to))
+			tip += ", set off at " + l.step(t.to)
 		case timerReset:
-			tip += fmt.Sprintf(", set anew at step %d%s", t.to, l.at(t.to))
+			tip += ", set anew at " + l.step(t.to)
 		case timerCrashed:
-			tip += fmt.Sprintf(", gone with the crash at step %d%s", t.to, l.at(t.to))
+			tip += ", gone with the crash at " + l.step(t.to)
 		default:
 			tip += ", running at the end"
 		}
