@@ -102,3 +102,24 @@ func TestTimedReplay(t *testing.T) {
 	assert.Contains(t, string(data), "    Note over p1,p3: 12: gst, t=4\n")
 	assert.Contains(t, string(data), "    p3->>p2: 9: COORDINATOR(3)@1\n")
 }
+
+// A simulation's actions line names tick and gst where the model of time
+// has them (taken, in these runs), and only there.
+func TestSimulationActionsOfTime(t *testing.T) {
+	for timing, want := range map[string][]bool{ // tick, gst
+		"async":   {false, false},
+		"sync":    {true, false},
+		"partial": {true, true},
+	} {
+		args := []string{"--algo", "bully", "--n", "3", "--crash-any", "--simulate", "--runs", "50", "--timing", timing}
+		if timing != "async" {
+			args = append(args, "--timeout", "3")
+		}
+		_, out, stderr := run(args...)
+		i := strings.Index(out, "actions      ")
+		require.GreaterOrEqual(t, i, 0, stderr)
+		line := out[i : i+strings.Index(out[i:], "\n")]
+		assert.Equal(t, want, []bool{strings.Contains(line, "tick"), strings.Contains(line, "gst")}, "%s: %s", timing, line)
+		assert.NotRegexp(t, `never .*(tick|gst)`, line, timing)
+	}
+}
