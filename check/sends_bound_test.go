@@ -42,7 +42,7 @@ func messageBound[L, M any](figure string, bound int) model.Property[L, M] {
 }
 
 // withBound is the built-in algorithm algo with MessageBound(figure, bound).
-func withBound(t *testing.T, algo, figure string, bound int) specs.Spec {
+func withBound(t testing.TB, algo, figure string, bound int) specs.Spec {
 	t.Helper()
 	var b specs.Factory
 	switch algo {
