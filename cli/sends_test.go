@@ -66,3 +66,19 @@ func TestCountedSendsOnTheCommandLine(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, out, "send_cap")
 }
+
+// A property that reads the sends without declaring CountSends is the
+// check's error: one line, exit status 2, in a search and a simulation.
+func TestUndeclaredSendsOnTheCommandLine(t *testing.T) {
+	type view = model.View[ring.Local, ring.Msg]
+	p := model.Property[ring.Local, ring.Msg]{Name: "Undeclared", Holds: func(v *view) bool { return v.Sent() < 5 }}
+	reg := specs.Builtin()
+	require.NoError(t, reg.Register(specs.Spec{Name: "undeclared-ring", Build: specs.Builder[ring.Local, ring.Msg](ring.Algorithm{}, p)}))
+	for _, args := range [][]string{{"--algo", "undeclared-ring", "--n", "3"}, {"--algo", "undeclared-ring", "--n", "3", "--simulate"}} {
+		var out, errb bytes.Buffer
+		code := cli.Main(args, reg, &out, &errb)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Empty(t, out.String(), "%v", args)
+		assert.Equal(t, "mcheck: undeclared-ring: "+model.ErrSendsNotCounted.Error()+"\n", errb.String(), "%v", args)
+	}
+}
