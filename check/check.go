@@ -306,8 +306,9 @@ func Run(req Request) (rep *Report, err error) {
 
 // algorithmFault turns a fault of the algorithm that the kernel raises
 // from inside a step (two timers armed at once in a timed mode), or of a
-// property (one that reads sends it did not declare), on a worker or not,
-// into Run's error; any other panic goes on.
+// property (one that reads sends it did not declare, or of a message type
+// the algorithm does not name), on a worker or not, into Run's error; any
+// other panic goes on.
 func algorithmFault(algo string, rep **Report, err *error) {
 	v := recover()
 	if v == nil {
@@ -317,8 +318,9 @@ func algorithmFault(algo string, rep **Report, err *error) {
 	if wp, ok := v.(*explore.WorkerPanic); ok {
 		fault = wp.Value
 	}
-	if tc, ok := fault.(*model.TimerConflictError); ok {
-		*rep, *err = nil, fmt.Errorf("%s: %w", algo, tc)
+	switch f := fault.(type) {
+	case *model.TimerConflictError, *model.UnknownMsgTypeError:
+		*rep, *err = nil, fmt.Errorf("%s: %w", algo, f.(error))
 		return
 	}
 	if fault == model.ErrSendsNotCounted {

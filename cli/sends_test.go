@@ -67,18 +67,28 @@ func TestCountedSendsOnTheCommandLine(t *testing.T) {
 	assert.NotContains(t, out, "send_cap")
 }
 
-// A property that reads the sends without declaring CountSends is the
-// check's error: one line, exit status 2, in a search and a simulation.
-func TestUndeclaredSendsOnTheCommandLine(t *testing.T) {
+// A property that reads the sends without declaring CountSends, or the
+// sends of a message type the algorithm does not name, is the check's
+// error: one line, exit status 2, in a search and a simulation.
+func TestSendsReadWronglyOnTheCommandLine(t *testing.T) {
 	type view = model.View[ring.Local, ring.Msg]
-	p := model.Property[ring.Local, ring.Msg]{Name: "Undeclared", Holds: func(v *view) bool { return v.Sent() < 5 }}
+	undeclared := model.Property[ring.Local, ring.Msg]{Name: "Undeclared", Holds: func(v *view) bool { return v.Sent() < 5 }}
+	typo := model.Property[ring.Local, ring.Msg]{Name: "Typo", CountSends: 6, Holds: func(v *view) bool { return v.SentOf("ELECTON") < 5 }}
 	reg := specs.Builtin()
-	require.NoError(t, reg.Register(specs.Spec{Name: "undeclared-ring", Build: specs.Builder[ring.Local, ring.Msg](ring.Algorithm{}, p)}))
-	for _, args := range [][]string{{"--algo", "undeclared-ring", "--n", "3"}, {"--algo", "undeclared-ring", "--n", "3", "--simulate"}} {
-		var out, errb bytes.Buffer
-		code := cli.Main(args, reg, &out, &errb)
-		assert.Equal(t, 2, code, "%v", args)
-		assert.Empty(t, out.String(), "%v", args)
-		assert.Equal(t, "mcheck: undeclared-ring: "+model.ErrSendsNotCounted.Error()+"\n", errb.String(), "%v", args)
+	require.NoError(t, reg.Register(specs.Spec{Name: "undeclared-ring", Build: specs.Builder[ring.Local, ring.Msg](ring.Algorithm{}, undeclared)}))
+	require.NoError(t, reg.Register(specs.Spec{Name: "typo-ring", Build: specs.Builder[ring.Local, ring.Msg](ring.Algorithm{}, typo)}))
+	for _, c := range []struct {
+		algo, want string
+	}{
+		{"undeclared-ring", model.ErrSendsNotCounted.Error()},
+		{"typo-ring", `a property reads the sends of message type "ELECTON", but the algorithm's types are ELECTION, ELECTED: name one of them in SentOf`},
+	} {
+		for _, args := range [][]string{{"--algo", c.algo, "--n", "3"}, {"--algo", c.algo, "--n", "3", "--simulate"}, {"--algo", c.algo, "--n", "3", "--workers", "2"}} {
+			var out, errb bytes.Buffer
+			code := cli.Main(args, reg, &out, &errb)
+			assert.Equal(t, 2, code, "%v", args)
+			assert.Empty(t, out.String(), "%v", args)
+			assert.Equal(t, "mcheck: "+c.algo+": "+c.want+"\n", errb.String(), "%v", args)
+		}
 	}
 }

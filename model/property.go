@@ -300,9 +300,21 @@ func (v *View[L, M]) SentOf(msgType string) int {
 	v.k.counting()
 	t := slices.Index(v.k.types, msgType)
 	if t < 0 {
-		panic(fmt.Sprintf("mcheck: a property reads the sends of message type %q, but the algorithm's types are %s", msgType, strings.Join(v.k.types, ", ")))
+		panic(&UnknownMsgTypeError{Type: msgType, Types: v.k.types})
 	}
 	return v.w.sent.count(t)
+}
+
+// UnknownMsgTypeError is a property that reads the sends of a message type
+// (View.SentOf) that the algorithm does not name; raised as a panic from
+// inside the search, which check.Run returns as an error.
+type UnknownMsgTypeError struct {
+	Type  string
+	Types []string // the algorithm's (Kernel.MsgTypes)
+}
+
+func (e *UnknownMsgTypeError) Error() string {
+	return fmt.Sprintf("a property reads the sends of message type %q, but the algorithm's types are %s: name one of them in SentOf", e.Type, strings.Join(e.Types, ", "))
 }
 
 func (v *View[L, M]) Lost() int {
