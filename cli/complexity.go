@@ -13,7 +13,7 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// --complexity: the measures of semantics.md section 5 as text and JSON.
+// --complexity: the measures of docs/semantics.md section 5 as text and JSON.
 
 // writeComplexity renders the measures, the synchronous schedule round by
 // round with a running tally, and the witness run named by witness.

@@ -17,7 +17,7 @@ import (
 )
 
 // referenceRow is one line of testdata/reference-counts.jsonl: a
-// configuration and what an independent implementation of semantics.md
+// configuration and what an independent implementation of docs/semantics.md
 // (a plain Python BFS over full states, written from the text alone) found.
 type referenceRow struct {
 	Args                string

@@ -49,7 +49,7 @@ func TestEveryModelOptionRoundTrips(t *testing.T) {
 			args := append([]string{"--algo", algo}, modelopt.Args(o.Example, spec.InitialLeader)...)
 			cfg, err := parseArgs(t, args...)
 			if algo == "ring" && (o.Field == "Timeout" || o.Field == "TimeoutCoord") {
-				// No timers to set (semantics.md section 6).
+				// No timers to set (docs/semantics.md section 6.1).
 				require.ErrorContains(t, err, "this algorithm has no timers", args)
 				continue
 			}

@@ -11,7 +11,7 @@ import (
 )
 
 // The held-out configuration whose synchronous schedule stops at the bound
-// in round 1, after one step of that round (semantics.md section 5): round
+// in round 1, after one step of that round (docs/semantics.md section 5.5): round
 // 0 initiates at all three, round 1 delivers ELECTION(6) to p7 (dropped: p7
 // is a participant), then p4 would forward ELECTION(7) into chan(p4,p6),
 // which still holds ELECTION(4). The latency is the last round with a

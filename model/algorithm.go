@@ -76,7 +76,7 @@ type (
 // perfect detector's guard); the unreliable detector adds "early-"+Name,
 // enabled whenever Armed holds and fair only when Justified holds too.
 //
-// In a timed model (Sync, Partial; semantics.md section 6) each process has
+// In a timed model (Sync, Partial; docs/semantics.md section 6.4) each process has
 // one timer, off or counting down ticks, which the kernel keeps: when a
 // step of the process changes which of the algorithm's timers is Armed,
 // the kernel sets the process's timer to that timer's Duration, or off

@@ -12,7 +12,7 @@ import (
 	"github.com/mcheck/mcheck/ts"
 )
 
-// Section 6 of semantics.md (time) step by step: the kernel's timed steps
+// Section 6 of docs/semantics.md (time) step by step: the kernel's timed steps
 // on Bully and on small algorithms of timers, seen through the expander's
 // data (steps, snapshots), as a trace shows them.
 

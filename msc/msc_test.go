@@ -38,7 +38,7 @@ var fixtures = []struct{ name, path string }{
 	{"bully-restart", "../testdata/golden/bully-restart.SingleLeader-invariant.trace.json"},
 	{"bully-unreliable-termination", "../testdata/golden/bully-unreliable-termination.Termination-fair-cycle.trace.json"},
 	{"lelann6-crash", "../testdata/msc/lelann6-crash.Termination-fair-cycle.trace.json"},
-	// Timed runs (semantics.md section 6), written by mcheck --trace-out:
+	// Timed runs (docs/semantics.md section 6), written by mcheck --trace-out:
 	// bully --n 4 --crash-any --timing sync --delay 1 --timeout 2 --check SingleLeader;
 	// bully --n 3 --crashes 1 --restarts 1 --timing partial --timeout 3 --check Termination;
 	// chang-roberts --n 4 --crashes 1 --timing partial --check Termination.

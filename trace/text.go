@@ -38,7 +38,7 @@ func CycleWords(first, last int) (repeat, back string) {
 // premise holds, in the text, the charts and the explorer page alike.
 const PremiseWords = "premise holds here; its goal never does from here on"
 
-// TimedWords explain a timed run's notation (semantics.md section 6), in
+// TimedWords explain a timed run's notation (docs/semantics.md section 6), in
 // the text, the charts' legends and the explorer page alike.
 const TimedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left"
 

@@ -64,7 +64,7 @@ type Config struct {
 	MaxQueue      int    `json:"max_queue"`
 	Anonymous     bool   `json:"anonymous,omitempty"`
 	Perm          bool   `json:"perm,omitempty"`
-	// The model of time (semantics.md section 6): left out in the
+	// The model of time (docs/semantics.md section 6): left out in the
 	// asynchronous model, so that its files read as they always did.
 	Timing       string `json:"timing,omitempty"`
 	Delay        int    `json:"delay,omitempty"`
@@ -190,7 +190,7 @@ type File struct {
 // counterexample or an example does, a measure's witness run does not.
 func (f *File) ClaimsProperty() bool { return f.Kind != KindWitness && f.Kind != KindLasso }
 
-// Times is the time after each step in a timed run (semantics.md section
+// Times is the time after each step in a timed run (docs/semantics.md section
 // 6): the number of tick steps so far, 0 in the initial state. Time is no
 // part of the state (it grows without bound); it is the run's.
 func (f *File) Times() []int {

@@ -301,7 +301,7 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	assert.Equal(t, "the run violates Termination (fair-cycle) at step 8", l.Note)
 	assert.Empty(t, a.Note)
 	// A state where the channel bound cut steps off is not quiescent
-	// (semantics.md); outside Stable with no fair step left it is stuck, a
+	// (docs/semantics.md section 5.2); outside Stable with no fair step left it is stuck, a
 	// violation of the bounded model.
 	bq := view(t, srv, "/api/random?algo=ring&max-queue=1&n=3&seed=7")
 	assert.Equal(t, []int{2, 2, 1}, bq.Path)
