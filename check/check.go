@@ -167,7 +167,11 @@ type Report struct {
 	// ReductionOff says why partial-order reduction, asked for, was not
 	// used ("" when it was, or was not asked for).
 	ReductionOff string
-	sys          model.PropertySystem
+	// SendCap is how far the states counted the sends since the initial
+	// state, for the properties that read them (model.Property.CountSends);
+	// 0 when they did not.
+	SendCap int
+	sys     model.PropertySystem
 	// Deepening is set by Deepen: the bounds tried before this report.
 	Deepening *Deepening
 }
@@ -268,6 +272,9 @@ func Run(req Request) (rep *Report, err error) {
 	if k, ok := sys.(interface{ Arrangements() int }); ok {
 		rep.Arrangements = k.Arrangements()
 	}
+	if k, ok := sys.(interface{ SendCap() int }); ok {
+		rep.SendCap = k.SendCap()
+	}
 	for _, p := range all {
 		i := slices.IndexFunc(checked, func(c model.PropertyInfo) bool { return c.Name == p.Name })
 		switch {
@@ -298,8 +305,9 @@ func Run(req Request) (rep *Report, err error) {
 }
 
 // algorithmFault turns a fault of the algorithm that the kernel raises
-// from inside a step (two timers armed at once in a timed mode), on a
-// worker or not, into Run's error; any other panic goes on.
+// from inside a step (two timers armed at once in a timed mode), or of a
+// property (one that reads sends it did not declare), on a worker or not,
+// into Run's error; any other panic goes on.
 func algorithmFault(algo string, rep **Report, err *error) {
 	v := recover()
 	if v == nil {
@@ -311,6 +319,10 @@ func algorithmFault(algo string, rep **Report, err *error) {
 	}
 	if tc, ok := fault.(*model.TimerConflictError); ok {
 		*rep, *err = nil, fmt.Errorf("%s: %w", algo, tc)
+		return
+	}
+	if fault == model.ErrSendsNotCounted {
+		*rep, *err = nil, fmt.Errorf("%s: %w", algo, model.ErrSendsNotCounted)
 		return
 	}
 	panic(v)

@@ -40,7 +40,7 @@ func Summary(spec specs.Spec, f *trace.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sys, err := spec.Build.System(cfg, []string{f.Property})
+	sys, err := spec.Build.System(cfg, []string{f.Property}, f.KernelOptions()...)
 	if err != nil {
 		return "", err
 	}

@@ -76,7 +76,12 @@ func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
 		if len(p.Groups) > 0 {
 			groups = " [" + strings.Join(p.Groups, ",") + "]"
 		}
-		fmt.Fprintf(w, "  %s %-*s  %-17s  %s%s\n", mark, width, p.Name, p.Kind, p.Doc, groups)
+		// Counting makes the states more: say which properties do it.
+		sends := ""
+		if p.CountSends > 0 {
+			sends = fmt.Sprintf(" (counts the sends, up to %d)", p.CountSends)
+		}
+		fmt.Fprintf(w, "  %s %-*s  %-17s  %s%s%s\n", mark, width, p.Name, p.Kind, p.Doc, groups, sends)
 	}
 }
 

@@ -118,6 +118,9 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	if note := boundNote(r); note != "" {
 		fmt.Fprintf(w, "  note: %s\n", note)
 	}
+	if r.SendCap > 0 {
+		fmt.Fprintf(w, "  note: the states count the sends since the initial state, each up to %d, for the properties that read them: states that differ only in what was sent are distinct, so there are more than without them\n", r.SendCap)
+	}
 	if idle := idleLine(r); idle != "" {
 		fmt.Fprintf(w, "  note: %s\n", idle)
 	}
@@ -249,6 +252,9 @@ type jsonReport struct {
 	Seconds         float64 `json:"seconds"`
 	StatesPerSecond int64   `json:"states_per_second"`
 	MemoryBytes     int64   `json:"memory_bytes"`
+	// SendCap is how far the states counted the sends, for the properties
+	// that read them (check.Report.SendCap); absent when they did not.
+	SendCap int `json:"send_cap,omitempty"`
 
 	// FairCycleSeconds is the fair-cycle check's time after the search
 	// (seconds is the search's), when one ran.
@@ -363,7 +369,7 @@ func writeJSON(w io.Writer, r *check.Report, member *swarm.Result) error {
 		Config: trace.ConfigOf(r.Algo, c), States: st.States, Transitions: st.Transitions, Depth: st.Depth,
 		Reduced: st.Reduced, ReducedStates: st.ReducedStates, ProvisoFull: st.ProvisoFull, RerunFull: r.RerunFull, ReductionOff: r.ReductionOff,
 		Discarded: st.Discarded, Bounded: r.Bounded(), Complete: st.Complete, Stopped: st.Stopped,
-		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes,
+		Seconds: st.Elapsed.Seconds(), StatesPerSecond: rate(st.States, st.Elapsed), MemoryBytes: st.MemBytes, SendCap: r.SendCap,
 	}
 	if st.CycleCheck > 0 {
 		secs := st.CycleCheck.Seconds()

@@ -9,7 +9,10 @@
 // channel ("chan_p3_p4", a sequence of messages head first) and the fault
 // counters; in a timed mode (docs/semantics.md section 6.2) also every process's
 // timer ("p3_timer": its ticks left, or "off"), every channel's ages
-// ("ages_p3_p4", head first) and, with partial timing, "gst". Each state's "#meta" holds its index and the step that led to it
+// ("ages_p3_p4", head first) and, with partial timing, "gst"; when the
+// check counted the sends (a property read them), "sent", one
+// "sent_ELECTION" per message type and "lost", each up to the cap that
+// #meta.mcheck.sent gives. Each state's "#meta" holds its index and the step that led to it
 // (model.StepInfo as mcheck writes it, plus its label). Values: integers are
 // {"#bigint": "9"}, booleans and strings themselves, sets {"#set": [...]},
 // sequences arrays, ⊥ the variant {"tag": "None", "value": {"#tup": []}},
@@ -74,6 +77,23 @@ type Mcheck struct {
 	RestartVar string        `json:"restarts"`
 	// GSTVar names gst, with partial timing.
 	GSTVar string `json:"gst,omitempty"`
+	// Sent names the counts of the sends, when the states count them.
+	Sent *SentVars `json:"sent,omitempty"`
+}
+
+// SentVars name the variables of the sends counted (model.SendsSnapshot),
+// each count up to Cap.
+type SentVars struct {
+	Cap    int       `json:"cap"`
+	Total  string    `json:"total"`
+	ByType []TypeVar `json:"by_type"`
+	Lost   string    `json:"lost"`
+}
+
+// TypeVar is the variable of one message type's count.
+type TypeVar struct {
+	Type string `json:"type"`
+	Var  string `json:"var"`
 }
 
 // ProcessVars names the variables of one process.
@@ -182,6 +202,16 @@ func FromFile(f *trace.File) (*Trace, error) {
 		m.GSTVar = "gst"
 		t.Vars = append(t.Vars, m.GSTVar)
 	}
+	if c := first.Sent; c != nil {
+		m.Sent = &SentVars{Cap: c.Cap, Total: "sent", Lost: "lost"}
+		t.Vars = append(t.Vars, m.Sent.Total)
+		for _, tc := range c.ByType {
+			tv := TypeVar{Type: tc.Type, Var: "sent_" + tc.Type}
+			m.Sent.ByType = append(m.Sent.ByType, tv)
+			t.Vars = append(t.Vars, tv.Var)
+		}
+		t.Vars = append(t.Vars, m.Sent.Lost)
+	}
 	steps := f.Steps
 	if f.CycleStart != nil {
 		last := len(steps) - 1
@@ -253,6 +283,17 @@ func (m *Mcheck) encodeState(i int, s trace.Step) (map[string]json.RawMessage, e
 			return nil, fmt.Errorf("itf: step %d has no gst", i)
 		}
 		put(m.GSTVar, model.Bool(*s.State.GST))
+	}
+	if sv := m.Sent; sv != nil {
+		c := s.State.Sent
+		if c == nil || len(c.ByType) != len(sv.ByType) {
+			return nil, fmt.Errorf("itf: step %d does not count the sends as step 0 does", i)
+		}
+		put(sv.Total, model.Int(c.Total))
+		for j, tv := range sv.ByType {
+			put(tv.Var, model.Int(c.ByType[j].Count))
+		}
+		put(sv.Lost, model.Int(c.Lost))
 	}
 	return out, nil
 }
@@ -445,10 +486,21 @@ func (m *Mcheck) decodeState(i int, st map[string]json.RawMessage) (trace.Step, 
 		}
 		s.State.Channels = append(s.State.Channels, c)
 	}
-	for _, c := range []struct {
+	type count struct {
 		name string
 		to   *int
-	}{{m.CrashesVar, &s.State.Crashes}, {m.RestartVar, &s.State.Restarts}} {
+	}
+	counts := []count{{m.CrashesVar, &s.State.Crashes}, {m.RestartVar, &s.State.Restarts}}
+	if sv := m.Sent; sv != nil {
+		c := &model.SendsSnapshot{Cap: sv.Cap, ByType: make([]model.TypeCount, len(sv.ByType))}
+		counts = append(counts, count{sv.Total, &c.Total}, count{sv.Lost, &c.Lost})
+		for j, tv := range sv.ByType {
+			c.ByType[j].Type = tv.Type
+			counts = append(counts, count{tv.Var, &c.ByType[j].Count})
+		}
+		s.State.Sent = c
+	}
+	for _, c := range counts {
 		v, err := get(c.name, false)
 		if err != nil {
 			return s, err

@@ -68,9 +68,12 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	// Through e.typed, not &m: m's address would go through an interface
 	// and escape, one allocation per message sent.
 	e.typed = m
-	e.sent.ByType[e.k.msgType(&e.typed)]++
+	t := e.k.msgType(&e.typed)
+	e.sent.ByType[t]++
+	e.k.countSent(e.w, t, 1)
 	if !e.alive(to) {
 		e.sent.Lost++
+		e.k.countSent(e.w, lostSlot, 1)
 		return // lost: the receiver is crashed
 	}
 	ch := from*e.k.n + to
@@ -335,6 +338,7 @@ func (e *expander[L, M]) crash(p int) {
 	for from := 0; from < n; from++ {
 		if ch := from*n + p; nxt.count[ch] > 0 {
 			e.sent.Lost += uint16(nxt.count[ch])
+			e.k.countSent(nxt, lostSlot, nxt.count[ch])
 			e.touch(ch)
 			nxt.clearChan(ch)
 			nxt.changedChan(ch)
@@ -654,7 +658,7 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	w := e.load(state)
 	snap := Snapshot{Channels: []ChannelSnapshot{}}
-	w.head.snapshot(&snap, e.k.shape)
+	w.head.snapshot(&snap, e.k.shape, e.k.types)
 	for p := range w.local {
 		snap.Processes = append(snap.Processes, e.procSnapshot(w, p))
 	}

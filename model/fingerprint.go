@@ -25,6 +25,7 @@ const (
 	seedLocal = 0xc2b2ae3d27d4eb4f // + position
 	seedChan  = 0x165667b19e3779f9 // + channel index
 	seedTimer = 0x27d4eb2f165667c5
+	seedSent  = 0x85ebca77c2b2ae63
 )
 
 // mix is MurmurHash3's 64-bit finalizer: a bijection that spreads every

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -18,7 +19,10 @@ import (
 // computed from scratch, and the lazy expansion (fingerprints first,
 // encodings of chosen successors later) must give the successors Expand
 // gives, byte for byte: over the first states of every built-in algorithm
-// under crashes, restarts and the unreliable detector.
+// under crashes, restarts, the unreliable detector and time. With the sends
+// counted in the state (up to 8, so that circulating messages reach the
+// cap), also each successor's counts are its parent's plus what its step
+// sent and lost, stopping at the cap.
 func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 	configs := []model.Config{
 		{N: 3, MaxCrashes: 2},
@@ -33,13 +37,18 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 		spec, err := specs.Builtin().Lookup(name)
 		require.NoError(t, err)
 		for _, cfg := range configs {
-			for _, generic := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s/%+v/generic=%v", name, cfg, generic), func(t *testing.T) {
+			for _, v := range []struct{ generic, counted bool }{{false, false}, {true, false}, {false, true}} {
+				generic := v.generic
+				t.Run(fmt.Sprintf("%s/%+v/generic=%v/counted=%v", name, cfg, generic, v.counted), func(t *testing.T) {
 					names, err := properties.Select(spec.Build.Properties(), "all")
 					require.NoError(t, err)
 					var opts []model.Option
 					if generic {
 						opts = append(opts, model.WithGenericHashing())
+					}
+					const sendCap = 8
+					if v.counted {
+						opts = append(opts, model.WithSendCounts(sendCap))
 					}
 					sys, err := spec.Build.System(cfg, names, opts...)
 					if err != nil {
@@ -50,16 +59,22 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 					x := sys.NewExpander()
 					lazy, ok := x.(ts.LazyExpander)
 					require.True(t, ok)
+					mx, err := model.ExpanderOf(sys)
+					require.NoError(t, err)
 					var full, lz ts.Batch
 					x.Initial(&full)
 					seen := map[string]bool{}
 					var queue [][]byte
+					var before *model.SendsSnapshot // the counts of the state check's batch expands; nil: the initial states
 					check := func(b *ts.Batch) {
 						for i := range b.Succs {
 							s := b.State(i)
 							fp, err := fper.Fingerprint(s)
 							require.NoError(t, err)
 							require.Equal(t, fp, b.Succs[i].FP, "fingerprint of successor %d", i)
+							if v.counted {
+								requireCountedSends(t, mx, before, b.Succs[i].Sent, s, sendCap)
+							}
 							if !seen[string(s)] && len(seen) < 3000 {
 								seen[string(s)] = true
 								queue = append(queue, slices.Clone(s))
@@ -71,6 +86,9 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 						s := queue[0]
 						queue = queue[1:]
 						x.Expand(s, &full)
+						if v.counted {
+							before = mx.Snapshot(s).Sent
+						}
 						check(&full)
 						lz.Lazy = true
 						lazy.Expand(s, &lz)
@@ -91,6 +109,35 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// requireCountedSends checks the sends counted in succ, a successor by a
+// step that sent sent of a state that counted before (nil for the initial
+// states, which count nothing): before's counts plus the step's, each up
+// to cap.
+func requireCountedSends(t *testing.T, x model.Expander, before *model.SendsSnapshot, sent model.Sends, succ []byte, cap int) {
+	t.Helper()
+	got := x.Snapshot(succ).Sent
+	require.NotNil(t, got)
+	want := model.SendsSnapshot{Cap: cap}
+	total := 0
+	for i, tc := range got.ByType {
+		n := int(sent.ByType[i])
+		if before != nil {
+			n += before.ByType[i].Count
+		}
+		want.ByType = append(want.ByType, model.TypeCount{Type: tc.Type, Count: min(n, cap)})
+		total += min(n, cap)
+	}
+	want.Total = min(total, cap)
+	want.Lost = int(sent.Lost)
+	if before != nil {
+		want.Lost += before.Lost
+	}
+	want.Lost = min(want.Lost, cap)
+	if !reflect.DeepEqual(want, *got) {
+		require.Equal(t, want, *got, "the sends counted after %s", x.Describe(succ))
 	}
 }
 

@@ -45,12 +45,21 @@ type Kernel[L, M any] struct {
 // Option changes how a Kernel is built.
 type Option func(*options)
 
-type options struct{ generic bool }
+type options struct {
+	generic bool
+	sendCap int
+}
 
 // WithGenericHashing makes the kernel ignore the algorithm's Codec and
 // identify local states and messages with hashstructure/v2, as it does for
 // algorithms without a Codec. Tests use it to show both paths agree.
 func WithGenericHashing() Option { return func(o *options) { o.generic = true } }
+
+// WithSendCounts makes the kernel count the sends in its states up to
+// limit (or its properties' largest Property.CountSends, if larger) even
+// when no property reads them: the states of a trace found by a check
+// whose properties counted are replayed with it (see SendCap).
+func WithSendCounts(limit int) Option { return func(o *options) { o.sendCap = max(o.sendCap, limit) } }
 
 // New builds the global system of alg under cfg, evaluating props on every
 // generated state (or step): predicate i of the system is props[i].
@@ -84,6 +93,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		return nil, fmt.Errorf("at most 64 properties in one check, got %d", len(props))
 	}
 	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N), timers: timers}
+	sendCap := o.sendCap
 	for i := range props {
 		if err := props[i].validate(); err != nil {
 			return nil, err
@@ -91,12 +101,16 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		if props[i].Kind == StepProperty {
 			k.stepMask |= 1 << i
 		}
+		sendCap = max(sendCap, props[i].CountSends)
+	}
+	if sendCap < 0 {
+		return nil, fmt.Errorf("WithSendCounts(%d): count sends up to 1 or more", sendCap)
 	}
 	var err error
 	if k.layouts, err = layouts(&cfg); err != nil {
 		return nil, err
 	}
-	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial}
+	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap}
 	if k.shape.timed {
 		times := cfg.Times()
 		for _, t := range k.timers {
@@ -105,7 +119,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 			k.timerStart = append(k.timerStart, uint8(min(d, maxCountdown)+1))
 		}
 	}
-	if err := checkWidths(&cfg, len(k.timers), k.maxTimer); err != nil {
+	if err := checkWidths(&cfg, len(k.timers), k.maxTimer, sendCap); err != nil {
 		return nil, err
 	}
 	if nm, ok := alg.(InitiateNamer); ok {
@@ -123,6 +137,9 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		if len(k.types) == 0 || len(k.types) > MaxMsgTypes {
 			return nil, fmt.Errorf("MsgTyper: %d message types: name 1 to %d", len(k.types), MaxMsgTypes)
 		}
+	}
+	if sendCap > 0 {
+		k.shape.types = len(k.types)
 	}
 	k.fair = k.newFairness()
 	k.restart, _ = alg.(Restarter[L, M])
@@ -153,16 +170,34 @@ func (k *Kernel[L, M]) Triggered() uint64 { return k.triggered.Load() }
 // MsgTypes implements Messenger.
 func (k *Kernel[L, M]) MsgTypes() []string { return k.types }
 
-// msgType indexes MsgTypes.
+// msgType indexes MsgTypes. An index out of MsgTypes is the algorithm's
+// error: it would count a type that no measure or state names.
 func (k *Kernel[L, M]) msgType(m *M) int {
 	if k.typer == nil {
 		return 0
 	}
-	return k.typer.MsgType(m)
+	t := k.typer.MsgType(m)
+	if t < 0 || t >= len(k.types) {
+		panic(fmt.Sprintf("mcheck: the algorithm's MsgType gives %d for %s, but MsgTypes names %d types: return an index of MsgTypes", t, k.alg.FormatMsg(*m), len(k.types)))
+	}
+	return t
 }
 
 // Config is the configuration with defaults filled in.
 func (k *Kernel[L, M]) Config() Config { return k.cfg }
+
+// SendCap is how far the kernel's states count the sends since the
+// initial state (View.Sent): the largest Property.CountSends of its
+// properties, or WithSendCounts'; 0 when its states do not count them.
+func (k *Kernel[L, M]) SendCap() int { return k.shape.sendCap }
+
+// countSent adds n sends (or losses) in slot to w's counts, when the
+// kernel counts them.
+func (k *Kernel[L, M]) countSent(w *world[L, M], slot, n int) {
+	if c := k.shape.sendCap; c > 0 {
+		w.sent.add(slot, n, c)
+	}
+}
 
 // Generic reports whether states are identified through hashstructure/v2.
 func (k *Kernel[L, M]) Generic() bool { return k.generic }

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // PropertyKind says how a property's predicate is checked.
@@ -91,6 +93,15 @@ type Property[L, M any] struct {
 	// the IDs and the elected values: what partial-order reduction keeps
 	// visible. Without the promise the reduction is switched off.
 	ElectedOnly bool
+	// CountSends, when positive, says that the predicate reads the sends
+	// counted since the initial state (View.Sent, SentOf, Lost), and how
+	// far it needs them counted: each count is exact up to CountSends and
+	// stays at CountSends from there on (so "at most B messages" needs
+	// B+1). The counts are then part of the state, up to the largest
+	// CountSends of the properties checked: states that differ only in
+	// what was sent become distinct, and there are more of them. At most
+	// 65535.
+	CountSends int
 	// premise is, in a list from Predicates, the index of a LeadsTo's
 	// From; ofLeadsTo marks a Premise that Predicates made.
 	premise   int
@@ -106,6 +117,7 @@ type PropertyInfo struct {
 	Groups      []string
 	Optional    bool
 	ElectedOnly bool
+	CountSends  int
 	Goal        string
 	FromName    string
 	Quiet       bool
@@ -117,7 +129,7 @@ type PropertyInfo struct {
 
 // Info describes p.
 func (p Property[L, M]) Info() PropertyInfo {
-	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, Goal: p.Goal,
+	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, CountSends: p.CountSends, Goal: p.Goal,
 		FromName: p.FromName, Quiet: p.Quiet, Premise: p.premise}
 }
 
@@ -131,7 +143,7 @@ func Predicates[L, M any](props []Property[L, M]) []Property[L, M] {
 			out[i].premise = len(out)
 			out = append(out, Property[L, M]{
 				Name: p.Name + ":premise", Kind: Premise, Doc: "the premise (From) of " + p.Name,
-				Holds: p.From, ElectedOnly: p.ElectedOnly, Optional: true, ofLeadsTo: true,
+				Holds: p.From, ElectedOnly: p.ElectedOnly, CountSends: p.CountSends, Optional: true, ofLeadsTo: true,
 			})
 		}
 	}
@@ -162,6 +174,12 @@ func (p *Property[L, M]) validate() error {
 		return fmt.Errorf("property %s: kind premise is mcheck's own; declare a LeadsTo with a From predicate", p.Name)
 	case p.Quiet && p.Kind != EventuallyAlways:
 		return fmt.Errorf("property %s: Quiet goes with an eventually-always property, not a %s", p.Name, p.Kind)
+	case p.CountSends < 0:
+		return fmt.Errorf("property %s: CountSends %d is negative: 0 reads no sends, B+1 counts them far enough for a bound of B", p.Name, p.CountSends)
+	case p.CountSends > maxSendCap:
+		return fmt.Errorf("property %s: CountSends %d does not fit the state encoding: count up to %d at most", p.Name, p.CountSends, maxSendCap)
+	case p.CountSends > 0 && p.ElectedOnly:
+		return fmt.Errorf("property %s: ElectedOnly promises that it reads only liveness, IDs and elected values, and CountSends that it reads the sends: drop ElectedOnly", p.Name)
 	case p.Kind > Premise:
 		return fmt.Errorf("property %s: unknown kind %d", p.Name, p.Kind)
 	}
@@ -270,6 +288,42 @@ func (v *View[L, M]) Chan(from, to int) []M { return v.k.chanMsgs(v.w, from*v.k.
 // Crashes and Restarts count the faults so far.
 func (v *View[L, M]) Crashes() int  { return v.w.crashes }
 func (v *View[L, M]) Restarts() int { return v.w.restarts }
+
+// Sent is the number of messages sent since the initial state (semantics.md
+// section 5: appended or lost), SentOf those of one message type (a name
+// of the algorithm's MsgTypes, "MSG" without them), Lost those lost (sent
+// to a crashed process, or emptied out of its channels by its crash). Each
+// stops at the kernel's cap, the largest Property.CountSends of the
+// properties checked: a property that reads them declares CountSends.
+func (v *View[L, M]) Sent() int { return v.w.sent.total(len(v.k.types), v.k.counting()) }
+
+func (v *View[L, M]) SentOf(msgType string) int {
+	v.k.counting()
+	t := slices.Index(v.k.types, msgType)
+	if t < 0 {
+		panic(fmt.Sprintf("mcheck: a property reads the sends of message type %q, but the algorithm's types are %s", msgType, strings.Join(v.k.types, ", ")))
+	}
+	return v.w.sent.count(t)
+}
+
+func (v *View[L, M]) Lost() int {
+	v.k.counting()
+	return v.w.sent.count(lostSlot)
+}
+
+// counting is the kernel's cap of the sends counted; a kernel that does
+// not count them has nothing to give a property that reads them.
+func (k *Kernel[L, M]) counting() int {
+	if k.shape.sendCap == 0 {
+		panic(ErrSendsNotCounted)
+	}
+	return k.shape.sendCap
+}
+
+// ErrSendsNotCounted is raised (as a panic from inside the search, which
+// check.Run returns as an error) when a property reads the sends of a
+// state that does not count them.
+var ErrSendsNotCounted = errors.New("a property reads the sends (View.Sent, SentOf or Lost) but no property checked declares CountSends, so the states do not count them: set CountSends on the property that reads them")
 
 // Name is how reports call position p ("p9").
 func (v *View[L, M]) Name(p int) string { return v.lay().name(p) }

@@ -19,6 +19,44 @@ type Snapshot struct {
 	// GST is whether the global stabilisation time has come, with
 	// partial timing; nil otherwise.
 	GST *bool `json:"gst,omitempty"`
+	// Sent is what was sent since the initial state, when a property of
+	// the check reads it (model.Property.CountSends); nil otherwise.
+	Sent *SendsSnapshot `json:"sent,omitempty"`
+}
+
+// SendsSnapshot counts the messages sent since the initial state: in
+// total, per message type and lost (semantics.md section 5). Each count
+// stops at Cap, so a count of Cap means Cap or more.
+type SendsSnapshot struct {
+	Total  int         `json:"total"`
+	ByType []TypeCount `json:"by_type"`
+	Lost   int         `json:"lost"`
+	Cap    int         `json:"cap"`
+}
+
+// TypeCount is the count of one message type.
+type TypeCount struct {
+	Type  string `json:"type"`
+	Count int    `json:"count"`
+}
+
+// Fields are the counts as named values: "sent", "sent ELECTION", ...,
+// "lost".
+func (s *SendsSnapshot) Fields() []Field {
+	fs := []Field{{"sent", Int(s.Total)}}
+	for _, t := range s.ByType {
+		fs = append(fs, Field{"sent " + t.Type, Int(t.Count)})
+	}
+	return append(fs, Field{"lost", Int(s.Lost)})
+}
+
+// String renders the counts: "sent=5 (ELECTION=3 ELECTED=2) lost=0".
+func (s *SendsSnapshot) String() string {
+	parts := make([]string, len(s.ByType))
+	for i, t := range s.ByType {
+		parts[i] = t.Type + "=" + strconv.Itoa(t.Count)
+	}
+	return fmt.Sprintf("sent=%d (%s) lost=%d", s.Total, strings.Join(parts, " "), s.Lost)
 }
 
 // ProcessSnapshot is one process, known by its ID (people call it "p9").
@@ -70,8 +108,9 @@ type Field struct {
 // Fields flattens a snapshot into named values for diffs and JSON:
 // "p3.alive", "p3.elected", "chan p3→p4", "crashes", "restarts"; in a
 // timed mode also "p3.timer", "ages p3→p4" (the channel's ages, head
-// first) and, with partial timing, "gst". Empty channels are left out; a
-// diff treats a missing channel as [].
+// first) and, with partial timing, "gst"; with sends counted, their
+// counts (SendsSnapshot.Fields). Empty channels are left out; a diff
+// treats a missing channel as [].
 func (s Snapshot) Fields() []Field {
 	var fs []Field
 	for _, p := range s.Processes {
@@ -96,6 +135,9 @@ func (s Snapshot) Fields() []Field {
 	fs = append(fs, Field{"crashes", Int(s.Crashes)}, Field{"restarts", Int(s.Restarts)})
 	if s.GST != nil {
 		fs = append(fs, Field{"gst", Bool(*s.GST)})
+	}
+	if s.Sent != nil {
+		fs = append(fs, s.Sent.Fields()...)
 	}
 	return fs
 }
@@ -135,7 +177,8 @@ func (c ChannelSnapshot) ToName() string   { return procLabel(c.To, c.ToAlias) }
 
 // String renders a snapshot on one line:
 // "p1{elected=3} p2✝ | p1→p2 [ELECTED(3)] | crashes=1 restarts=0"; timed:
-// "p1{elected=3 timer=off} p2{elected=⊥ timer=2} | p1→p2 [ELECTED(3)@1] | gst=true".
+// "p1{elected=3 timer=off} p2{elected=⊥ timer=2} | p1→p2 [ELECTED(3)@1] | gst=true";
+// with sends counted, "... | sent=5 (ELECTION=3 ELECTED=2) lost=0" at the end.
 func (s Snapshot) String() string {
 	var sb strings.Builder
 	for i, p := range s.Processes {
@@ -172,6 +215,9 @@ func (s Snapshot) String() string {
 	}
 	if s.GST != nil {
 		fmt.Fprintf(&sb, "%sgst=%t", sep, *s.GST)
+	}
+	if s.Sent != nil {
+		sb.WriteString(" | " + s.Sent.String())
 	}
 	return sb.String()
 }

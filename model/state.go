@@ -56,6 +56,20 @@ import (
 //     it. Copying, hashing, encoding and decoding a channel copy its bytes
 //     and do not change.
 //
+// The sends counted since the initial state (issue 29: an invariant that
+// bounds messages) are the head's as well, one place again, written only
+// when a property of the kernel reads them (shape.sendCap > 0; otherwise
+// every state keeps its encoding, hashes and fingerprint byte for byte):
+//
+//   - sent: a field of head (sendCounts), added to by the step that sends
+//     or loses a message (expander.send and crash, through countSent), so
+//     every step path counts alike; compared by head.same, hashed in
+//     head.hash (0 while nothing is counted: the unchanged fingerprints),
+//     written after gst by encode and read back by decode (appendSent,
+//     readSent), shown by head.snapshot. Each count stops at the cap, the
+//     largest Property.CountSends: states that differ only in what was
+//     sent are distinct, and the cap keeps them finitely many.
+//
 // The widths of the encoding's fixed-size fields are stated and checked
 // with the fields (checkWidths, and the constant checks beside them).
 
@@ -66,6 +80,8 @@ type shape struct {
 	timed   bool // section 6: message ages
 	timers  bool // section 6: a timer per process (timed, and the algorithm has timers)
 	partial bool // section 6's gst
+	sendCap int  // the sends counted, each up to sendCap; 0: not counted
+	types   int  // with sendCap: the message types counted (Kernel.types)
 }
 
 // ---- the head ----
@@ -74,13 +90,15 @@ type shape struct {
 // counters. encode writes it first and decode reads it back, in line (a
 // call per state cost more than the reading): the arrangement (a uvarint,
 // when the shape has several), crashes and restarts (uvarints), alive
-// (aliveBytes, little-endian), gst (a byte, when the shape is partial).
+// (aliveBytes, little-endian), gst (a byte, when the shape is partial),
+// the sends counted (when the shape counts them: appendSent).
 type head struct {
 	alive    uint64 // bit p: position p is live
 	crashes  int
 	restarts int
-	lay      int   // the arrangement of IDs (Kernel.layouts)
-	gst      uint8 // section 6: 1 once the global stabilisation time has come, else 0 (a byte: hash stays inlined)
+	lay      int        // the arrangement of IDs (Kernel.layouts)
+	gst      uint8      // section 6: 1 once the global stabilisation time has come, else 0 (a byte: hash stays inlined)
+	sent     sendCounts // the sends counted, when shape.sendCap > 0; else zero
 }
 
 // Widths of the head's encoding and hash. alive is written as aliveBytes
@@ -99,26 +117,124 @@ const _ uint = counterBits - MaxN
 
 // hash is the head's component hash: alive, crashes, restarts and gst
 // packed into one word (checkWidths keeps each counter within
-// counterBits), mixed, then the arrangement of IDs.
+// counterBits), mixed, then the arrangement of IDs; plus the sends
+// counted (0 when none are).
 func (h *head) hash() uint64 {
-	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)|uint64(h.gst)<<gstBit^seedHead) + uint64(h.lay))
+	return mix(mix(h.alive|uint64(h.crashes)<<counterBits|uint64(h.restarts)<<(2*counterBits)|uint64(h.gst)<<gstBit^seedHead)+uint64(h.lay)) + h.sent.hash()
 }
 
 // same reports whether h and o are equal, field by field: a struct
 // comparison of head, 33 bytes with gst, became a call to memequal (2% of
 // the untimed successor path).
 func (h *head) same(o *head) bool {
-	return h.alive == o.alive && h.crashes == o.crashes && h.restarts == o.restarts && h.lay == o.lay && h.gst == o.gst
+	return h.alive == o.alive && h.crashes == o.crashes && h.restarts == o.restarts && h.lay == o.lay && h.gst == o.gst &&
+		h.sent[0] == o.sent[0] && h.sent[1] == o.sent[1]
 }
 
-// snapshot shows the counters, and gst when the shape has it; alive and
+// snapshot shows the counters, gst when the shape has it, and the sends
+// when it counts them (of types, the kernel's message types); alive and
 // the arrangement show in the processes (procSnapshot).
-func (h *head) snapshot(s *Snapshot, sh shape) {
+func (h *head) snapshot(s *Snapshot, sh shape, types []string) {
 	s.Crashes, s.Restarts = h.crashes, h.restarts
 	if sh.partial {
 		gst := h.gst == 1
 		s.GST = &gst
 	}
+	if sh.sendCap > 0 {
+		s.Sent = h.sent.snapshot(types, sh.sendCap)
+	}
+}
+
+// ---- the sends counted ----
+
+// sendCounts are the messages sent since the initial state (semantics.md
+// section 5's sends: appended or lost), per message type, and the lost
+// ones, each stopping at the kernel's cap: countBits a count, packed
+// countsPerWord to a word, message type t in slot t and the lost in slot
+// lostSlot. Two words compare in two instructions (head.same is on every
+// successor's path) and are all zero while nothing is counted.
+type sendCounts [2]uint64
+
+const (
+	countBits     = 16
+	maxSendCap    = 1<<countBits - 1
+	countsPerWord = 64 / countBits
+	lostSlot      = MaxMsgTypes
+)
+
+// Every message type and the lost fit a slot: a compile-time check.
+const _ uint = 2*countsPerWord - (lostSlot + 1)
+
+// count is the count in slot.
+func (s *sendCounts) count(slot int) int {
+	return int(s[slot/countsPerWord]>>(countBits*(slot%countsPerWord))) & maxSendCap
+}
+
+// add counts n more in slot, stopping at limit.
+func (s *sendCounts) add(slot, n, limit int) {
+	w, shift := slot/countsPerWord, countBits*(slot%countsPerWord)
+	c := min(s.count(slot)+n, limit)
+	s[w] = s[w]&^(maxSendCap<<shift) | uint64(c)<<shift
+}
+
+// total is the number of messages sent, up to limit, from the counts of
+// the first types slots: exact while every count is below limit, and once
+// one stops at limit the true total is past it too.
+func (s *sendCounts) total(types, limit int) int {
+	t := 0
+	for slot := range types {
+		t += s.count(slot)
+	}
+	return min(t, limit)
+}
+
+// hash is the counts' part of head.hash: 0 for no sends, so that a kernel
+// that counts nothing keeps its fingerprints.
+func (s *sendCounts) hash() uint64 {
+	if s[0]|s[1] == 0 {
+		return 0
+	}
+	return mix(mix(s[0]^seedSent) + s[1])
+}
+
+// appendSent writes the counts of types message types, then the lost, a
+// uvarint each.
+func (s *sendCounts) appendSent(b []byte, types int) []byte {
+	for slot := range types {
+		b = binary.AppendUvarint(b, uint64(s.count(slot)))
+	}
+	return binary.AppendUvarint(b, uint64(s.count(lostSlot)))
+}
+
+// readSent reads what appendSent wrote, each count at most limit, and
+// returns the rest.
+func (s *sendCounts) readSent(b []byte, types, limit int) ([]byte, error) {
+	*s = sendCounts{}
+	for i := range types + 1 {
+		slot := i
+		if i == types {
+			slot = lostSlot
+		}
+		var c int
+		var err error
+		if c, b, err = readUvarint(b); err != nil {
+			return nil, err
+		}
+		if c > limit {
+			return nil, fmt.Errorf("a count of sends %d is beyond the cap %d", c, limit)
+		}
+		s.add(slot, c, limit)
+	}
+	return b, nil
+}
+
+// snapshot shows the counts of types, up to limit.
+func (s *sendCounts) snapshot(types []string, limit int) *SendsSnapshot {
+	ss := &SendsSnapshot{Total: s.total(len(types), limit), Lost: s.count(lostSlot), Cap: limit}
+	for slot, name := range types {
+		ss.ByType = append(ss.ByType, TypeCount{Type: name, Count: s.count(slot)})
+	}
+	return ss
 }
 
 // ---- the processes ----
@@ -315,10 +431,13 @@ func (k *Kernel[L, M]) chanSnapshot(w *world[L, M], ch int) ChannelSnapshot {
 
 // checkWidths reports a configuration whose states would not fit the
 // encoding's fixed widths above; longest is the longest of the algorithm's
-// timers in ticks (timed shapes). Config.Validate keeps tighter limits of
-// its own; this is the encoding's guard whatever those become.
-func checkWidths(cfg *Config, timers, longest int) error {
+// timers in ticks (timed shapes), sendCap the cap of the sends counted.
+// Config.Validate keeps tighter limits of its own; this is the encoding's
+// guard whatever those become.
+func checkWidths(cfg *Config, timers, longest, sendCap int) error {
 	switch {
+	case sendCap > maxSendCap:
+		return fmt.Errorf("sends counted up to %d do not fit the state encoding: count up to %d at most", sendCap, maxSendCap)
 	case cfg.Timed() && cfg.Delay > maxAge:
 		return fmt.Errorf("a delay of %d ticks does not fit the state encoding: a message's age is at most %d", cfg.Delay, maxAge)
 	case cfg.Timed() && longest > maxCountdown:
@@ -422,6 +541,9 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	if k.shape.partial {
 		b = append(b, w.gst)
 	}
+	if k.shape.sendCap > 0 {
+		b = w.sent.appendSent(b, k.shape.types)
+	}
 	for p := range w.local {
 		b = k.appendProc(b, w, p)
 	}
@@ -470,6 +592,11 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			return fmt.Errorf("gst byte %d is not 0 or 1", b[0])
 		}
 		w.gst, b = b[0], b[1:]
+	}
+	if k.shape.sendCap > 0 {
+		if b, err = w.sent.readSent(b, k.shape.types, k.shape.sendCap); err != nil {
+			return err
+		}
 	}
 	for p := range w.local {
 		start := b

@@ -20,10 +20,11 @@ func TestHeadFieldsGoThroughEveryOperation(t *testing.T) {
 		"restarts": func(h *head) { h.restarts++ },
 		"lay":      func(h *head) { h.lay = 5 },
 		"gst":      func(h *head) { h.gst = 1 },
+		"sent":     func(h *head) { h.sent.add(lostSlot, 2, 5) },
 	}
 	typ := reflect.TypeFor[head]()
 	require.Equal(t, typ.NumField(), len(variants), "head has a field this test does not vary: add a variant for it")
-	f := newFix(t, Config{N: 3, Perm: true, MaxCrashes: 2, MaxRestarts: 1, Timing: Partial})
+	f := newFixAlg(t, tCodecAlg{}, Config{N: 3, Perm: true, MaxCrashes: 2, MaxRestarts: 1, Timing: Partial}, WithSendCounts(5))
 	k, e := f.k, f.e
 	var base world[tLocal, tMsg]
 	base.init(k.n)
@@ -92,21 +93,23 @@ func TestEncodingWidths(t *testing.T) {
 	requireState(t, MaxN, s, f.dec(t, f.enc(s)))
 
 	ok := Config{N: MaxN, MaxQueue: maxChanCount, MaxCrashes: maxCounter, MaxRestarts: maxCounter}
-	require.NoError(t, checkWidths(&ok, maxActionField+1, 0))
+	require.NoError(t, checkWidths(&ok, maxActionField+1, 0, maxSendCap))
 	for _, c := range []struct {
-		change func(c *Config)
-		timers int
-		want   string
+		change  func(c *Config)
+		timers  int
+		sendCap int
+		want    string
 	}{
-		{func(c *Config) { c.N++ }, 0, "17 processes do not fit"},
-		{func(c *Config) { c.MaxQueue++ }, 0, "a channel bound of 256 does not fit"},
-		{func(c *Config) { c.MaxCrashes++ }, 0, "65536 crashes"},
-		{func(c *Config) { c.MaxRestarts++ }, 0, "65536 restarts"},
-		{func(*Config) {}, maxActionField + 2, "257 timers do not fit"},
+		{func(c *Config) { c.N++ }, 0, 0, "17 processes do not fit"},
+		{func(c *Config) { c.MaxQueue++ }, 0, 0, "a channel bound of 256 does not fit"},
+		{func(c *Config) { c.MaxCrashes++ }, 0, 0, "65536 crashes"},
+		{func(c *Config) { c.MaxRestarts++ }, 0, 0, "65536 restarts"},
+		{func(*Config) {}, maxActionField + 2, 0, "257 timers do not fit"},
+		{func(*Config) {}, 0, maxSendCap + 1, "sends counted up to 65536 do not fit"},
 	} {
 		cfg := ok
 		c.change(&cfg)
-		err := checkWidths(&cfg, c.timers, 0)
+		err := checkWidths(&cfg, c.timers, 0, c.sendCap)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), c.want)
 	}

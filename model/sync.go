@@ -119,7 +119,12 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 		if k.syncDone(e) {
 			return run
 		}
+		// The sends counted (SendCap) only grow: the schedule repeats when
+		// everything else does, so they are left out of the key.
+		sent := e.cur.sent
+		e.cur.sent = sendCounts{}
 		key := string(e.encode(nil, &e.cur))
+		e.cur.sent = sent
 		for i, a := range armedAt {
 			if p := i / max(nt, 1); k.timers[i%nt].Armed(&e.cur.local[p]) {
 				key += string(rune(min(round-a, 2)))

@@ -59,6 +59,9 @@ func WriteText(w io.Writer, f *File, full bool) {
 	if f.Config.Timing != "" {
 		fmt.Fprintf(w, "      (%s)\n", TimedWords)
 	}
+	if c := f.SendCap(); c > 0 {
+		fmt.Fprintf(w, "      (sends counted since the initial state, each count up to %d: %d means %d or more)\n", c, c, c)
+	}
 	// The cycle starts with the step after the state the last step returns
 	// to: steps first..last repeat forever.
 	first, last := -1, len(f.Steps)-1

@@ -186,6 +186,26 @@ type File struct {
 	Steps   []Step `json:"steps"`
 }
 
+// SendCap is how far f's states count the sends since the initial state
+// (model.SendsSnapshot.Cap): a check whose properties read them counted
+// them in every state, and a replay counts them alike (KernelOptions); 0
+// when they are not counted.
+func (f *File) SendCap() int {
+	if len(f.Steps) == 0 || f.Steps[0].State.Sent == nil {
+		return 0
+	}
+	return f.Steps[0].State.Sent.Cap
+}
+
+// KernelOptions are the kernel's options that f's states need beyond its
+// configuration: the sends counted as f counts them.
+func (f *File) KernelOptions() []model.Option {
+	if c := f.SendCap(); c > 0 {
+		return []model.Option{model.WithSendCounts(c)}
+	}
+	return nil
+}
+
 // ClaimsProperty reports whether f claims something of its property: a
 // counterexample or an example does, a measure's witness run does not.
 func (f *File) ClaimsProperty() bool { return f.Kind != KindWitness && f.Kind != KindLasso }
@@ -312,6 +332,14 @@ func (f *File) Validate() error {
 			return malformed("step %d has no action", i+1)
 		}
 	}
+	if f.SendCap() < 0 {
+		return malformed("the sends are counted up to %d: a cap is 1 or more", f.SendCap())
+	}
+	for i, s := range f.Steps {
+		if c := s.State.Sent; (c == nil) != (f.SendCap() == 0) || c != nil && c.Cap != f.SendCap() {
+			return malformed("step %d counts the sends otherwise than the initial state: every state counts them up to one cap, or none does", i)
+		}
+	}
 	switch {
 	case f.Property == "":
 		return malformed("property is missing")
@@ -425,7 +453,7 @@ func replaySystem(f *File, reg *specs.Registry) (model.System, string, error) {
 		return nil, "", err
 	}
 	cfg, _ := f.Config.Model()
-	sys, err := spec.Build.System(cfg, check)
+	sys, err := spec.Build.System(cfg, check, f.KernelOptions()...)
 	if err != nil {
 		return nil, "", malformed("config: %v", err)
 	}
