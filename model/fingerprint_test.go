@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
@@ -60,7 +61,7 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 							fp, err := fper.Fingerprint(s)
 							require.NoError(t, err)
 							require.Equal(t, fp, b.Succs[i].FP, "fingerprint of successor %d", i)
-							if !seen[string(s)] && len(seen) < 3000 {
+							if !seen[string(s)] && len(seen) < slow.Size(300, 3000) {
 								seen[string(s)] = true
 								queue = append(queue, slices.Clone(s))
 							}
@@ -133,7 +134,7 @@ func TestNoFingerprintCollisions(t *testing.T) {
 				}
 			}
 			add()
-			for len(queue) > 0 && len(byFP) < 300_000 {
+			for len(queue) > 0 && len(byFP) < slow.Size(20_000, 300_000) {
 				x.Expand([]byte(queue[0]), &b)
 				queue = queue[1:]
 				add()
