@@ -51,7 +51,8 @@ var _ model.Algorithm[sLocal, sMsg] = scripted{}
 
 // verdicts checks the script on N=len(script) processes with IDs 1..N
 // (position p has ID p+1), every standard property selected, and returns
-// each property's status and one-line summary.
+// each property's status and one-line summary (under "Name also", the
+// further counterexample of another kind).
 func verdicts(t *testing.T, cfg model.Config, script ...[]act) map[string]string {
 	t.Helper()
 	cfg.N = len(script)
@@ -65,6 +66,9 @@ func verdicts(t *testing.T, cfg model.Config, script ...[]act) map[string]string
 		out[v.Name] = string(v.Status)
 		if v.Summary != "" {
 			out[v.Name] += ": " + v.Summary
+		}
+		for _, a := range v.Also {
+			out[v.Name+" also"] = a.Kind + ": " + a.Summary
 		}
 	}
 	return out
@@ -166,4 +170,17 @@ func TestOrphanTokenForever(t *testing.T) {
 	// The shortest: p1 elects 3, p3 crashes before its step, p2 elects 3.
 	assert.Equal(t, "violated: after step 2 the leader has crashed (p1 elected the crashed 3); then stuck without a leader: no fair step is enabled, and p1 elected=3, p2 elected=3 (Stable needs elected=2)",
 		got["LeaderCrashRecovered"])
+}
+
+// With one message per channel, two tokens that each wait for the other's
+// channel to empty jam: messages are in flight and no step can take them
+// (each delivery would overflow the bound), so the system is stuck, not
+// quiet.
+func TestJammedTokens(t *testing.T) {
+	script := [][]act{{{elect: 2, send: true}}, {{elect: 2, send: true}}}
+	got := verdicts(t, model.Config{MaxQueue: 1}, script...)
+	assert.Equal(t, "stuck: stuck after 2 steps with messages in flight that no fair step delivers: p1→p2 TOKEN(1), p2→p1 TOKEN(2)", got["Quiescent also"])
+	// Before p2 sends, p1's token can go round for ever: p2's send is
+	// enabled only while p2→p1 is empty, so the cycle is fair.
+	assert.Equal(t, "violated: a fair cycle of 2 steps repeats forever, so the system never falls quiet (in flight where it starts: p1→p2 TOKEN(1))", got["Quiescent"])
 }
