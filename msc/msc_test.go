@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden" // also defines -update: go test ./msc -update
+	"github.com/mcheck/mcheck/internal/needs"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/specs"
@@ -455,7 +456,7 @@ func TestEmptyTrace(t *testing.T) {
 func TestSVGRendersInChromium(t *testing.T) {
 	bin, why := chromium.Find()
 	if bin == "" {
-		t.Skip(why)
+		needs.Missing(t, needs.Browser, why)
 	}
 	for _, fx := range []int{0, 4, 5} {
 		name := fixtures[fx].name

@@ -17,6 +17,7 @@ import (
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden"
 	"github.com/mcheck/mcheck/internal/modelopt"
+	"github.com/mcheck/mcheck/internal/needs"
 )
 
 // browser starts a headless Chromium on a page of a fresh server and
@@ -24,7 +25,7 @@ import (
 func browser(t *testing.T) (context.Context, string) {
 	bin, why := chromium.Find()
 	if bin == "" {
-		t.Skip(why)
+		needs.Missing(t, needs.Browser, why)
 	}
 	srv := newServer(t)
 	ts := httptest.NewServer(srv)
