@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -43,15 +44,15 @@ missing, a counterexample that does not replay.
 func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "")
-	jsonOut := fs.String("json-out", "", "")
-	full := fs.Bool("full-states", false, "")
-	if err := fs.Parse(args); err != nil {
+	asJSON := flagval.Bool(fs, "json", false)
+	jsonOut := flagval.String(fs, "json-out", "")
+	full := flagval.Bool(fs, "full-states", false)
+	if err := flagval.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, mergeHelp)
 			return ExitHolds
 		}
-		return badInput(stderr, fmt.Errorf("merge: %s (usage: %s)", flagError(err), mergeUsage))
+		return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
 	}
 	if fs.NArg() == 0 {
 		return badInput(stderr, fmt.Errorf("merge: give the members' result files (usage: %s)", mergeUsage))

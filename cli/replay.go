@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -42,15 +43,15 @@ step that diverges is named), 2 a malformed file or bad input.
 func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	full := fs.Bool("full-states", false, "")
-	quiet := fs.Bool("quiet", false, "")
-	chart := fs.String("msc", "", "")
-	if err := fs.Parse(args); err != nil {
+	full := flagval.Bool(fs, "full-states", false)
+	quiet := flagval.Bool(fs, "quiet", false)
+	chart := flagval.String(fs, "msc", "")
+	if err := flagval.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, replayHelp)
 			return ExitHolds
 		}
-		return badInput(stderr, fmt.Errorf("replay: %s (usage: %s)", flagError(err), replayUsage))
+		return badInput(stderr, fmt.Errorf("replay: %w (usage: %s)", err, replayUsage))
 	}
 	if fs.NArg() != 1 {
 		return badInput(stderr, fmt.Errorf("replay: give exactly one trace file (usage: %s)", replayUsage))
