@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/specs"
@@ -357,7 +358,7 @@ const maxChartSteps = 600
 // --msc, titled with its property when it is its counterexample.
 func chart(f *trace.File) (svg, note string) {
 	if len(f.Steps)-1 > maxChartSteps {
-		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(f.Steps)-1, maxChartSteps)
+		return "", fmt.Sprintf("no chart: the path has %s, charts are drawn up to %d", plural.Count(len(f.Steps)-1, "step"), maxChartSteps)
 	}
 	var b strings.Builder
 	if err := msc.SVG(&b, f); err != nil {
@@ -426,11 +427,11 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 		return path, cycle, cx, note
 	case explore.EndStuck:
 		s.exp.Expand(w.states[len(w.states)-1], &b)
-		return path, nil, counterexample{}, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
+		return path, nil, counterexample{}, fmt.Sprintf("the run stopped where the channel bound cut off %s and no fair step is left: not a quiescent state", plural.Count(b.Discarded, "step"))
 	case explore.EndCycle:
 		return path, nil, counterexample{}, "the run returned to one of its states on a fair cycle inside every goal: it can go round it for ever"
 	case explore.EndDepth:
-		return path, nil, counterexample{}, fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(path)-at)
+		return path, nil, counterexample{}, fmt.Sprintf("no quiescent state after %s: the run may go round a cycle for ever (Check finds such cycles)", plural.Count(len(path)-at, "random step"))
 	}
 	return path, nil, counterexample{}, ""
 }
