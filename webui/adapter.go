@@ -227,13 +227,28 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 		if p.Kind == model.EventuallyAlways || p.Kind == model.LeadsTo {
 			name = cmp.Or(p.Goal, "the goal of "+p.Name)
 		}
+		holds := b.Props&(1<<i) != 0
 		if !shown(name) {
-			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: b.Props&(1<<i) != 0})
+			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: holds})
+		}
+		q := &v.Properties[slices.IndexFunc(v.Properties, func(q Property) bool { return q.Name == name })]
+		if p.Kind != model.Invariant {
+			q.Of = append(q.Of, p.Name)
+		}
+		// An invariant that does not hold is a violation in any state; a
+		// goal only where the path shown is the counterexample of its
+		// property and has reached the part of it that never leaves the
+		// goal's complement (a lasso's cycle, the state a run is stuck in).
+		// Until then a goal not yet reached is no violation.
+		violating := p.Kind == model.Invariant ||
+			p.Name == cx.property && cx.kind != trace.KindExample && (cycle != nil && at >= *cycle || cycle == nil && at == len(w.states)-1)
+		if !holds && violating {
+			q.Violated = true
 		}
 		if p.Kind == model.LeadsTo && p.Name == cx.property && i < len(infos) {
 			// The premise of the leads-to the path is a counterexample of.
 			name := cmp.Or(p.FromName, "the premise of "+p.Name)
-			v.Properties = append(v.Properties, Property{Name: name, Kind: model.Premise.String(), Holds: b.Props&(1<<infos[i].Premise) != 0})
+			v.Properties = append(v.Properties, Property{Name: name, Kind: model.Premise.String(), Holds: b.Props&(1<<infos[i].Premise) != 0, Of: []string{p.Name}})
 		}
 	}
 	v.Chart, v.ChartNote = chart(f)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -233,7 +234,7 @@ func TestViewOfTheLasso(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"deliver p1→p2 ELECTION(4)"}, labels(v.Steps), "p4 crashed and no crash is left")
-	assert.Equal(t, []webui.Property{{Name: "SingleLeader", Kind: "invariant", Holds: true}, {Name: "Agreement", Kind: "invariant", Holds: true}, {Name: "Stable", Kind: "eventually-always", Holds: false}}, v.Properties)
+	assert.Equal(t, []webui.Property{{Name: "SingleLeader", Kind: "invariant", Holds: true}, {Name: "Agreement", Kind: "invariant", Holds: true}, {Name: "Stable", Kind: "eventually-always", Holds: false, Of: []string{"Termination", "LeaderCrashRecovered"}}}, v.Properties)
 	assert.False(t, v.Quiescent)
 	assert.Contains(t, v.Chart, "a run of 8 steps: a lasso")
 	assert.Contains(t, v.Chart, "crash")
@@ -580,7 +581,7 @@ func TestLeadsToAndExampleFilesOpen(t *testing.T) {
 	v := view(t, srv, "/api/view?"+srv.Home()+"&at="+strconv.Itoa(*f.Premise))
 	require.NotNil(t, v.Premise)
 	assert.Equal(t, *f.Premise, *v.Premise)
-	assert.Contains(t, v.Properties, webui.Property{Name: "LeaderCrashed", Kind: "premise", Holds: true}, "the premise holds at its step")
+	assert.Contains(t, v.Properties, webui.Property{Name: "LeaderCrashed", Kind: "premise", Holds: true, Of: []string{"LeaderCrashRecovered"}}, "the premise holds at its step")
 	assert.Contains(t, v.Chart, "◀ premise")
 	// A premise where it does not hold is refused.
 	w := do(srv, "GET", "/api/view?"+strings.Replace(srv.Home(), "premise="+strconv.Itoa(*f.Premise), "premise=0", 1))
@@ -597,6 +598,45 @@ func TestLeadsToAndExampleFilesOpen(t *testing.T) {
 	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"takeover.json: TakeOver is reachable (an example, 3 steps; every step replays)"`)
 	v = view(t, srv, "/api/view?"+srv.Home())
 	assert.Equal(t, "example", v.Kind)
-	assert.Contains(t, v.Properties, webui.Property{Name: "TakeOver", Kind: "sometimes", Holds: true})
+	assert.Contains(t, v.Properties, webui.Property{Name: "TakeOver", Kind: "sometimes", Holds: true, Of: []string{"TakeOver"}})
 	assert.Contains(t, v.Chart, "TakeOver is reachable: an example")
+}
+
+// Only a violation is marked as one: an invariant that does not hold, or
+// the goal of the property the path is a counterexample of, where the
+// path shows its violation (the lasso's cycle); a goal not reached on a
+// path walked by hand, or before the cycle, is not.
+func TestOnlyViolationsAreMarkedViolated(t *testing.T) {
+	srv := newServer(t)
+	stable := func(query string) webui.Property {
+		t.Helper()
+		v := view(t, srv, "/api/view?"+query)
+		i := slices.IndexFunc(v.Properties, func(p webui.Property) bool { return p.Name == "Stable" })
+		require.GreaterOrEqual(t, i, 0, query)
+		return v.Properties[i]
+	}
+	assert.False(t, stable(cfg).Violated, "the initial state")
+	assert.False(t, stable(lasso).Violated, "a path walked by hand")
+	assert.False(t, stable(lassoCx+"&at=4").Violated, "before the cycle")
+	for _, at := range []string{"5", "6", "8"} {
+		p := stable(lassoCx + "&at=" + at)
+		assert.False(t, p.Holds)
+		assert.True(t, p.Violated, "on the cycle, step %s", at)
+	}
+
+	// An invariant that does not hold is violated in any state where it
+	// does not: SingleLeader at the end of Bully's two-leader run with
+	// early timeouts, opened from the check's trace; not at its start.
+	opt := options(t, "algo=bully&n=3&crashes=1&timing=partial&delay=1&timeout=3&timeout-coord=3")
+	rep, err := check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Properties: []string{"SingleLeader"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Files(), "bully with early timeouts elects two leaders")
+	opt.Trace, opt.TraceName = rep.Files()[0], "two.json"
+	srv2, err := webui.New(opt)
+	require.NoError(t, err)
+	defer srv2.Close()
+	v := view(t, srv2, "/api/view?"+srv2.Home())
+	assert.Contains(t, v.Properties, webui.Property{Name: "SingleLeader", Kind: "invariant", Holds: false, Violated: true})
+	v = view(t, srv2, "/api/view?"+srv2.Home()+"&at=0")
+	assert.Contains(t, v.Properties, webui.Property{Name: "SingleLeader", Kind: "invariant", Holds: true})
 }
