@@ -3,6 +3,7 @@ package webui_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -639,4 +640,52 @@ func TestOnlyViolationsAreMarkedViolated(t *testing.T) {
 	assert.Contains(t, v.Properties, webui.Property{Name: "SingleLeader", Kind: "invariant", Holds: false, Violated: true})
 	v = view(t, srv2, "/api/view?"+srv2.Home()+"&at=0")
 	assert.Contains(t, v.Properties, webui.Property{Name: "SingleLeader", Kind: "invariant", Holds: true})
+}
+
+// selfish is an algorithm as a student writes it, without FormatLocal:
+// whoever starts an election declares itself leader.
+type selfish struct{}
+
+type selfishLocal struct {
+	Electing bool
+	Elected  int
+}
+
+type selfishMsg struct{ Leader int }
+
+func (selfish) Init() selfishLocal          { return selfishLocal{} }
+func (selfish) Elected(l *selfishLocal) int { return l.Elected }
+func (selfish) CanInitiate(_ *model.Ctx[selfishMsg], _ *selfishLocal, suspects bool) bool {
+	return suspects
+}
+func (selfish) Initiate(c *model.Ctx[selfishMsg], l *selfishLocal) {
+	l.Electing, l.Elected = true, c.ID()
+	c.SendNext(model.CW, selfishMsg{Leader: c.ID()})
+}
+func (selfish) Receive(_ *model.Ctx[selfishMsg], l *selfishLocal, _ int, m selfishMsg) {
+	l.Elected = m.Leader
+}
+func (selfish) FormatMsg(m selfishMsg) string { return fmt.Sprintf("LEADER(%d)", m.Leader) }
+
+// The explorer shows a process of an algorithm without FormatLocal field
+// by field, and marks the fields a step changed.
+func TestFieldsWithoutFormatLocal(t *testing.T) {
+	reg := specs.Builtin()
+	require.NoError(t, reg.Register(specs.Spec{Name: "selfish", Build: specs.Builder(selfish{})}))
+	parse, enc := cli.ExploreModels(reg)
+	q, err := url.ParseQuery("algo=selfish&n=2")
+	require.NoError(t, err)
+	start, err := parse(q)
+	require.NoError(t, err)
+	srv, err := webui.New(webui.Options{Parse: parse, Query: enc, Start: start, LocalOnly: true})
+	require.NoError(t, err)
+	defer srv.Close()
+	v := view(t, srv, "/api/view?algo=selfish&n=2&path=0")
+	require.Equal(t, "initiate p1", v.History[0].Label)
+	var fields []string
+	for _, f := range v.Processes[0].Fields {
+		fields = append(fields, fmt.Sprintf("%s=%s changed=%t", f.Name, f.Text, f.Changed))
+	}
+	assert.Equal(t, []string{"electing=true changed=true", "elected=1 changed=true"}, fields)
+	assert.False(t, v.Processes[1].Fields[1].Changed)
 }
