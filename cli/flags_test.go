@@ -161,7 +161,7 @@ func TestFlagErrorsSayHowToFixThem(t *testing.T) {
 		{"list", []string{"--initiators", "1,two"}, `mcheck: --initiators: "two" is not a number: give comma-separated positive integers like 3,9,4,8 (see mcheck --help)`},
 		{"size", []string{"--memory", "8"}, `mcheck: --memory: "8" has no unit: write it like 8GiB or 512MiB (B, KiB, MiB, GiB or TiB) (see mcheck --help)`},
 		{"seed", []string{"--simulate", "--seed", "x"}, `mcheck: --seed: "x" is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a (see mcheck --help)`},
-		{"unknown", []string{"--time-limt", "20s"}, `mcheck: unknown flag --time-limt (see mcheck --help)`},
+		{"unknown", []string{"--time-limt", "20s"}, `mcheck: unknown flag --time-limt: did you mean --time-limit? (see mcheck --help)`},
 		{"no value", []string{"--time-limit"}, `mcheck: --time-limit needs a value (see mcheck --help)`},
 		{"syntax", []string{"---n", "3"}, `mcheck: "---n" is not a flag: write flags as --name or --name=value (see mcheck --help)`},
 		{"newline", []string{"--n", "3\nx"}, `mcheck: --n: "3\nx" is not a number: give a whole number, like --n 3 (see mcheck --help)`},

@@ -35,6 +35,9 @@ type Error struct {
 	Value string
 	// Err is the value's own error (BadValue).
 	Err error
+	// Like is the defined flag nearest to an Unknown one's name (a typo
+	// of it), or "".
+	Like string
 }
 
 // Error is one line in the command line's words: "--n: "x" is not a
@@ -43,6 +46,9 @@ type Error struct {
 func (e *Error) Error() string {
 	switch e.Problem {
 	case Unknown:
+		if e.Like != "" {
+			return fmt.Sprintf("unknown flag --%s: did you mean --%s?", e.Flag, e.Like)
+		}
 		return fmt.Sprintf("unknown flag --%s", e.Flag)
 	case NoValue:
 		return fmt.Sprintf("--%s needs a value", e.Flag)
@@ -85,7 +91,7 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	}
 	name, _, _ = strings.Cut(name, "=")
 	if fs.Lookup(name) == nil {
-		return &Error{Problem: Unknown, Flag: name}
+		return &Error{Problem: Unknown, Flag: name, Like: nearest(fs, name)}
 	}
 	return &Error{Problem: NoValue, Flag: name}
 }
@@ -125,4 +131,38 @@ func (r *recorded) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// nearest is the flag of fs whose name is fewest edits from name, at most
+// two and fewer than name has letters (a typo, not another word), the
+// first in fs's (sorted) order of those as near; "" if none is.
+func nearest(fs *flag.FlagSet, name string) string {
+	best, dist := "", min(3, len(name))
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := edits(name, f.Name); d < dist {
+			best, dist = f.Name, d
+		}
+	})
+	return best
+}
+
+// edits is the Levenshtein distance between a and b.
+func edits(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

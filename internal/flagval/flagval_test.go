@@ -61,6 +61,8 @@ func TestBadFlagsAreData(t *testing.T) {
 		{[]string{"--por=maybe"}, flagval.Error{Problem: flagval.BadValue, Flag: "por", Value: "maybe"},
 			`--por: "maybe" is not true or false: write --por for true, or --por=false`},
 		{[]string{"--n", "4", "--bogus=1"}, flagval.Error{Problem: flagval.Unknown, Flag: "bogus"}, "unknown flag --bogus"},
+		{[]string{"--time-limt", "20s"}, flagval.Error{Problem: flagval.Unknown, Flag: "time-limt", Like: "time-limit"}, "unknown flag --time-limt: did you mean --time-limit?"},
+		{[]string{"--x"}, flagval.Error{Problem: flagval.Unknown, Flag: "x"}, "unknown flag --x"},
 		{[]string{"--por", "--time-limit"}, flagval.Error{Problem: flagval.NoValue, Flag: "time-limit"}, "--time-limit needs a value"},
 		{[]string{"--n", "4", "---x"}, flagval.Error{Problem: flagval.BadSyntax, Flag: "---x"}, `"---x" is not a flag: write flags as --name or --name=value`},
 		// A value that looks like a flag is the value; what follows is judged.
