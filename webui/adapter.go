@@ -235,12 +235,14 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 		if p.Kind != model.Invariant {
 			q.Of = append(q.Of, p.Name)
 		}
-		// An invariant that does not hold is a violation in any state; a
-		// goal only where the path shown is the counterexample of its
-		// property and has reached the part of it that never leaves the
-		// goal's complement (a lasso's cycle, the state a run is stuck in).
-		// Until then a goal not yet reached is no violation.
-		violating := p.Kind == model.Invariant ||
+		// An invariant that does not hold is a violation in any state; so
+		// is an eventually-always goal in a quiescent state (stuck outside
+		// it: no fair step can reach it). Any goal is one where the path
+		// shown is the counterexample of its property and has reached the
+		// part of it that never leaves the goal's complement (a lasso's
+		// cycle, the state a run is stuck in). Elsewhere a goal not (yet)
+		// reached is no violation.
+		violating := p.Kind == model.Invariant || p.Kind == model.EventuallyAlways && v.Quiescent ||
 			p.Name == cx.property && cx.kind != trace.KindExample && (cycle != nil && at >= *cycle || cycle == nil && at == len(w.states)-1)
 		if !holds && violating {
 			q.Violated = true

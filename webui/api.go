@@ -110,10 +110,11 @@ type Property struct {
 	// of; empty for an invariant.
 	Of []string `json:"of,omitempty"`
 	// Violated: that it does not hold here is a violation: an invariant
-	// that does not hold, or the goal of the property the path is a
-	// counterexample of, in the part of the path that shows the violation
-	// (a lasso's cycle, a run's stuck last state). A goal not (yet)
-	// reached elsewhere is no violation, and the page shows it neutrally.
+	// that does not hold, an eventually-always goal in a quiescent state,
+	// or the goal of the property the path is a counterexample of, in the
+	// part of the path that shows the violation (a lasso's cycle, a run's
+	// stuck last state). A goal not (yet) reached elsewhere is no
+	// violation, and the page shows it neutrally.
 	Violated bool `json:"violated"`
 }
 

@@ -625,11 +625,30 @@ func TestOnlyViolationsAreMarkedViolated(t *testing.T) {
 		assert.True(t, p.Violated, "on the cycle, step %s", at)
 	}
 
+	// A state where no fair step is enabled and Stable does not hold
+	// violates Termination on any path that reaches it, walked by hand too.
+	stuckOpt := options(t, "algo=chang-roberts&crashes=1&n=3")
+	rep, err := check.Run(check.Request{Spec: stuckOpt.Start.Spec, Config: stuckOpt.Start.Config, Continue: true, Properties: []string{"Termination"}})
+	require.NoError(t, err)
+	i := slices.IndexFunc(rep.Files(), func(f *trace.File) bool { return f.Kind == trace.KindStuck })
+	require.GreaterOrEqual(t, i, 0, "a stuck counterexample")
+	stuckOpt.Trace, stuckOpt.TraceName = rep.Files()[i], "stuck.json"
+	srv3, err := webui.New(stuckOpt)
+	require.NoError(t, err)
+	defer srv3.Close()
+	q, err := url.ParseQuery(srv3.Home())
+	require.NoError(t, err)
+	q.Del("property")
+	q.Del("kind")
+	byHand := view(t, srv3, "/api/view?"+q.Encode())
+	require.True(t, byHand.Quiescent)
+	assert.Contains(t, byHand.Properties, webui.Property{Name: "Stable", Kind: "eventually-always", Holds: false, Of: []string{"Termination", "LeaderCrashRecovered"}, Violated: true})
+
 	// An invariant that does not hold is violated in any state where it
 	// does not: SingleLeader at the end of Bully's two-leader run with
 	// early timeouts, opened from the check's trace; not at its start.
 	opt := options(t, "algo=bully&n=3&crashes=1&timing=partial&delay=1&timeout=3&timeout-coord=3")
-	rep, err := check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Properties: []string{"SingleLeader"}})
+	rep, err = check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Properties: []string{"SingleLeader"}})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Files(), "bully with early timeouts elects two leaders")
 	opt.Trace, opt.TraceName = rep.Files()[0], "two.json"
