@@ -41,6 +41,8 @@ type (
 	MsgDescriber[M any] interface{ DescribeMsg(m M) Value }
 	// LocalFormatter gives a local state as named, typed fields
 	// (model.Bool, model.ID, model.Str, ...); c tells who the process is.
+	// Without it, traces show a local struct's fields in declaration
+	// order, each as its Go value (Elected as "elected").
 	LocalFormatter[L, M any] interface {
 		FormatLocal(c *Ctx[M], l *L) []Field
 	}

@@ -679,5 +679,5 @@ func (e *expander[L, M]) localFields(w *world[L, M], p int) []Field {
 	if e.k.format != nil {
 		return e.k.format.FormatLocal(e.at(w, p), l)
 	}
-	return []Field{{"state", Str(fmt.Sprintf("%+v", *l))}}
+	return reflectLocal(*l)
 }
