@@ -1,7 +1,7 @@
 package check_test
 
 // Independent oracles for every place the channel bound can cut a run short
-// (semantics.md sections 1, 2 and 5): a stuck state whose fair step the
+// (docs/semantics.md sections 1, 2 and 5): a stuck state whose fair step the
 // bound refused, a state the bound stopped that is no natural end of a
 // complete run, the witnesses and lassos of the measures, the shortest
 // counterexample after a reduced search, and --max-queue auto. Each oracle

@@ -12,7 +12,7 @@ import (
 )
 
 // Complexity is what a check with Request.Complexity measured
-// (semantics.md section 5): message counts over all complete runs, and the
+// (docs/semantics.md section 5): message counts over all complete runs, and the
 // synchronous schedule.
 type Complexity struct {
 	// Measures is nil when the search could not give them; Skipped says why.

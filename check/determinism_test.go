@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -109,6 +110,7 @@ func collect(t *testing.T, alg collector, cfg model.Config) (*check.Report, erro
 // values are copied in and out), so the search and its replays see the
 // same system as a handler that copies first.
 func TestAppendToSharedSliceIsHarmless(t *testing.T) {
+	slow.Test(t) // 9 s: the fault needs N=5 with a crash
 	// At N=5 with a crash, an interned slice that two handlers appended
 	// to used to change under the table: "internal error: replay reached
 	// another state than the search".
@@ -156,6 +158,7 @@ func TestHiddenInputsAreTheAlgorithmsFault(t *testing.T) {
 // counterexample is replayed: the replay diagnoses it as the algorithm's
 // instead of calling it mcheck's internal error.
 func TestReplayDiagnosesTheAlgorithmsFault(t *testing.T) {
+	slow.Test(t) // 7 s: a search of N=5 with a crash
 	sp := specs.Spec{Name: "collector", Build: specs.Builder[colLocal, colMsg](collector{mapInPlace: true})}
 	sys, err := sp.Build.System(model.Config{N: 5, MaxCrashes: 1}, []string{"SingleLeader", "Agreement", "Termination"})
 	require.NoError(t, err)

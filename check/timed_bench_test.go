@@ -20,7 +20,7 @@ var timedBenchConfigs = []struct {
 }
 
 // Issue 27's cost of time: bully --n 4 --crash-any, untimed and with
-// --timing sync (semantics.md section 6), per state explored. The timed
+// --timing sync (docs/semantics.md section 6), per state explored. The timed
 // space is smaller (3,144 states against 27,390), so the per-state cost
 // of the whole check carries more of its fixed cost; BenchmarkExpandTimed
 // in package model compares the successor path alone.

@@ -8,15 +8,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/internal/slow"
 )
 
 // The memory budget holds for the whole process: a search that would need
 // gigabytes stops by itself, with its report, and the peak resident set
 // stays under the budget (the issue asks for 10% at most above it).
 func TestMemoryBudgetBoundsThePeakRSS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcheck command")
-	}
+	slow.Test(t) // builds and runs the mcheck command
 	bin := buildMcheck(t)
 	const budget = 96 << 20
 	cmd := exec.Command(bin, "--algo", "bully", "--n", "3", "--crashes", "1", "--detector", "unreliable", "--continue", "--memory", "96MiB")

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -81,7 +81,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	}
 	var o options
 	fs := newFlagSet(&o)
-	if err := fs.Parse(args); err != nil {
+	if err := flagval.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			writeUsage(stdout, reg.Names())
 			fmt.Fprint(stdout, exploreHelp)
@@ -91,7 +91,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 			}
 			return ExitHolds
 		}
-		return badInput(stderr, fmt.Errorf("%s (see mcheck --help)", flagError(err)))
+		return badInput(stderr, fmt.Errorf("%w (see mcheck --help)", err))
 	}
 	if o.version {
 		fmt.Fprintln(stdout, version(debug.ReadBuildInfo()))
@@ -243,35 +243,8 @@ func exitStatus(rep *check.Report) int {
 	return ExitHolds
 }
 
-var (
-	invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
-	notDefined   = regexp.MustCompile(`^flag provided but not defined: -+(\S+)$`)
-	needsValue   = regexp.MustCompile(`^flag needs an argument: -+(\S+)$`)
-)
-
-// flagError rephrases the flag package's errors in mcheck's words, on one
-// line even when a flag's name holds a newline.
-func flagError(err error) string { return oneLine(flagErrorText(err)) }
-
 // oneLine escapes control characters (a newline in an argument).
 func oneLine(s string) string { return trace.Printable(s) }
-
-func flagErrorText(err error) string {
-	msg := err.Error()
-	if m := invalidValue.FindStringSubmatch(msg); m != nil {
-		if strings.HasPrefix(m[3], "parse error") || strings.Contains(m[3], "invalid syntax") {
-			return fmt.Sprintf("--%s: %q is not a number", m[2], m[1])
-		}
-		return fmt.Sprintf("--%s: %s", m[2], m[3])
-	}
-	if m := notDefined.FindStringSubmatch(msg); m != nil {
-		return "unknown flag --" + m[1]
-	}
-	if m := needsValue.FindStringSubmatch(msg); m != nil {
-		return "--" + m[1] + " needs a value"
-	}
-	return msg
-}
 
 func badInput(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "mcheck: %s\n", oneLine(err.Error()))

@@ -182,13 +182,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--algo", "ring", "--max-queue", "0"}, "--max-queue 0 would allow no message"},
 		{[]string{"--algo", "ring", "--crashes", "-2"}, "--crashes -2 is negative"},
 		{[]string{"--algo", "ring", "--restarts", "-1"}, "--restarts -1 is negative"},
-		{[]string{"--algo", "ring", "--detector", "flaky"}, "--detector: use perfect, incomplete or unreliable"},
+		{[]string{"--algo", "ring", "--detector", "flaky"}, `--detector: "flaky" is unknown: use perfect, incomplete or unreliable`},
 		{[]string{"--algo", "ring", "--check", "fast"}, `--check: unknown property "fast"`},
 		{[]string{"--algo", "ring", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"--algo", "ring", "extra"}, `unexpected argument "extra"`},
 		{[]string{"--algo", "ring", "--crash-any", "--crashes", "1"}, "--crash-any means --crashes 2 for --n 3"},
 		{[]string{"--algo", "ring", "--memory", "lots"}, `--memory: "lots" is not a size`},
-		{[]string{"--algo", "ring", "--initial-leader=maybe"}, "--initial-leader: want true or false"},
+		{[]string{"--algo", "ring", "--initial-leader=maybe"}, `--initial-leader: "maybe" is not true or false: give the flag alone for true, or =false`},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, out, stderr := run(c.args...)

@@ -9,11 +9,12 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
 )
 
-// --complexity: the measures of semantics.md section 5 as text and JSON.
+// --complexity: the measures of docs/semantics.md section 5 as text and JSON.
 
 // writeComplexity renders the measures, the synchronous schedule round by
 // round with a running tally, and the witness run named by witness.
@@ -39,7 +40,7 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 		}
 	}
 	if r.Bounded() {
-		fmt.Fprintf(w, "  note: the channel bound discarded steps: these are the measures of the model bounded at %d messages per channel\n", r.Config.MaxQueue)
+		fmt.Fprintf(w, "  note: the channel bound discarded steps: these are the measures of the model bounded at %s per channel\n", plural.Count(r.Config.MaxQueue, "message"))
 	}
 	if c.HasSync {
 		s := &c.Sync
@@ -49,8 +50,8 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 		}
 		fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
 		if s.Overflow {
-			fmt.Fprintf(w, "    stopped at the channel bound in round %d, before %s (more than --max-queue %d messages in a channel): the latency and the messages are those of the steps before it\n",
-				s.Rounds-1, c.SyncBlocked, r.Config.MaxQueue)
+			fmt.Fprintf(w, "    stopped at the channel bound in round %d, before %s (more than --max-queue %s in a channel): the latency and the messages are those of the steps before it\n",
+				s.Rounds-1, c.SyncBlocked, plural.Count(r.Config.MaxQueue, "message"))
 		}
 		tally := 0
 		for round := 0; round < s.Rounds; round++ {
@@ -63,7 +64,7 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 				}
 			}
 			tally += sent.Total()
-			fmt.Fprintf(w, "    round %-3d %2d steps  %s  running total %d\n", round, steps, sendsText(sent, typesOf(r)), tally)
+			fmt.Fprintf(w, "    round %-3d %2d %-5s  %s  running total %d\n", round, steps, plural.Noun(steps, "step"), sendsText(sent, typesOf(r)), tally)
 		}
 	}
 	if witness == "" {
@@ -100,16 +101,9 @@ func latencyText(s *model.SyncRun) string {
 	case s.Unbounded:
 		return "unbounded (the schedule returns to an earlier state)"
 	case s.Overflow:
-		return plainPlural(s.Latency, "round") + " before the channel bound stopped the schedule"
+		return plural.Count(s.Latency, "round") + " before the channel bound stopped the schedule"
 	}
-	return plainPlural(s.Latency, "round")
-}
-
-func plainPlural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %ss", n, one)
+	return plural.Count(s.Latency, "round")
 }
 
 func typesOf(r *check.Report) []string { return r.Complexity.Types }
@@ -126,7 +120,7 @@ func sendsText(s model.Sends, types []string) string {
 			parts = append(parts, fmt.Sprintf("%s %d", name, n))
 		}
 	}
-	out := plainPlural(s.Total(), "message")
+	out := plural.Count(s.Total(), "message")
 	if len(parts) > 0 {
 		out += " (" + strings.Join(parts, ", ") + ")"
 	}

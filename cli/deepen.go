@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 )
 
 // checkDeepen applies the rules of --max-queue auto and --time-limit.
@@ -64,7 +65,7 @@ func interruptedDeepening(rep *check.Report, cause error) {
 			if v.Status == check.Unreachable {
 				found = "example"
 			}
-			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no %s with at most %s per channel (bound %d), but the check was interrupted at bound %d", found, messages(d.Verdicts), d.Verdicts, b.MaxQueue)
+			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no %s with at most %s per channel (bound %d), but the check was interrupted at bound %d", found, plural.Count(d.Verdicts, "message"), d.Verdicts, b.MaxQueue)
 		}
 	}
 }
@@ -114,17 +115,17 @@ func deepeningVerdict(r *check.Report) string {
 	var s string
 	switch {
 	case d.Violation:
-		return fmt.Sprintf("a property is violated with at most %s per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", messages(k))
+		return fmt.Sprintf("a property is violated with at most %s per channel; the counterexample is a run of the model (unbounded too, unless marked \"for the bounded model only\")", plural.Count(k, "message"))
 	case d.Examples:
-		return fmt.Sprintf("every property has its example with at most %s per channel, each a run of the model (unbounded too)", messages(k))
+		return fmt.Sprintf("every property has its example with at most %s per channel, each a run of the model (unbounded too)", plural.Count(k, "message"))
 	case k == 0:
 		return "not even the search at bound 1 finished, so no property can be said to hold"
 	case r.Stats.Stop == explore.StopInterrupted:
-		return fmt.Sprintf("%s; bound %d found no violation with at most %s per channel, but deepening did not finish, so no property can be said to hold", r.Stats.Stopped, k, messages(k))
+		return fmt.Sprintf("%s; bound %d found no violation with at most %s per channel, but deepening did not finish, so no property can be said to hold", r.Stats.Stopped, k, plural.Count(k, "message"))
 	case d.Exhaustive:
-		return fmt.Sprintf("bound %d discarded nothing: no run ever has more than %s in a channel, so the verdicts are for the unbounded model", k, messages(k))
+		return fmt.Sprintf("bound %d discarded nothing: no run ever has more than %s in a channel, so the verdicts are for the unbounded model", k, plural.Count(k, "message"))
 	default:
-		s = fmt.Sprintf("the verdicts are for every run with at most %s per channel; a run that needs more was not explored, so a violation that needs one is not ruled out", messages(k))
+		s = fmt.Sprintf("the verdicts are for every run with at most %s per channel; a run that needs more was not explored, so a violation that needs one is not ruled out", plural.Count(k, "message"))
 	}
 	if b := d.Stopped(); b != nil && b.NotStarted {
 		prev := d.Bounds[len(d.Bounds)-2]

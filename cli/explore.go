@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -53,16 +54,16 @@ func exploreMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) i
 func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	var o options
 	fs := newFlagSet(&o)
-	addr := fs.String("addr", "127.0.0.1:7070", "")
+	addr := flagval.String(fs, "addr", "127.0.0.1:7070")
 	// Flags may come after the trace file too.
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := flagval.Parse(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				fmt.Fprint(stdout, exploreHelp)
 				return ExitHolds
 			}
-			return badInput(stderr, fmt.Errorf("explore: %s (usage: %s)", flagError(err), exploreUsage))
+			return badInput(stderr, fmt.Errorf("explore: %w (usage: %s)", err, exploreUsage))
 		}
 		if fs.NArg() == 0 {
 			break
@@ -218,8 +219,8 @@ func ExploreModels(reg *specs.Registry) (parse func(url.Values) (webui.Model, er
 		}
 		var o options
 		fs := newFlagSet(&o)
-		if err := fs.Parse(args); err != nil {
-			return webui.Model{}, errors.New(flagError(err))
+		if err := flagval.Parse(fs, args); err != nil {
+			return webui.Model{}, errors.New(oneLine(err.Error()))
 		}
 		return modelOf(fs, &o, reg)
 	}

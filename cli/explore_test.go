@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -117,7 +118,7 @@ func TestExploreServesTheConfiguration(t *testing.T) {
 	assert.Len(t, view.Steps, 8)
 	var problem struct{ Error string }
 	assert.Equal(t, http.StatusBadRequest, getJSON(t, base+"api/view?algo=ring&detector=psychic", &problem))
-	assert.Equal(t, "configuration: --detector: use perfect, incomplete or unreliable (docs/model.md explains them)", problem.Error)
+	assert.Equal(t, `configuration: --detector: "psychic" is unknown: use perfect, incomplete or unreliable (docs/model.md explains them)`, problem.Error)
 }
 
 func TestExploreOpensATraceFileAtItsLastStep(t *testing.T) {
@@ -140,7 +141,7 @@ func TestExploreQueryRoundTrips(t *testing.T) {
 	} {
 		var o options
 		fs := newFlagSet(&o)
-		require.NoError(t, fs.Parse(args))
+		require.NoError(t, flagval.Parse(fs, args))
 		m, err := modelOf(fs, &o, specs.Builtin())
 		require.NoError(t, err, args)
 		back, err := parse(query(m))

@@ -141,3 +141,50 @@ func TestReplayOfAnotherProgramsAlgorithm(t *testing.T) {
 	assert.Empty(t, stdout)
 	assert.Equal(t, "mcheck: replay: "+path+` is a trace of "myring", which this mcheck does not have (it has bully, chang-roberts, hirschberg-sinclair, lelann, ring): replay it with the mcheck program that registers "myring", such as your course's own (go run ./mcheck replay `+path+")\n", stderr)
 }
+
+// Every kind of flag says what is wrong with its value and how to write
+// it, on one line, with exit status 2: read from the flag as data, not
+// from the flag package's English.
+func TestFlagErrorsSayHowToFixThem(t *testing.T) {
+	for _, c := range []struct {
+		kind string
+		args []string
+		want string
+	}{
+		{"int", []string{"--n", "three"}, `mcheck: --n: "three" is not a number: give a whole number, like --n 3 (see mcheck --help)`},
+		{"int64", []string{"--max-states", "1e6"}, `mcheck: --max-states: "1e6" is not a number: give a whole number, like --max-states 3 (see mcheck --help)`},
+		{"duration", []string{"--time-limit", "20"}, `mcheck: --time-limit: "20" has no unit: a duration is a number and a unit, like --time-limit 20s (or m, h) (see mcheck --help)`},
+		{"duration", []string{"--time-limit", "soon"}, `mcheck: --time-limit: "soon" is not a duration: write a number and a unit, like --time-limit 90s, 5m or 1h30m (see mcheck --help)`},
+		{"bool", []string{"--por=maybe"}, `mcheck: --por: "maybe" is not true or false: write --por for true, or --por=false (see mcheck --help)`},
+		{"optional bool", []string{"--initial-leader=2"}, `mcheck: --initial-leader: "2" is not true or false: give the flag alone for true, or =false (see mcheck --help)`},
+		{"enum", []string{"--detector", "psychic"}, `mcheck: --detector: "psychic" is unknown: use perfect, incomplete or unreliable (docs/model.md explains them) (see mcheck --help)`},
+		{"list", []string{"--initiators", "1,two"}, `mcheck: --initiators: "two" is not a number: give comma-separated positive integers like 3,9,4,8 (see mcheck --help)`},
+		{"size", []string{"--memory", "8"}, `mcheck: --memory: "8" has no unit: write it like 8GiB or 512MiB (B, KiB, MiB, GiB or TiB) (see mcheck --help)`},
+		{"seed", []string{"--simulate", "--seed", "x"}, `mcheck: --seed: "x" is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a (see mcheck --help)`},
+		{"unknown", []string{"--time-limt", "20s"}, `mcheck: unknown flag --time-limt: did you mean --time-limit? (see mcheck --help)`},
+		{"no value", []string{"--time-limit"}, `mcheck: --time-limit needs a value (see mcheck --help)`},
+		{"syntax", []string{"---n", "3"}, `mcheck: "---n" is not a flag: write flags as --name or --name=value (see mcheck --help)`},
+		{"newline", []string{"--n", "3\nx"}, `mcheck: --n: "3\nx" is not a number: give a whole number, like --n 3 (see mcheck --help)`},
+	} {
+		t.Run(c.kind+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, stderr := run(append([]string{"--algo", "ring"}, c.args...)...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out)
+			assert.Equal(t, c.want+"\n", stderr)
+		})
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", "--full-states=no", "f"}, `mcheck: replay: --full-states: "no" is not true or false: write --full-states for true, or --full-states=false (usage: `},
+		{[]string{"merge", "--json-out"}, `mcheck: merge: --json-out needs a value (usage: `},
+		{[]string{"explore", "--workers", "many"}, `mcheck: explore: --workers: "many" is not a number: give a whole number, like --workers 3 (usage: `},
+	} {
+		code, out, stderr := run(c.args...)
+		assert.Equal(t, 2, code, "%v", c.args)
+		assert.Empty(t, out)
+		assert.True(t, strings.HasPrefix(stderr, c.want), "%v: %s", c.args, stderr)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+	}
+}

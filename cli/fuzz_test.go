@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -50,11 +51,11 @@ func FuzzArgs(f *testing.F) {
 func parseForFuzz(args []string, reg *specs.Registry) (*options, error) {
 	var o options
 	fs := newFlagSet(&o)
-	if err := fs.Parse(args); err != nil {
+	if err := flagval.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, errors.New(flagError(err))
+		return nil, errors.New(oneLine(err.Error()))
 	}
 	if fs.NArg() > 0 {
 		return nil, errors.New("unexpected argument")

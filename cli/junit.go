@@ -147,7 +147,7 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 func searchLine(r *check.Report) string {
 	st := r.Stats
 	if sim := r.Simulation; sim != nil {
-		return fmt.Sprintf("simulation (sampled, not a proof): %s runs, %s steps, %s distinct states", commas(sim.Runs), commas(st.Transitions), commas(st.States))
+		return fmt.Sprintf("simulation (sampled, not a proof): %s, %s, %s distinct states", counted(sim.Runs, "run"), counted(st.Transitions, "step"), commas(st.States))
 	}
 	if st.Complete {
 		return fmt.Sprintf("search complete: %s states, %s transitions, depth %d", commas(st.States), commas(st.Transitions), st.Depth)

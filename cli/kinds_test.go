@@ -18,7 +18,7 @@ import (
 // kind the command line writes: the step property's, an anonymous
 // configuration's, --ids perm's, and the witnesses of --complexity (a run,
 // the synchronous schedule, an unbounded lasso), a timed run (ages,
-// timers, gst: semantics.md section 6), each also as ITF. `go
+// timers, gst: docs/semantics.md section 6), each also as ITF. `go
 // test ./cli -update` rewrites them.
 var traceKinds = []struct {
 	name string

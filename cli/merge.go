@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/flagval"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -43,15 +45,15 @@ missing, a counterexample that does not replay.
 func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "")
-	jsonOut := fs.String("json-out", "", "")
-	full := fs.Bool("full-states", false, "")
-	if err := fs.Parse(args); err != nil {
+	asJSON := flagval.Bool(fs, "json", false)
+	jsonOut := flagval.String(fs, "json-out", "")
+	full := flagval.Bool(fs, "full-states", false)
+	if err := flagval.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, mergeHelp)
 			return ExitHolds
 		}
-		return badInput(stderr, fmt.Errorf("merge: %s (usage: %s)", flagError(err), mergeUsage))
+		return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
 	}
 	if fs.NArg() == 0 {
 		return badInput(stderr, fmt.Errorf("merge: give the members' result files (usage: %s)", mergeUsage))
@@ -134,21 +136,21 @@ func replayer(reg *specs.Registry) swarm.Replay {
 func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 	s := m.Settings
 	k := len(m.Members)
-	fmt.Fprintf(w, "mcheck merge: %d members of a %s swarm of %s\n\n", k, s.Strategy, s.Config.Describe())
+	fmt.Fprintf(w, "mcheck merge: %s of a %s swarm of %s\n\n", plural.Count(k, "member"), s.Strategy, s.Config.Describe())
 	switch s.Strategy {
 	case swarm.Simulation:
 		sched := "the schedulers in turn"
 		if s.Scheduler != "" {
 			sched = s.Scheduler + " scheduler"
 		}
-		budget := fmt.Sprintf("%s runs each", commas(s.Runs))
+		budget := counted(s.Runs, "run") + " each"
 		if s.TimeLimit != "" {
 			budget = "runs for " + s.TimeLimit + " each"
 			if s.Runs > 0 {
 				budget += fmt.Sprintf(" (at most %s)", commas(s.Runs))
 			}
 		}
-		fmt.Fprintf(w, "swarm        %s of at most %d steps, %s; each member's seed derived from seed %d\n", budget, s.Depth, sched, s.Seed)
+		fmt.Fprintf(w, "swarm        %s of at most %s, %s; each member's seed derived from seed %d\n", budget, plural.Count(s.Depth, "step"), sched, s.Seed)
 		fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold (a violation is real: replayed below)")
 	case swarm.Bitstate:
 		fmt.Fprintf(w, "swarm        bitstate searches with bit arrays of %s down to an eighth of it, each member's hash seed derived from seed %d\n", explore.FormatBytes(s.Bitstate), s.Seed)
@@ -158,9 +160,9 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 		fmt.Fprintf(w, "member %-5d %s\n", i, memberText(r))
 	}
 	if s.Strategy == swarm.Simulation {
-		fmt.Fprintf(w, "total        %s runs, %s steps\n", commas(m.Runs), commas(m.Steps))
+		fmt.Fprintf(w, "total        %s, %s\n", counted(m.Runs, "run"), counted(m.Steps, "step"))
 	} else {
-		fmt.Fprintf(w, "total        %s transitions\n", commas(m.Steps))
+		fmt.Fprintf(w, "total        %s\n", counted(m.Steps, "transition"))
 	}
 	fmt.Fprintf(w, "states       about %s distinct together (the members' merged sketches, about 1.6%% off); %s for the member that saw the most, %s summed over the members, which counts a state once for each member that saw it\n\n",
 		commas(int64(m.Union+0.5)), commas(m.MostStates), commas(m.SumStates))
@@ -198,8 +200,8 @@ func memberText(r *swarm.Result) string {
 	c, d := r.Coverage, r.Derived
 	var s string
 	if r.Settings.Strategy == swarm.Simulation {
-		s = fmt.Sprintf("seed %d, %s scheduler: %s runs, %s steps, %s distinct states (%s first seen in its last tenth of the time)",
-			d.Seed, d.Scheduler, commas(c.Runs), commas(c.Steps), commas(c.States), commas(c.NewLate))
+		s = fmt.Sprintf("seed %d, %s scheduler: %s, %s, %s distinct states (%s first seen in its last tenth of the time)",
+			d.Seed, d.Scheduler, counted(c.Runs, "run"), counted(c.Steps, "step"), commas(c.States), commas(c.NewLate))
 	} else {
 		s = fmt.Sprintf("hash seed %#x, %s bit array (%.1f%% set): %s states, %s transitions, depth %d",
 			d.Seed, explore.FormatBytes(c.BitstateBytes), 100*c.Fill, commas(c.States), commas(c.Steps), c.Depth)
@@ -212,7 +214,7 @@ func memberText(r *swarm.Result) string {
 	}
 	var props []string
 	for _, f := range r.Found {
-		props = append(props, fmt.Sprintf("%s (%s, %d steps)", f.Trace.Property, f.Trace.Kind, len(f.Trace.Steps)-1))
+		props = append(props, fmt.Sprintf("%s (%s, %s)", f.Trace.Property, f.Trace.Kind, plural.Count(len(f.Trace.Steps)-1, "step")))
 	}
 	if len(props) > 0 {
 		s += "; found " + strings.Join(props, ", ")
@@ -223,9 +225,9 @@ func memberText(r *swarm.Result) string {
 // notFound says why a property no member violated is unknown.
 func notFound(m *swarm.Merged) string {
 	if m.Settings.Strategy == swarm.Simulation {
-		return fmt.Sprintf("no violation in %s random runs of %d members; a swarm samples runs, so this is not a proof", commas(m.Runs), len(m.Members))
+		return fmt.Sprintf("no violation in %s of %s; a swarm samples runs, so this is not a proof", counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"))
 	}
-	return fmt.Sprintf("no violation in %d bitstate searches, which may miss states; not a proof", len(m.Members))
+	return fmt.Sprintf("no violation in %s, which may miss states; not a proof", plural.Count(len(m.Members), "bitstate search"))
 }
 
 // membersOf names the members that found a violation.

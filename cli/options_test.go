@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -26,7 +28,7 @@ import (
 func parseArgs(t *testing.T, args ...string) (model.Config, error) {
 	var o options
 	fs := newFlagSet(&o)
-	require.NoError(t, fs.Parse(args))
+	require.NoError(t, flagval.Parse(fs, args))
 	spec, err := specs.Builtin().Lookup(o.algo)
 	require.NoError(t, err)
 	err = o.finish(fs, spec)
@@ -49,7 +51,7 @@ func TestEveryModelOptionRoundTrips(t *testing.T) {
 			args := append([]string{"--algo", algo}, modelopt.Args(o.Example, spec.InitialLeader)...)
 			cfg, err := parseArgs(t, args...)
 			if algo == "ring" && (o.Field == "Timeout" || o.Field == "TimeoutCoord") {
-				// No timers to set (semantics.md section 6).
+				// No timers to set (docs/semantics.md section 6.1).
 				require.ErrorContains(t, err, "this algorithm has no timers", args)
 				continue
 			}
@@ -170,4 +172,19 @@ func TestExplorerRefusesPermInAURL(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, w.Code)
 	// In a URL it speaks of the URL's keys (webui), not of flags.
 	assert.JSONEq(t, `{"error":"configuration: ids=perm checks every arrangement of the IDs, one initial state each, and the page walks one run from one initial state: give the IDs in one order (ids=1,2,3,4,5,6,7,8) to walk it, and check ids=perm with the command"}`, w.Body.String())
+}
+
+// Every flag of a check has a value of mcheck's own, whose error says how
+// to write it: none of the flag package's, whose errors say only "parse
+// error".
+func TestEveryFlagHasAnExplainingValue(t *testing.T) {
+	var o options
+	fs := newFlagSet(&o)
+	fs.VisitAll(func(f *flag.Flag) {
+		typ := reflect.TypeOf(f.Value)
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		assert.NotEqual(t, "flag", typ.PkgPath(), "--%s", f.Name)
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -59,9 +60,7 @@ func names(t *testing.T, dir string) []string {
 // trace, the chart and the JUnit file. Each failure is one line, the
 // report stands and the exit status is the verdict's.
 func TestFailedWriteKeepsTheFileThatWasThere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcheck command")
-	}
+	slow.Test(t) // builds and runs the mcheck command
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("needs sh for ulimit -f")
 	}
@@ -240,9 +239,7 @@ func TestDevicesTakeOutputs(t *testing.T) {
 // --trace-out /dev/stdout adds the trace after the report, whatever stdout
 // is: with stdout redirected to a file, the report stays in it.
 func TestTraceToStdoutFollowsTheReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcheck command")
-	}
+	slow.Test(t) // builds and runs the mcheck command
 	bin := buildMcheck(t)
 	path := filepath.Join(t.TempDir(), "out.txt")
 	out, err := os.Create(path)

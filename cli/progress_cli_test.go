@@ -11,11 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/specs"
 )
 
 // --progress with stderr a pipe, as in CI: plain lines, no escape codes.
 func TestProgressFlagWithAPipeAsStderr(t *testing.T) {
+	slow.Test(t) // 5 s: a second or more of search, for a progress line
 	r, w, err := os.Pipe()
 	require.NoError(t, err)
 	got := make(chan []byte)

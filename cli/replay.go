@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/internal/flagval"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -42,15 +44,15 @@ step that diverges is named), 2 a malformed file or bad input.
 func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcheck replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	full := fs.Bool("full-states", false, "")
-	quiet := fs.Bool("quiet", false, "")
-	chart := fs.String("msc", "", "")
-	if err := fs.Parse(args); err != nil {
+	full := flagval.Bool(fs, "full-states", false)
+	quiet := flagval.Bool(fs, "quiet", false)
+	chart := flagval.String(fs, "msc", "")
+	if err := flagval.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, replayHelp)
 			return ExitHolds
 		}
-		return badInput(stderr, fmt.Errorf("replay: %s (usage: %s)", flagError(err), replayUsage))
+		return badInput(stderr, fmt.Errorf("replay: %w (usage: %s)", err, replayUsage))
 	}
 	if fs.NArg() != 1 {
 		return badInput(stderr, fmt.Errorf("replay: give exactly one trace file (usage: %s)", replayUsage))
@@ -92,12 +94,12 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	name := oneLine(path)
 	switch {
 	case !shown.ClaimsProperty():
-		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%d steps; every step replays)\n", name, shown.Kind, oneLine(shown.Property), len(shown.Steps)-1)
+		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%s; every step replays)\n", name, shown.Kind, oneLine(shown.Property), plural.Count(len(shown.Steps)-1, "step"))
 	case shown.Kind == trace.KindExample:
-		fmt.Fprintf(stdout, "%s: a genuine example: %s is reachable (%d steps; every step replays, and %s holds in the last state)\n",
-			name, shown.Property, len(shown.Steps)-1, shown.Property)
+		fmt.Fprintf(stdout, "%s: a genuine example: %s is reachable (%s; every step replays, and %s holds in the last state)\n",
+			name, shown.Property, plural.Count(len(shown.Steps)-1, "step"), shown.Property)
 	default:
-		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %d steps; every step replays)\n", name, shown.Property, shown.Kind, len(shown.Steps)-1)
+		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %s; every step replays)\n", name, shown.Property, shown.Kind, plural.Count(len(shown.Steps)-1, "step"))
 	}
 	if *chart != "" {
 		if err := writeMSCFile(*chart, shown); err != nil {

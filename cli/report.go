@@ -11,12 +11,17 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
 )
 
 // commas renders 1234567 as 1,234,567.
+// counted is n with thousands separators and the noun, in the plural
+// unless n is 1: "1 successor", "12,345 successors".
+func counted(n int64, noun string) string { return commas(n) + " " + plural.Noun(n, noun) }
+
 func commas(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	if n < 0 {
@@ -41,15 +46,15 @@ func boundNote(r *check.Report) string {
 		return ""
 	}
 	if r.Proof == check.Sampled {
-		return fmt.Sprintf("the channel bound of %d messages discarded %s successors in the states explored; a violation marked for the bounded model only may need the bound",
-			r.Config.MaxQueue, commas(r.Stats.Discarded))
+		return fmt.Sprintf("the channel bound of %s discarded %s in the states explored; a violation marked for the bounded model only may need the bound",
+			plural.Count(r.Config.MaxQueue, "message"), counted(r.Stats.Discarded, "successor"))
 	}
 	if !r.Stats.Complete {
-		return fmt.Sprintf("bounded at %d messages per channel; %s successors beyond that were not explored (and the search did not finish)",
-			r.Config.MaxQueue, commas(r.Stats.Discarded))
+		return fmt.Sprintf("bounded at %s per channel; %s beyond that were not explored (and the search did not finish)",
+			plural.Count(r.Config.MaxQueue, "message"), counted(r.Stats.Discarded, "successor"))
 	}
-	return fmt.Sprintf("exhaustive up to %d messages per channel; %s successors beyond that were not explored",
-		r.Config.MaxQueue, commas(r.Stats.Discarded))
+	return fmt.Sprintf("exhaustive up to %s per channel; %s beyond that were not explored",
+		plural.Count(r.Config.MaxQueue, "message"), counted(r.Stats.Discarded, "successor"))
 }
 
 // WriteText renders r as the mcheck command prints it: the configuration,
@@ -113,7 +118,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		fmt.Fprintln(w, line)
 	}
 	if holds(r) && !st.Exact {
-		fmt.Fprintf(w, "  note: \"holds\" rests on 64-bit fingerprints; the odds that a collision hid a state are about %s\n", odds(st.CollisionProbability))
+		fmt.Fprintf(w, "  note: \"holds\" rests on 64-bit fingerprints; the odds that a collision hid a state are %s\n", odds(st.CollisionProbability))
 	}
 	if note := boundNote(r); note != "" {
 		fmt.Fprintf(w, "  note: %s\n", note)
@@ -167,11 +172,11 @@ func writeSearchCounts(w io.Writer, r *check.Report) {
 	fmt.Fprintf(w, "transitions  %s\n", commas(st.Transitions))
 	fmt.Fprintf(w, "depth        %d\n", st.Depth)
 	if st.Discarded > 0 {
-		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d\n", commas(st.Discarded), r.Config.MaxQueue)
+		fmt.Fprintf(w, "discarded    %s over --max-queue %d\n", counted(st.Discarded, "successor"), r.Config.MaxQueue)
 	} else if st.Complete {
-		fmt.Fprintf(w, "discarded    0 (no channel ever needed more than %d messages)\n", r.Config.MaxQueue)
+		fmt.Fprintf(w, "discarded    0 (no channel ever needed more than %s)\n", plural.Count(r.Config.MaxQueue, "message"))
 	} else {
-		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %d messages)\n", r.Config.MaxQueue)
+		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %s)\n", plural.Count(r.Config.MaxQueue, "message"))
 	}
 	if b := r.Bitstate; b != nil {
 		// The coverage estimate counts only the states a hash collision
@@ -187,7 +192,7 @@ func writeSearchCounts(w io.Writer, r *check.Report) {
 	case st.Exact:
 		fmt.Fprintln(w, "storage      whole states (--exact): no fingerprint collision can hide a state")
 	case r.Bitstate == nil:
-		fmt.Fprintf(w, "storage      64-bit fingerprints: the chance that two of these states share one, so that one went unexplored, is about %s (--exact rules it out)\n",
+		fmt.Fprintf(w, "storage      64-bit fingerprints: the chance that two of these states share one, so that one went unexplored, is %s (--exact rules it out)\n",
 			odds(st.CollisionProbability))
 	}
 	if st.CycleCheck > 0 {
@@ -210,12 +215,14 @@ func holds(r *check.Report) bool {
 	return false
 }
 
-// odds renders a small probability: "3.1e-12", "0.0089".
+// odds renders the small probability of a fingerprint collision:
+// "about 3.1e-12", "about 0.0089"; exactly 0 only where fewer than two
+// states were stored, which is said rather than rounded ("about 0").
 func odds(p float64) string {
 	if p == 0 {
-		return "0"
+		return "0, with fewer than two states to tell apart"
 	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
+	return "about " + strconv.FormatFloat(p, 'g', 2, 64)
 }
 
 // storage names how states were told apart, for --json.

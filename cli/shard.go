@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -27,8 +28,8 @@ type swarmFlags struct {
 }
 
 func (s *swarmFlags) bind(fs *flag.FlagSet) {
-	fs.StringVar(&s.shard, "shard", "", "")
-	fs.StringVar(&s.jsonOut, "json-out", "", "")
+	flagval.StringVar(fs, &s.shard, "shard", "")
+	flagval.StringVar(fs, &s.jsonOut, "json-out", "")
 }
 
 // checkShard applies the rules of --shard, reading a member's index from

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/internal/slow"
 )
 
 // buildMcheck builds the mcheck command into a temporary directory.
@@ -59,9 +61,7 @@ func startUntilLine(t *testing.T, cmd *exec.Cmd, prefix string) *bytes.Buffer {
 // SIGTERM and SIGHUP stop a running check like Ctrl-C: the partial report,
 // exit status 2, within about a second.
 func TestStopSignalsGiveThePartialReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcheck command")
-	}
+	slow.Test(t) // builds and runs the mcheck command
 	bin := buildMcheck(t)
 	for _, sig := range []struct {
 		sig  syscall.Signal
@@ -93,9 +93,7 @@ func TestStopSignalsGiveThePartialReport(t *testing.T) {
 // after bound 1 finished, is an incomplete check (it exited 0 with
 // "search complete").
 func TestSignalDuringDeepeningGivesTheIncompleteReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcheck command")
-	}
+	slow.Test(t) // builds and runs the mcheck command
 	cmd := exec.Command(buildMcheck(t), "--algo", "bully", "--n", "5", "--crash-any", "--max-queue", "auto", "--progress")
 	stdout := startUntilLine(t, cmd, "mcheck: bound 2:")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))

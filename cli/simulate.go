@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 )
 
@@ -112,11 +113,7 @@ func writeSimulation(w io.Writer, r *check.Report) {
 	if sim.One {
 		seed = fmt.Sprintf("run seed %#x", sim.Seed)
 	}
-	runs := "runs"
-	if sim.Runs == 1 {
-		runs = "run"
-	}
-	fmt.Fprintf(w, "search       simulation: %s random %s of at most %d steps, %s scheduler, %s\n", commas(sim.Runs), runs, sim.Depth, sim.Scheduler, seed)
+	fmt.Fprintf(w, "search       simulation: %s random %s of at most %s, %s scheduler, %s\n", commas(sim.Runs), plural.Noun(sim.Runs, "run"), plural.Count(sim.Depth, "step"), sim.Scheduler, seed)
 	if !st.Complete {
 		fmt.Fprintf(w, "stopped      %s\n", strings.TrimPrefix(st.Stopped, "stopped "))
 	}
@@ -130,9 +127,9 @@ func writeSimulation(w io.Writer, r *check.Report) {
 	fmt.Fprintf(w, "runs ended   %s\n", strings.Join(ends, ", "))
 	fmt.Fprintf(w, "actions      %s\n", actionsText(sim, r.Kinds))
 	if st.Discarded > 0 {
-		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d in the states the runs expanded\n", commas(st.Discarded), r.Config.MaxQueue)
+		fmt.Fprintf(w, "discarded    %s over --max-queue %d in the states the runs expanded\n", counted(st.Discarded, "successor"), r.Config.MaxQueue)
 	} else {
-		fmt.Fprintf(w, "discarded    0 (no channel of the states the runs expanded needed more than %d messages)\n", r.Config.MaxQueue)
+		fmt.Fprintf(w, "discarded    0 (no channel of the states the runs expanded needed more than %s)\n", plural.Count(r.Config.MaxQueue, "message"))
 	}
 	if m := sim.Messages; m != nil {
 		fmt.Fprintf(w, "messages     sampled over %s complete runs (samples, not bounds): %s\n", commas(m.Samples), sampledText(m))
@@ -142,8 +139,8 @@ func writeSimulation(w io.Writer, r *check.Report) {
 		if sim.One {
 			by = "the run"
 		}
-		fmt.Fprintf(w, "found        %s (%s) by %s in %d steps, shortened to %d in %s replays; --run-seed %#x replays that run alone\n",
-			f.Property, f.Kind, by, f.RawSteps, f.Steps, commas(int64(f.Replays)), f.RunSeed)
+		fmt.Fprintf(w, "found        %s (%s) by %s in %s, shortened to %d in %s %s; --run-seed %#x replays that run alone\n",
+			f.Property, f.Kind, by, plural.Count(f.RawSteps, "step"), f.Steps, commas(int64(f.Replays)), plural.Noun(f.Replays, "replay"), f.RunSeed)
 	}
 	fmt.Fprintf(w, "time         %.2f s, %s steps/s, %s of bookkeeping\n\n", st.Elapsed.Seconds(), commas(rate(st.Transitions, st.Elapsed)), explore.FormatBytes(st.MemBytes))
 }

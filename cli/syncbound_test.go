@@ -11,7 +11,7 @@ import (
 )
 
 // The held-out configuration whose synchronous schedule stops at the bound
-// in round 1, after one step of that round (semantics.md section 5): round
+// in round 1, after one step of that round (docs/semantics.md section 5.5): round
 // 0 initiates at all three, round 1 delivers ELECTION(6) to p7 (dropped: p7
 // is a participant), then p4 would forward ELECTION(7) into chan(p4,p6),
 // which still holds ELECTION(4). The latency is the last round with a
@@ -51,9 +51,9 @@ func TestSyncStoppedAtTheBoundText(t *testing.T) {
 	require.Equal(t, cli.ExitViolation, code, errOut)
 	for _, want := range []string{
 		"  synchronous  latency 1 round before the channel bound stopped the schedule, 3 messages (ELECTION 3), 0 lost\n",
-		"    stopped at the channel bound in round 1, before deliver p7→p4 ELECTION(7) (more than --max-queue 1 messages in a channel)",
+		"    stopped at the channel bound in round 1, before deliver p7→p4 ELECTION(7) (more than --max-queue 1 message in a channel)",
 		"    round 0    3 steps  3 messages (ELECTION 3), 0 lost  running total 3\n",
-		"    round 1    1 steps  0 messages, 0 lost  running total 3\n",
+		"    round 1    1 step   0 messages, 0 lost  running total 3\n",
 		"messages.sync witness run, 4 steps:",
 		"(the synchronous schedule stopped at the channel bound in round 1, before deliver p7→p4 ELECTION(7))",
 	} {

@@ -67,7 +67,7 @@ func TestTimedBadInput(t *testing.T) {
 		{[]string{"--algo", "ring", "--timeout", "3"}, "--timeout: this algorithm has no timers, so there is no timeout to set: leave --timeout out"},
 		{[]string{"--algo", "lelann", "--timing", "partial", "--timeout-coord", "3"}, "--timeout-coord: this algorithm has no timers"},
 		{[]string{"--algo", "bully", "--timing", "sync", "--timeout", "200"}, "a timer of 402 ticks does not fit the state encoding: at most 254"},
-		{[]string{"--algo", "bully", "--timing", "later"}, "--timing: use async, sync or partial"},
+		{[]string{"--algo", "bully", "--timing", "later"}, `--timing: "later" is unknown: use async, sync or partial`},
 	} {
 		code, out, stderr := run(c.args...)
 		assert.Equal(t, 2, code, "%v", c.args)

@@ -64,3 +64,16 @@ func TestWitnessChartTitles(t *testing.T) {
 		}
 	}
 }
+
+// A count of one is singular wherever a report writes a count: "1
+// message", not "1 messages".
+func TestCountsOfOneAreSingular(t *testing.T) {
+	_, out, _ := run("--algo", "bully", "--n", "2", "--max-queue", "1", "--crash-any")
+	assert.Contains(t, out, "crash-any (up to 1 crash)")
+	assert.Contains(t, out, "discarded    0 (no channel ever needed more than 1 message)\n")
+	_, out, _ = run("--algo", "ring", "--n", "2", "--max-queue", "1", "--crash-any")
+	assert.Contains(t, out, "note: exhaustive up to 1 message per channel;")
+	_, out, _ = run("--algo", "ring", "--simulate", "--runs", "1", "--depth", "1")
+	assert.Contains(t, out, "search       simulation: 1 random run of at most 1 step,")
+	assert.NotRegexp(t, `\b1 (message|step|run|crash)s\b`, out)
+}

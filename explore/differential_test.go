@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/ts"
@@ -162,10 +163,13 @@ func TestSpillingToDiskChangesNothing(t *testing.T) {
 		{"hirschberg-sinclair", model.Config{N: 5}},
 		// Levels of more than one batch (14 levels above 8,192 states, up
 		// to 57,804): a batch's writes go to the files while the next
-		// batch is expanded.
+		// batch is expanded. Slow (11 s); the race step of .ci/run runs it.
 		{"hirschberg-sinclair", model.Config{N: 7}},
 	} {
 		t.Run(fmt.Sprintf("%s/%+v", c.algo, c.cfg), func(t *testing.T) {
+			if c.cfg.N == 7 {
+				slow.Test(t)
+			}
 			spec, err := reg.Lookup(c.algo)
 			require.NoError(t, err)
 			sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})

@@ -140,7 +140,7 @@ type Options struct {
 	Reduce bool
 	// Measure keeps the state graph with the messages each step sent and
 	// which states are quiescent, and computes Result.Measures when the
-	// search completes (semantics.md section 5). Not with Reduce or
+	// search completes (docs/semantics.md section 5). Not with Reduce or
 	// Bitstate: the measures are over the full graph.
 	Measure bool
 	// Exact stores every state's canonical encoding besides its

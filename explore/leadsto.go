@@ -177,7 +177,7 @@ type leadsToRun struct {
 // leadsTo finds a violation of From ~> To on the complete graph (from and
 // to are the states where each holds). Outside To, the components of the
 // subgraph that hold a weakly fair cycle (judged with every step of their
-// states, to To or not, as section 2 of the semantics judges fairness) and
+// states, to To or not, as docs/semantics.md section 2.3 judges fairness) and
 // the states with no fair step enabled are where a run can stay outside To
 // for good; a state can go wrong when such a place is reachable from it
 // outside To. Components are numbered so that their edges go down, so one

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -274,8 +275,8 @@ func randomLT(rng *rand.Rand) ltSys {
 // stuck states found during the search are real violations too.
 func TestLeadsToAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 1))
-	violated := 0
-	for i := range 4000 {
+	violated, graphs := 0, slow.Size(500, 4000)
+	for i := range graphs {
 		g := randomLT(rng)
 		want := oracleLeadsTo(g)
 		res, err := Run(g, Options{LeadsTo: pLeadsToQ, Liveness: true, Continue: true, Workers: 1})
@@ -297,8 +298,8 @@ func TestLeadsToAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
 		}
 	}
 	// Both verdicts are well represented.
-	assert.Greater(t, violated, 400)
-	assert.Less(t, violated, 3600)
+	assert.Greater(t, violated, graphs/10)
+	assert.Less(t, violated, graphs*9/10)
 }
 
 // Reach predicates give the shortest run to a state where they hold. An

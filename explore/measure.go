@@ -10,7 +10,7 @@ import (
 )
 
 // Measures are message counts over all complete runs of the explored graph
-// (semantics.md section 5): runs from an initial state to a quiescent state
+// (docs/semantics.md section 5): runs from an initial state to a quiescent state
 // (no fair step enabled, no step discarded by the channel bound).
 type Measures struct {
 	// Types names the message types of ByType, in the system's order.

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 )
@@ -17,6 +18,7 @@ import (
 // Each configuration must reach the same liveness-and-elected combinations
 // and the same terminal states with and without reduction.
 func TestReductionSweep(t *testing.T) {
+	slow.Test(t) // 5 s; TestReductionKeepsVerdicts covers each algorithm in the fast loop
 	reg := specs.Builtin()
 	var cfgs []diffConfig
 	for _, algo := range []string{"ring", "chang-roberts", "lelann", "hirschberg-sinclair"} {

@@ -406,7 +406,7 @@ func (r *runner) anyArmed() bool {
 }
 
 // judge judges the cycle from position c to position j (the same state)
-// as the exhaustive check judges one (semantics.md section 2): it is fair
+// as the exhaustive check judges one (docs/semantics.md section 2.3): it is fair
 // when every fair class enabled in all of its states is taken by one of its
 // steps; bad are the goals some state of it is outside, bounded whether
 // the bound discarded a fair step of one of its states.

@@ -81,7 +81,7 @@ func simulateGraph(t *testing.T, g graphSys, runs int64, workers int) *Result {
 }
 
 // A run judges the cycles it closes as the search judges the graph's
-// (semantics.md section 2): on hand-built graphs, the same verdicts.
+// (docs/semantics.md section 2.3): on hand-built graphs, the same verdicts.
 func TestSimulationJudgesCyclesAsTheSearch(t *testing.T) {
 	for _, tc := range []struct {
 		name string

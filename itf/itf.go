@@ -7,7 +7,7 @@
 // the kind, and which variable is which), "vars", "states" and, for a lasso,
 // "loop". Every process field is a variable ("p3_elected"), and so is every
 // channel ("chan_p3_p4", a sequence of messages head first) and the fault
-// counters; in a timed mode (semantics.md section 6) also every process's
+// counters; in a timed mode (docs/semantics.md section 6.2) also every process's
 // timer ("p3_timer": its ticks left, or "off"), every channel's ages
 // ("ages_p3_p4", head first) and, with partial timing, "gst"; when the
 // check counted the sends (a property read them), "sent", one

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/mcheck/mcheck/internal/golden" // -update is accepted by every test binary
+	"github.com/mcheck/mcheck/internal/needs"
 	"github.com/mcheck/mcheck/itf"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -193,7 +194,7 @@ func TestReadRejects(t *testing.T) {
 func TestQuintReadsITF(t *testing.T) {
 	dir := os.Getenv("MCHECK_QUINT_DIR")
 	if dir == "" {
-		t.Skip("MCHECK_QUINT_DIR is not set: Quint's ITF reader is not installed here")
+		needs.Missing(t, needs.Quint, "MCHECK_QUINT_DIR is not set: Quint's ITF reader is not installed here (npm ci --prefix tools/itf-reader, then MCHECK_QUINT_DIR=$PWD/tools/itf-reader, as .ci/run does)")
 	}
 	node, err := exec.LookPath("node")
 	require.NoError(t, err, "MCHECK_QUINT_DIR is set, so node must be installed")

@@ -119,7 +119,7 @@ type Config struct {
 	// separate initial states of one search (IDs nil or 1..N).
 	Perm bool
 	// Timing is model.Async (the zero value: no clocks), model.Sync or
-	// model.Partial (semantics.md section 6). Delay is D, the worst
+	// model.Partial (docs/semantics.md section 6.1). Delay is D, the worst
 	// one-way latency in ticks (default 1); Timeout and TimeoutCoord are
 	// the T and T2 (T') that timers' Durations read (defaults 2D+1 and
 	// 2T+2D). Each is given only with Sync or Partial; in a timed mode

@@ -86,14 +86,16 @@ func TestInvariantViolationFailsWithPropertyAndTrace(t *testing.T) {
 	assert.True(t, strings.HasPrefix(msg, "SingleLeader VIOLATED: after 2 steps p1 and p2 each consider themselves leader\n"), msg)
 	// ...then the report as the CLI prints it, with the shortest trace.
 	assert.Contains(t, msg, "mcheck selfish, N=2, ids 1,2, no crashes, perfect detector, max-queue 4\n")
+	// Without FormatLocal, a process shows its struct's fields, and a step
+	// what changed in each of them.
 	assert.Contains(t, msg, "SingleLeader counterexample, 2 steps:\n"+
 		"   0  initial state\n"+
-		"      p1{state={Elected:0}} p2{state={Elected:0}}\n"+
+		"      p1{elected=0} p2{elected=0}\n"+
 		"   1  initiate p1\n"+
-		"      p1.state: {Elected:0} → {Elected:1}\n"+
+		"      p1.elected: 0 → 1\n"+
 		"      chan p1→p2: [] → [LEADER(1)]\n"+
 		"   2  initiate p2\n"+
-		"      p2.state: {Elected:0} → {Elected:2}\n"+
+		"      p2.elected: 0 → 2\n"+
 		"      chan p2→p1: [] → [LEADER(2)]")
 	assert.Equal(t, check.Violated, mchecktest.Status(rep, "SingleLeader"))
 	assert.Empty(t, ft.logs)
@@ -123,7 +125,7 @@ func TestFullStates(t *testing.T) {
 	ft := &fakeTB{TB: t}
 	mchecktest.Check(ft, selfish{}, mchecktest.Config{N: 2, FullStates: true})
 	require.Len(t, ft.errors, 1)
-	assert.Contains(t, ft.errors[0], "   1  initiate p1\n      p1{state={Elected:1}} p2{state={Elected:0}} | p1→p2 [LEADER(1)]\n")
+	assert.Contains(t, ft.errors[0], "   1  initiate p1\n      p1{elected=1} p2{elected=0} | p1→p2 [LEADER(1)]\n")
 }
 
 func TestIncompleteSearchNeverPasses(t *testing.T) {

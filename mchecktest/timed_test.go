@@ -12,8 +12,8 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// echo is a student's algorithm with a timer of its own (semantics.md
-// section 6): the lowest process asks the highest for its ID and waits
+// echo is a student's algorithm with a timer of its own (docs/semantics.md
+// section 6.4): the lowest process asks the highest for its ID and waits
 // Config.Timeout ticks for the answer; if the timer runs out first, it
 // takes the lead itself, as if the highest had crashed. A round trip takes
 // up to 2D ticks, so a timeout of 2D races the answer.

@@ -41,6 +41,8 @@ type (
 	MsgDescriber[M any] interface{ DescribeMsg(m M) Value }
 	// LocalFormatter gives a local state as named, typed fields
 	// (model.Bool, model.ID, model.Str, ...); c tells who the process is.
+	// Without it, traces show a local struct's fields in declaration
+	// order, each as its Go value (Elected as "elected").
 	LocalFormatter[L, M any] interface {
 		FormatLocal(c *Ctx[M], l *L) []Field
 	}
@@ -76,7 +78,7 @@ type (
 // perfect detector's guard); the unreliable detector adds "early-"+Name,
 // enabled whenever Armed holds and fair only when Justified holds too.
 //
-// In a timed model (Sync, Partial; semantics.md section 6) each process has
+// In a timed model (Sync, Partial; docs/semantics.md section 6.4) each process has
 // one timer, off or counting down ticks, which the kernel keeps: when a
 // step of the process changes which of the algorithm's timers is Armed,
 // the kernel sets the process's timer to that timer's Duration, or off

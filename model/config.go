@@ -32,7 +32,7 @@ func ParseDetector(s string) (Detector, error) {
 	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete or unreliable")
 }
 
-// Timing is the model of time (semantics.md section 6).
+// Timing is the model of time (docs/semantics.md section 6).
 type Timing uint8
 
 const (
@@ -121,7 +121,7 @@ type Config struct {
 	// Perm explores every arrangement of the IDs 1..N on the ring, as
 	// separate initial states of one search (IDs must be nil or 1..N).
 	Perm bool
-	// Timing is the model of time (semantics.md section 6); Delay,
+	// Timing is the model of time (docs/semantics.md section 6); Delay,
 	// Timeout and TimeoutCoord are its D, T and T2 in ticks, given only
 	// with Sync or Partial (0 means the default: D 1, T 2D+1, T2 2T+2D).
 	// A kernel of an algorithm without timers keeps Timeout and

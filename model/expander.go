@@ -367,8 +367,8 @@ func (e *expander[L, M]) rearm(p, fired int) {
 	}
 }
 
-// Readings of section 6 where its text leaves a choice (the literal one,
-// each also in issue 27's report):
+// Readings of section 6 where its text leaves a choice (the literal one;
+// docs/semantics.md states each in a Reading paragraph of section 6):
 //   - Bully's timeouts are fair whenever enabled: section 2 makes the
 //     justified ones fair, and in a timed mode the timer is the only guard.
 //   - Before gst a tick with every message late and no timer running is a
@@ -679,5 +679,5 @@ func (e *expander[L, M]) localFields(w *world[L, M], p int) []Field {
 	if e.k.format != nil {
 		return e.k.format.FormatLocal(e.at(w, p), l)
 	}
-	return []Field{{"state", Str(fmt.Sprintf("%+v", *l))}}
+	return reflectLocal(*l)
 }

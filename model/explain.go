@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -51,17 +52,17 @@ func genericExplanation(p PropertyInfo, steps int, label string, ev Evidence) st
 	}
 	switch {
 	case p.Kind == Sometimes:
-		return fmt.Sprintf("after %d steps %s holds", steps, what)
+		return fmt.Sprintf("after %s %s holds", plural.Count(steps, "step"), what)
 	case p.Kind == LeadsTo && ev.Cycle != nil:
-		return fmt.Sprintf("%sa fair cycle of %d steps repeats forever, and %s is never reached", from, ev.Cycle.Steps, what)
+		return fmt.Sprintf("%sa fair cycle of %s repeats forever, and %s is never reached", from, plural.Count(ev.Cycle.Steps, "step"), what)
 	case p.Kind == LeadsTo:
-		return fmt.Sprintf("%sstuck after %d steps (no fair step is enabled), and %s is never reached", from, steps, what)
+		return fmt.Sprintf("%sstuck after %s (no fair step is enabled), and %s is never reached", from, plural.Count(steps, "step"), what)
 	case ev.Cycle != nil:
-		return fmt.Sprintf("a fair cycle of %d steps repeats forever through a state where %s does not hold", ev.Cycle.Steps, what)
+		return fmt.Sprintf("a fair cycle of %s repeats forever through a state where %s does not hold", plural.Count(ev.Cycle.Steps, "step"), what)
 	case ev.Stuck:
-		return fmt.Sprintf("stuck after %d steps: no fair step is enabled, and %s does not hold", steps, what)
+		return fmt.Sprintf("stuck after %s: no fair step is enabled, and %s does not hold", plural.Count(steps, "step"), what)
 	case ev.Before != nil:
 		return fmt.Sprintf("step %d, %s, breaks %s", steps, label, what)
 	}
-	return fmt.Sprintf("after %d steps %s does not hold", steps, what)
+	return fmt.Sprintf("after %s %s does not hold", plural.Count(steps, "step"), what)
 }

@@ -2,7 +2,7 @@ package model
 
 import "fmt"
 
-// The weak-fairness classes of a kernel (semantics.md section 2) come in
+// The weak-fairness classes of a kernel (docs/semantics.md section 2.3) come in
 // families, one class per member, numbered family after family in the
 // order below. The expander names a step's class by its family and member
 // (Kernel.class), and FairClass names a class by the same table: neither

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
@@ -75,7 +76,7 @@ func TestIncrementalFingerprintsAndLazyExpansion(t *testing.T) {
 							if v.counted {
 								requireCountedSends(t, mx, before, b.Succs[i].Sent, s, sendCap)
 							}
-							if !seen[string(s)] && len(seen) < 3000 {
+							if !seen[string(s)] && len(seen) < slow.Size(300, 3000) {
 								seen[string(s)] = true
 								queue = append(queue, slices.Clone(s))
 							}
@@ -180,7 +181,7 @@ func TestNoFingerprintCollisions(t *testing.T) {
 				}
 			}
 			add()
-			for len(queue) > 0 && len(byFP) < 300_000 {
+			for len(queue) > 0 && len(byFP) < slow.Size(20_000, 300_000) {
 				x.Expand([]byte(queue[0]), &b)
 				queue = queue[1:]
 				add()

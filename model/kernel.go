@@ -9,7 +9,7 @@ import (
 )
 
 // Kernel composes N processes of one algorithm into the global transition
-// system of semantics.md section 1. It is immutable after New (but for what
+// system of docs/semantics.md section 1. It is immutable after New (but for what
 // Triggered observes) and safe to share; each goroutine expands states
 // through its own Expander.
 type Kernel[L, M any] struct {
@@ -376,8 +376,8 @@ func (k *Kernel[L, M]) checkInitialTimers() error {
 }
 
 // TimerConflictError is an algorithm that armed two timers of one process
-// at once in a timed mode, where a process has one timer (semantics.md
-// section 6). The kernel raises it as a panic from the step; check.Run
+// at once in a timed mode, where a process has one timer (docs/semantics.md
+// section 6.4). The kernel raises it as a panic from the step; check.Run
 // returns it as an error.
 type TimerConflictError struct {
 	Process string    // "p3"

@@ -91,7 +91,7 @@ func TestRingCrashDropsIncomingKeepsOutgoing(t *testing.T) {
 	}, states)
 }
 
-// ---- an independent reading of semantics.md for the ring algorithm ----
+// ---- an independent reading of docs/semantics.md for the ring algorithm ----
 
 type refMsg struct {
 	elected bool

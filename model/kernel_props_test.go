@@ -16,7 +16,7 @@ import (
 // Property-based tests of the kernel: random walks of enabled steps on
 // random configurations of every built-in algorithm, from a fixed list of
 // seeds (so every run walks the same paths), checking in each state the
-// invariants the kernel owns (semantics.md section 1):
+// invariants the kernel owns (docs/semantics.md section 1):
 //   - no message waits in a channel to a crashed process;
 //   - a crashed process holds the algorithm's initial local state;
 //   - every channel holds at most --max-queue messages;

@@ -982,10 +982,10 @@ func TestDescribeAndFields(t *testing.T) {
 	assert.Equal(t, "p1{busy=false elected=0} p2{busy=false elected=0} p3{busy=false elected=0}",
 		f.e.Describe(f.enc(ws{Alive: 0b111, Local: make([]tLocal, 3)})))
 
-	// Without a LocalFormatter, the local state is shown with %+v.
+	// Without a LocalFormatter, the local state is shown field by field.
 	g := newFixAlg(t, bareAlg{}, Config{N: 2})
 	l := tLocal{Busy: true, Elected: 3}
-	assert.Equal(t, "p1{state={Busy:true Elected:3 Got:{Op:0 J:0} From:0 Arm0:false Arm1:false Just1:false Restarted:false Leader:false}} p2✝",
+	assert.Equal(t, "p1{busy=true elected=3 got={Op:0 J:0} from=0 arm0=false arm1=false just1=false restarted=false leader=false} p2✝",
 		g.e.Describe(g.enc(ws{Alive: 0b01, Local: []tLocal{l, {}}})))
 }
 

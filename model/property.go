@@ -16,9 +16,10 @@ const (
 	Invariant PropertyKind = iota
 	// StepProperty: Step is true of every step (state, action, next state).
 	StepProperty
-	// EventuallyAlways is <>[]Holds under the weak fairness of the
-	// semantics: no reachable state outside Holds is stuck (no fair step
-	// enabled), and no weakly fair cycle passes a state outside Holds.
+	// EventuallyAlways is <>[]Holds under weak fairness
+	// (docs/semantics.md sections 2.3 and 2.4): no reachable state outside
+	// Holds is stuck (no fair step enabled), and no weakly fair cycle
+	// passes a state outside Holds.
 	EventuallyAlways
 	// Sometimes is reachability: some reachable state satisfies Holds.
 	// The report gives a shortest run to one (an example, not a

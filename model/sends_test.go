@@ -33,7 +33,7 @@ func initial(x model.Expander) []byte {
 	return slices.Clone(b.State(0))
 }
 
-// Sends per step (semantics.md section 5): each send counts by type, a send
+// Sends per step (docs/semantics.md section 5.1): each send counts by type, a send
 // to a crashed receiver is lost, and a crash loses every message queued for
 // the crashed process.
 func TestSendsPerStep(t *testing.T) {

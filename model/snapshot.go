@@ -8,7 +8,7 @@ import (
 
 // Snapshot is a state as people (and trace files) see it: every process with
 // its local fields, the non-empty channels with their messages in order, and
-// the fault counters. In a timed mode (semantics.md section 6) processes
+// the fault counters. In a timed mode (docs/semantics.md section 6.2) processes
 // have their timers and messages their ages, and with partial timing the
 // state has gst.
 type Snapshot struct {

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// The global state of semantics.md section 1, defined once, in this file.
+// The global state of docs/semantics.md section 1.4, defined once, in this file.
 // It has three parts, and each part's fields, copy, hash, encoding,
 // decoding and snapshot are written here. Steps read and change the fields
 // as the semantics says; copying, hashing, encoding, decoding and showing a
@@ -507,8 +507,8 @@ func (w *world[L, M]) copyFrom(src *world[L, M]) {
 	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
 }
 
-// initial makes w the initial state of arrangement i (semantics.md section
-// 1): every process live but the down ones, local states initial (or as if
+// initial makes w the initial state of arrangement i (docs/semantics.md section
+// 1.9): every process live but the down ones, local states initial (or as if
 // the largest ID had just been elected, with Config.InitialLeader),
 // channels empty, counters 0.
 func (k *Kernel[L, M]) initial(w *world[L, M], i int) {

@@ -2,7 +2,7 @@ package model
 
 import "slices"
 
-// SyncRun is the synchronous schedule of semantics.md section 5: one run,
+// SyncRun is the synchronous schedule of docs/semantics.md section 5.5: one run,
 // in rounds, fixed by the configuration, that measures time in
 // communication latencies.
 type SyncRun struct {

@@ -11,7 +11,7 @@ import (
 	cr "github.com/mcheck/mcheck/specs/changroberts"
 )
 
-// crSync is the synchronous schedule of semantics.md section 5 for
+// crSync is the synchronous schedule of docs/semantics.md section 5.5 for
 // Chang-Roberts (section 3), written from the contract alone: plain slices,
 // no kernel. It is the oracle of TestSynchronousAgreesWithAnOracle.
 type crSync struct {

@@ -1,5 +1,5 @@
 // Package model implements the message-passing kernel of
-// shared/semantics.md section 1, which turns one algorithm's local handlers
+// docs/semantics.md section 1, which turns one algorithm's local handlers
 // into a transition system (package ts) for the explorer, and describes
 // that system's states and steps as data.
 //

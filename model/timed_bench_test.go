@@ -6,7 +6,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// The successor path per state, untimed and timed (semantics.md section
+// The successor path per state, untimed and timed (docs/semantics.md section
 // 6), over the first 3,000 states of bully --n 4 --crash-any: decode, every
 // step (a tick included), encode, fingerprint, predicates.
 func BenchmarkExpandTimed(b *testing.B) {

@@ -12,7 +12,7 @@ import (
 	"github.com/mcheck/mcheck/ts"
 )
 
-// Section 6 of semantics.md (time) step by step: the kernel's timed steps
+// Section 6 of docs/semantics.md (time) step by step: the kernel's timed steps
 // on Bully and on small algorithms of timers, seen through the expander's
 // data (steps, snapshots), as a trace shows them.
 
@@ -227,7 +227,7 @@ func TestTimedPeriodicTimerOfItsOwn(t *testing.T) {
 	assert.Equal(t, []string{"beat p1"}, w.enabled())
 	w.take("beat p1")
 	assert.Equal(t, "2", w.timer(0), "a timeout that leaves its timer armed starts it again")
-	assert.Equal(t, "p1{state={On:true Other:false Beats:1 Elected:0} timer=2} p2{state={On:false Other:false Beats:0 Elected:0} timer=off}", w.x.Describe(w.state))
+	assert.Equal(t, "p1{on=true other=false beats=1 elected=0 timer=2} p2{on=false other=false beats=0 elected=0 timer=off}", w.x.Describe(w.state))
 }
 
 func TestTimedTwoTimersArmedIsTheAlgorithmsError(t *testing.T) {

@@ -90,3 +90,37 @@ func TestStepInfoLabelAndJSON(t *testing.T) {
 	assert.Equal(t, "early-timeout-ok p1", StepInfo{Kind: KindEarlyTimeout, Action: "early-timeout-ok", Process: 1, Timer: "timeout-ok"}.String())
 	assert.Error(t, json.Unmarshal([]byte(`{"kind":"teleport"}`), &back))
 }
+
+type studentState uint8
+
+func (s studentState) String() string { return [...]string{"idle", "electing"}[s] }
+
+type studentLocal struct {
+	Elected  int
+	Phase    studentState
+	MaxID    int
+	IDs      []int
+	Done     bool
+	HTTPPort string
+	hops     int
+	mode     studentState // unexported: no String method to call
+	Last     plainMsg
+}
+
+// A local state without FormatLocal is shown field by field, in
+// declaration order, with the algorithms' names ("elected").
+func TestReflectLocal(t *testing.T) {
+	fields := reflectLocal(studentLocal{Elected: 3, Phase: 1, MaxID: 4, IDs: []int{2, 1}, Done: true, HTTPPort: "x", hops: 5, mode: 1, Last: plainMsg{J: 1, H: 2}})
+	want := []Field{
+		{"elected", Int(3)}, {"phase", Str("electing")}, {"maxID", Int(4)}, {"ids", Seq(Int(2), Int(1))}, {"done", Bool(true)},
+		{"httpPort", Str("x")}, {"hops", Int(5)}, {"mode", Int(1)}, {"last", Str("{J:1 H:2}")},
+	}
+	require.Len(t, fields, len(want))
+	for i := range want {
+		assert.Equal(t, want[i].Name, fields[i].Name)
+		assert.True(t, want[i].Value.Equal(fields[i].Value), "%s: %s", want[i].Name, fields[i].Value)
+	}
+	// A local state that is no struct is one field.
+	assert.Equal(t, []Field{{"state", Int(7)}}, reflectLocal(7))
+	assert.Equal(t, "id", lowerFirst("ID"))
+}

@@ -2,7 +2,7 @@
 // chart: one lane per process, an arrow per message from the step that sent
 // it to the step that delivered it, crashes and restarts as marks on the
 // lanes, decisions (elected := 9) as notes, and a lasso's cycle bracketed.
-// A timed run (semantics.md section 6) has a time axis: each tick is a rule
+// A timed run (docs/semantics.md section 6) has a time axis: each tick is a rule
 // across the lanes labelled with the time after it (t=3), so an arrow spans
 // the time slices of its delay; gst is a rule of its own; a timer that is
 // set is a note (timer := 2), and it runs as a bar on its lane until its
@@ -126,7 +126,7 @@ type chart struct {
 	kinds    []string          // message types ("ELECTION") in order of first appearance
 	kindOf   map[string]string // a message's text → its type
 	warnings []string          // what could not be matched, for the chart's foot
-	timed    bool              // the run has time (semantics.md section 6)
+	timed    bool              // the run has time (docs/semantics.md section 6)
 	timers   []timerSpan
 }
 

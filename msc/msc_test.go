@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden" // also defines -update: go test ./msc -update
+	"github.com/mcheck/mcheck/internal/needs"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/specs"
@@ -38,7 +39,7 @@ var fixtures = []struct{ name, path string }{
 	{"bully-restart", "../testdata/golden/bully-restart.SingleLeader-invariant.trace.json"},
 	{"bully-unreliable-termination", "../testdata/golden/bully-unreliable-termination.Termination-fair-cycle.trace.json"},
 	{"lelann6-crash", "../testdata/msc/lelann6-crash.Termination-fair-cycle.trace.json"},
-	// Timed runs (semantics.md section 6), written by mcheck --trace-out:
+	// Timed runs (docs/semantics.md section 6), written by mcheck --trace-out:
 	// bully --n 4 --crash-any --timing sync --delay 1 --timeout 2 --check SingleLeader;
 	// bully --n 3 --crashes 1 --restarts 1 --timing partial --timeout 3 --check Termination;
 	// chang-roberts --n 4 --crashes 1 --timing partial --check Termination.
@@ -455,7 +456,7 @@ func TestEmptyTrace(t *testing.T) {
 func TestSVGRendersInChromium(t *testing.T) {
 	bin, why := chromium.Find()
 	if bin == "" {
-		t.Skip(why)
+		needs.Missing(t, needs.Browser, why)
 	}
 	for _, fx := range []int{0, 4, 5} {
 		name := fixtures[fx].name

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -123,7 +124,7 @@ var witnessWords = map[string]string{
 // and the kind of witness), and the summary.
 func titleLines(f *trace.File) (head, summary string) {
 	if w, ok := witnessWords[f.Kind]; ok && f.Property != "" {
-		return fmt.Sprintf("%s %s, %d steps", f.Property, w, len(f.Steps)-1), f.Summary
+		return fmt.Sprintf("%s %s, %s", f.Property, w, plural.Count(len(f.Steps)-1, "step")), f.Summary
 	}
 	kind := kindWords[f.Kind]
 	if kind == "" {
@@ -131,7 +132,7 @@ func titleLines(f *trace.File) (head, summary string) {
 	}
 	if f.Property == "" {
 		// A run that is no counterexample (mcheck explore).
-		head = fmt.Sprintf("a run of %d steps", len(f.Steps)-1)
+		head = "a run of " + plural.Count(len(f.Steps)-1, "step")
 		if kind != "" {
 			head += ": " + kind
 		}
@@ -141,7 +142,7 @@ func titleLines(f *trace.File) (head, summary string) {
 	if f.Kind == trace.KindExample {
 		what = "is reachable"
 	}
-	return fmt.Sprintf("%s %s: %s, %d steps", f.Property, what, kind, len(f.Steps)-1), f.Summary
+	return fmt.Sprintf("%s %s: %s, %s", f.Property, what, kind, plural.Count(len(f.Steps)-1, "step")), f.Summary
 }
 
 // wrap breaks s into lines of at most n characters, at spaces.

@@ -1,5 +1,5 @@
 // Package properties defines the correctness properties of leader election
-// (semantics.md section 2) as model.Property values over the typed view of a
+// (docs/semantics.md section 2) as model.Property values over the typed view of a
 // global state, and the selection of properties by name or group. Nothing
 // else in mcheck names them: algorithms and tests add their own the same way.
 package properties

@@ -10,7 +10,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// The incomplete detector (semantics.md section 3) has the perfect
+// The incomplete detector (docs/semantics.md section 1.7) has the perfect
 // detector's states and steps, so counts and safety verdicts agree; only
 // fairness differs: Bully whose coordinator crashes unnoticed stays without
 // a leader.

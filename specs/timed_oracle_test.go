@@ -14,7 +14,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// An oracle of semantics.md section 6 (time) over sections 1-3, written
+// An oracle of docs/semantics.md section 6 (time) over sections 1-3, written
 // from the contract's text alone, for Bully and the ring algorithm: plain
 // slices and maps, a breadth-first search, Tarjan's components for
 // Termination; nothing of the kernel's. Its counts and verdicts must be

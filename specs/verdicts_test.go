@@ -16,7 +16,7 @@ import (
 	"github.com/mcheck/mcheck/specs/lelann"
 )
 
-// Whole-check verdicts of the built-in algorithms (semantics.md sections 1-3),
+// Whole-check verdicts of the built-in algorithms (docs/semantics.md sections 1-3),
 // with every counterexample replayed through the report's Expander.
 
 const (
@@ -149,7 +149,7 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 	}
 }
 
-// Properties as semantics.md section 2 defines them, computed here from a
+// Properties as docs/semantics.md section 2.2 defines them, computed here from a
 // state's View independently of the properties package.
 func maxLive(v *model.Procs) int {
 	m := 0
@@ -414,8 +414,8 @@ func TestLeLannForwardFirstBreaksSingleLeader(t *testing.T) {
 	}
 }
 
-// semantics.md: "LeLann with crashes is not safe, and the checker should say
-// so": after a crash repairs the ring, a joiner's own ELECT can come back
+// LeLann with crashes is not safe, and mcheck says so (docs/semantics.md
+// section 3.3): after a crash repairs the ring, a joiner's own ELECT can come back
 // ahead of an ID still queued on the old path, and it decides too early. The
 // lone survivor also keeps rejoining for the ELECT of a crashed process (a
 // fair cycle), and a crash can swallow the election (a stuck state).

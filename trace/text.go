@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 )
 
@@ -38,7 +39,7 @@ func CycleWords(first, last int) (repeat, back string) {
 // premise holds, in the text, the charts and the explorer page alike.
 const PremiseWords = "premise holds here; its goal never does from here on"
 
-// TimedWords explain a timed run's notation (semantics.md section 6), in
+// TimedWords explain a timed run's notation (docs/semantics.md section 6), in
 // the text, the charts' legends and the explorer page alike.
 const TimedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left"
 
@@ -51,11 +52,7 @@ func TimeWords(t int) string { return "t=" + strconv.Itoa(t) }
 // full the whole state after every step. A lasso's cycle is marked, and
 // so is the step where a leads-to's premise holds.
 func WriteText(w io.Writer, f *File, full bool) {
-	steps := "steps"
-	if len(f.Steps) == 2 {
-		steps = "step"
-	}
-	fmt.Fprintf(w, "%s %s, %d %s:\n", Printable(f.Property), kindText[f.Kind], len(f.Steps)-1, steps)
+	fmt.Fprintf(w, "%s %s, %s:\n", Printable(f.Property), kindText[f.Kind], plural.Count(len(f.Steps)-1, "step"))
 	if f.Config.Timing != "" {
 		fmt.Fprintf(w, "      (%s)\n", TimedWords)
 	}

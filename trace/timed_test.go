@@ -16,7 +16,7 @@ import (
 )
 
 // timedFile is the SingleLeader counterexample of Bully with a timeout too
-// short for the delay (semantics.md section 6), as a trace file.
+// short for the delay (docs/semantics.md section 6), as a trace file.
 func timedFile(t *testing.T, timing model.Timing) *trace.File {
 	t.Helper()
 	spec, err := specs.Builtin().Lookup("bully")

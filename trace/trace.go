@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
@@ -64,7 +65,7 @@ type Config struct {
 	MaxQueue      int    `json:"max_queue"`
 	Anonymous     bool   `json:"anonymous,omitempty"`
 	Perm          bool   `json:"perm,omitempty"`
-	// The model of time (semantics.md section 6): left out in the
+	// The model of time (docs/semantics.md section 6): left out in the
 	// asynchronous model, so that its files read as they always did.
 	Timing       string `json:"timing,omitempty"`
 	Delay        int    `json:"delay,omitempty"`
@@ -100,14 +101,14 @@ func (c Config) Describe() string {
 	}
 	switch {
 	case c.Crashes == c.N-1 && c.Crashes > 0:
-		parts = append(parts, fmt.Sprintf("crash-any (up to %d crashes)", c.Crashes))
+		parts = append(parts, "crash-any ("+upTo(c.Crashes, "crash")+")")
 	case c.Crashes > 0:
-		parts = append(parts, upTo(c.Crashes, "crash", "crashes"))
+		parts = append(parts, upTo(c.Crashes, "crash"))
 	default:
 		parts = append(parts, "no crashes")
 	}
 	if c.Restarts > 0 {
-		parts = append(parts, upTo(c.Restarts, "restart", "restarts"))
+		parts = append(parts, upTo(c.Restarts, "restart"))
 	}
 	parts = append(parts, c.Detector+" detector")
 	if c.Initiators != nil {
@@ -142,12 +143,7 @@ func (c Config) DescribeTiming() string {
 	return timing
 }
 
-func upTo(n int, one, many string) string {
-	if n == 1 {
-		return "up to 1 " + one
-	}
-	return fmt.Sprintf("up to %d %s", n, many)
-}
+func upTo(n int, noun string) string { return "up to " + plural.Count(n, noun) }
 
 // Model is the model configuration of c.
 func (c Config) Model() (model.Config, error) {
@@ -210,7 +206,7 @@ func (f *File) KernelOptions() []model.Option {
 // counterexample or an example does, a measure's witness run does not.
 func (f *File) ClaimsProperty() bool { return f.Kind != KindWitness && f.Kind != KindLasso }
 
-// Times is the time after each step in a timed run (semantics.md section
+// Times is the time after each step in a timed run (docs/semantics.md section
 // 6): the number of tick steps so far, 0 in the initial state. Time is no
 // part of the state (it grows without bound); it is the run's.
 func (f *File) Times() []int {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/specs"
@@ -226,13 +227,30 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 		if p.Kind == model.EventuallyAlways || p.Kind == model.LeadsTo {
 			name = cmp.Or(p.Goal, "the goal of "+p.Name)
 		}
+		holds := b.Props&(1<<i) != 0
 		if !shown(name) {
-			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: b.Props&(1<<i) != 0})
+			v.Properties = append(v.Properties, Property{Name: name, Kind: p.Kind.String(), Holds: holds})
+		}
+		q := &v.Properties[slices.IndexFunc(v.Properties, func(q Property) bool { return q.Name == name })]
+		if p.Kind != model.Invariant {
+			q.Of = append(q.Of, p.Name)
+		}
+		// An invariant that does not hold is a violation in any state; so
+		// is an eventually-always goal in a quiescent state (stuck outside
+		// it: no fair step can reach it). Any goal is one where the path
+		// shown is the counterexample of its property and has reached the
+		// part of it that never leaves the goal's complement (a lasso's
+		// cycle, the state a run is stuck in). Elsewhere a goal not (yet)
+		// reached is no violation.
+		violating := p.Kind == model.Invariant || p.Kind == model.EventuallyAlways && v.Quiescent ||
+			p.Name == cx.property && cx.kind != trace.KindExample && (cycle != nil && at >= *cycle || cycle == nil && at == len(w.states)-1)
+		if !holds && violating {
+			q.Violated = true
 		}
 		if p.Kind == model.LeadsTo && p.Name == cx.property && i < len(infos) {
 			// The premise of the leads-to the path is a counterexample of.
 			name := cmp.Or(p.FromName, "the premise of "+p.Name)
-			v.Properties = append(v.Properties, Property{Name: name, Kind: model.Premise.String(), Holds: b.Props&(1<<infos[i].Premise) != 0})
+			v.Properties = append(v.Properties, Property{Name: name, Kind: model.Premise.String(), Holds: b.Props&(1<<infos[i].Premise) != 0, Of: []string{p.Name}})
 		}
 	}
 	v.Chart, v.ChartNote = chart(f)
@@ -357,7 +375,7 @@ const maxChartSteps = 600
 // --msc, titled with its property when it is its counterexample.
 func chart(f *trace.File) (svg, note string) {
 	if len(f.Steps)-1 > maxChartSteps {
-		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(f.Steps)-1, maxChartSteps)
+		return "", fmt.Sprintf("no chart: the path has %s, charts are drawn up to %d", plural.Count(len(f.Steps)-1, "step"), maxChartSteps)
 	}
 	var b strings.Builder
 	if err := msc.SVG(&b, f); err != nil {
@@ -426,11 +444,11 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 		return path, cycle, cx, note
 	case explore.EndStuck:
 		s.exp.Expand(w.states[len(w.states)-1], &b)
-		return path, nil, counterexample{}, fmt.Sprintf("the run stopped where the channel bound cut off %d steps and no fair step is left: not a quiescent state", b.Discarded)
+		return path, nil, counterexample{}, fmt.Sprintf("the run stopped where the channel bound cut off %s and no fair step is left: not a quiescent state", plural.Count(b.Discarded, "step"))
 	case explore.EndCycle:
 		return path, nil, counterexample{}, "the run returned to one of its states on a fair cycle inside every goal: it can go round it for ever"
 	case explore.EndDepth:
-		return path, nil, counterexample{}, fmt.Sprintf("no quiescent state after %d random steps: the run may go round a cycle for ever (Check finds such cycles)", len(path)-at)
+		return path, nil, counterexample{}, fmt.Sprintf("no quiescent state after %s: the run may go round a cycle for ever (Check finds such cycles)", plural.Count(len(path)-at, "random step"))
 	}
 	return path, nil, counterexample{}, ""
 }

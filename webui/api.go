@@ -106,6 +106,16 @@ type Property struct {
 	// (Stable, for the standard liveness property) and Holds says whether it holds here.
 	Kind  string `json:"kind"`
 	Holds bool   `json:"holds"`
+	// Of names the properties this predicate is the goal (or the premise)
+	// of; empty for an invariant.
+	Of []string `json:"of,omitempty"`
+	// Violated: that it does not hold here is a violation: an invariant
+	// that does not hold, an eventually-always goal in a quiescent state,
+	// or the goal of the property the path is a counterexample of, in the
+	// part of the path that shows the violation (a lasso's cycle, a run's
+	// stuck last state). A goal not (yet) reached elsewhere is no
+	// violation, and the page shows it neutrally.
+	Violated bool `json:"violated"`
 }
 
 // Job is a check started by the Check button.

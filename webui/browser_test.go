@@ -17,6 +17,7 @@ import (
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden"
 	"github.com/mcheck/mcheck/internal/modelopt"
+	"github.com/mcheck/mcheck/internal/needs"
 )
 
 // browser starts a headless Chromium on a page of a fresh server and
@@ -24,7 +25,7 @@ import (
 func browser(t *testing.T) (context.Context, string) {
 	bin, why := chromium.Find()
 	if bin == "" {
-		t.Skip(why)
+		needs.Missing(t, needs.Browser, why)
 	}
 	srv := newServer(t)
 	ts := httptest.NewServer(srv)
@@ -143,7 +144,11 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	assert.Equal(t, "p3 → p1emptied", text(t, ctx, `.channel.changed[data-channel="p3→p1"]`))
 	assert.Equal(t, []string{"SingleLeader: true", "Agreement: true", "Stable: false"},
 		eval[[]string](t, ctx, `[...document.querySelectorAll("#properties li")].map(l => l.textContent)`))
-	assert.Equal(t, "Stable: false", text(t, ctx, `#properties li.fails`))
+	// A path walked by hand violates nothing: Stable, Termination's goal,
+	// not holding yet is shown neutrally, not as a violation.
+	assert.Equal(t, "Stable: false", text(t, ctx, `#properties li.pending`))
+	assert.Equal(t, 0, eval[int](t, ctx, `document.querySelectorAll("#properties li.fails").length`))
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector("#properties li.pending").title`), "the goal of Termination")
 	assert.Equal(t, []string{"deliver p1→p2 ELECTION(4)"},
 		eval[[]string](t, ctx, `[...document.querySelectorAll("#steps button.step")].map(b => b.dataset.label)`))
 	chart := eval[[]string](t, ctx, `[...document.querySelectorAll("#chart svg #rows > g text")].map(t => t.textContent)`)
@@ -181,6 +186,8 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	assert.Contains(t, text(t, ctx, "#position"), "a lasso: steps 6-8 repeat forever")
 	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
 	assert.Contains(t, text(t, ctx, "#position"), "a counterexample of Termination")
+	// On the counterexample's cycle, Stable not holding is the violation.
+	assert.Equal(t, "Stable: false", text(t, ctx, `#properties li.fails`))
 	assert.Equal(t, 3, eval[int](t, ctx, `[...document.querySelectorAll("#chart svg #rows > g > rect")].filter(r => ["#fff3e0", "#ffe8cc"].includes(r.getAttribute("fill"))).length`), "the chart tints the cycle's rows")
 	if out := os.Getenv("WEBUI_SCREENSHOT"); out != "" || *golden.Update {
 		if out == "" {
@@ -194,6 +201,12 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	// Reloaded from its URL, the counterexample keeps its title.
 	in(t, ctx, chromedp.Reload(), visible(`#history li.cycle-start`))
 	assert.Contains(t, text(t, ctx, "#chart svg"), "Termination violated: a lasso")
+
+	// Before the cycle, it is not (yet).
+	in(t, ctx, click(`#history li[data-step="2"] a`), shown(2))
+	assert.Equal(t, "Stable: false", text(t, ctx, `#properties li.pending`))
+	assert.Equal(t, 0, eval[int](t, ctx, `document.querySelectorAll("#properties li.fails").length`))
+	in(t, ctx, click(`#history li[data-step="8"] a`), shown(8))
 
 	// Forward from the end goes round the cycle again.
 	in(t, ctx, click("#forward"), shown(6))
@@ -215,6 +228,16 @@ func TestBrowserRandomRunAndBadLinks(t *testing.T) {
 	in(t, ctx, chromedp.Navigate(base+"/"+search), visible("#properties li.quiescent"))
 	assert.Equal(t, before, eval[string](t, ctx, stateText))
 
+	// A long chart keeps its scale and scrolls, with the step shown in view.
+	in(t, ctx, chromedp.Navigate(base+"/?algo=lelann&n=7"), shown(0),
+		click("#random"), visible("#properties li.quiescent"))
+	steps := eval[int](t, ctx, `document.querySelectorAll("#history li").length`) - 1
+	require.Greater(t, steps, 40, "a long run")
+	assert.Equal(t, eval[float64](t, ctx, `document.querySelector("#chart svg").width.baseVal.value`),
+		eval[float64](t, ctx, `document.querySelector("#chart svg").getBoundingClientRect().width`), "drawn at its own width")
+	assert.Greater(t, eval[int](t, ctx, `document.querySelector("#chart").scrollHeight`), eval[int](t, ctx, `document.querySelector("#chart").clientHeight`), "the chart scrolls")
+	assert.True(t, eval[bool](t, ctx, `(() => { const r = document.querySelector("#chart svg #rows > g.current").getBoundingClientRect(), c = document.querySelector("#chart").getBoundingClientRect(); return r.top >= c.top && r.bottom <= c.bottom; })()`), "the step shown is in view")
+
 	for link, msg := range map[string]string{
 		"/?" + cfg + "&path=99":           "step 1 of the path is index 99, but only 8 steps are enabled there (0..7)",
 		"/?algo=chang-roberts&n=40":       "configuration: --n 40 is out of range: use 2 to 16 processes",
@@ -222,7 +245,19 @@ func TestBrowserRandomRunAndBadLinks(t *testing.T) {
 		"/?" + cfg + "&path=" + "0.zz.1":  `step 2 of the path is "zz", not a step index (the path is step indices separated by dots, like 0.3.1)`,
 		"/?" + cfg + "&msc=/tmp/evil.svg": `configuration: unknown parameter "msc": a configuration has ` + strings.Join(append([]string{"algo"}, modelopt.Flags()...), ", "),
 	} {
-		in(t, ctx, chromedp.Navigate(base+link), visible("#error"))
+		in(t, ctx, chromedp.Navigate(base+link), visible("#error"), visible("#way-back a"))
 		assert.Equal(t, msg, text(t, ctx, "#error"), link)
+		// And a way back: the page the explorer opened with, and the
+		// initial state of the link's configuration where that is fine.
+		ways := eval[[]string](t, ctx, `[...document.querySelectorAll("#way-back a")].map(a => a.dataset.way + " " + a.getAttribute("href"))`)
+		want := []string{"home ?" + cfg}
+		if !strings.Contains(msg, "configuration") {
+			want = []string{"configuration ?" + cfg, "home ?" + cfg}
+		}
+		assert.Equal(t, want, ways, link)
 	}
+	// The way back works.
+	in(t, ctx, chromedp.Navigate(base+"/?algo=chang-roberts&n=40"), visible("#way-back a"), click(`#way-back a[data-way="home"]`), shown(0))
+	assert.Equal(t, "?"+cfg, eval[string](t, ctx, "location.search"))
+	assert.True(t, eval[bool](t, ctx, `document.querySelector("#error").hidden && document.querySelector("#way-back").hidden`))
 }

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/net/netutil"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -169,17 +170,17 @@ func New(opt Options) (*Server, error) {
 		switch {
 		case !f.ClaimsProperty():
 			// A measure's witness claims no violation: a walk.
-			s.note = trace.Printable(fmt.Sprintf("%s: %s is a measure's run (%s, %d steps), not a counterexample", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
+			s.note = trace.Printable(fmt.Sprintf("%s: %s is a measure's run (%s, %s), not a counterexample", opt.TraceName, f.Property, f.Kind, plural.Count(len(f.Steps)-1, "step")))
 		case notViolated != nil:
 			// The note says what the replay checked; the file's summary is
 			// its own text, which nothing checks (trace.Replayed).
 			s.note = trace.Printable(fmt.Sprintf("%s: %v", opt.TraceName, notViolated))
 		case f.Kind == trace.KindExample:
 			home.cx = counterexample{property: f.Property, kind: f.Kind}
-			s.note = trace.Printable(fmt.Sprintf("%s: %s is reachable (an example, %d steps; every step replays)", opt.TraceName, f.Property, len(f.Steps)-1))
+			s.note = trace.Printable(fmt.Sprintf("%s: %s is reachable (an example, %s; every step replays)", opt.TraceName, f.Property, plural.Count(len(f.Steps)-1, "step")))
 		default:
 			home.cx = counterexample{property: f.Property, kind: f.Kind, premise: f.Premise}
-			s.note = trace.Printable(fmt.Sprintf("%s: %s violated (%s, %d steps; every step replays)", opt.TraceName, f.Property, f.Kind, len(f.Steps)-1))
+			s.note = trace.Printable(fmt.Sprintf("%s: %s violated (%s, %s; every step replays)", opt.TraceName, f.Property, f.Kind, plural.Count(len(f.Steps)-1, "step")))
 		}
 		if f.Config.Perm {
 			s.note += arrangementNote(opt.Start)

@@ -3,11 +3,13 @@ package webui_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -233,7 +235,7 @@ func TestViewOfTheLasso(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"deliver p1→p2 ELECTION(4)"}, labels(v.Steps), "p4 crashed and no crash is left")
-	assert.Equal(t, []webui.Property{{Name: "SingleLeader", Kind: "invariant", Holds: true}, {Name: "Agreement", Kind: "invariant", Holds: true}, {Name: "Stable", Kind: "eventually-always", Holds: false}}, v.Properties)
+	assert.Equal(t, []webui.Property{{Name: "SingleLeader", Kind: "invariant", Holds: true}, {Name: "Agreement", Kind: "invariant", Holds: true}, {Name: "Stable", Kind: "eventually-always", Holds: false, Of: []string{"Termination", "LeaderCrashRecovered"}}}, v.Properties)
 	assert.False(t, v.Quiescent)
 	assert.Contains(t, v.Chart, "a run of 8 steps: a lasso")
 	assert.Contains(t, v.Chart, "crash")
@@ -301,7 +303,7 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	assert.Equal(t, "the run violates Termination (fair-cycle) at step 8", l.Note)
 	assert.Empty(t, a.Note)
 	// A state where the channel bound cut steps off is not quiescent
-	// (semantics.md); outside Stable with no fair step left it is stuck, a
+	// (docs/semantics.md section 5.2); outside Stable with no fair step left it is stuck, a
 	// violation of the bounded model.
 	bq := view(t, srv, "/api/random?algo=ring&max-queue=1&n=3&seed=7")
 	assert.Equal(t, []int{2, 2, 1}, bq.Path)
@@ -580,7 +582,7 @@ func TestLeadsToAndExampleFilesOpen(t *testing.T) {
 	v := view(t, srv, "/api/view?"+srv.Home()+"&at="+strconv.Itoa(*f.Premise))
 	require.NotNil(t, v.Premise)
 	assert.Equal(t, *f.Premise, *v.Premise)
-	assert.Contains(t, v.Properties, webui.Property{Name: "LeaderCrashed", Kind: "premise", Holds: true}, "the premise holds at its step")
+	assert.Contains(t, v.Properties, webui.Property{Name: "LeaderCrashed", Kind: "premise", Holds: true, Of: []string{"LeaderCrashRecovered"}}, "the premise holds at its step")
 	assert.Contains(t, v.Chart, "◀ premise")
 	// A premise where it does not hold is refused.
 	w := do(srv, "GET", "/api/view?"+strings.Replace(srv.Home(), "premise="+strconv.Itoa(*f.Premise), "premise=0", 1))
@@ -597,6 +599,112 @@ func TestLeadsToAndExampleFilesOpen(t *testing.T) {
 	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"takeover.json: TakeOver is reachable (an example, 3 steps; every step replays)"`)
 	v = view(t, srv, "/api/view?"+srv.Home())
 	assert.Equal(t, "example", v.Kind)
-	assert.Contains(t, v.Properties, webui.Property{Name: "TakeOver", Kind: "sometimes", Holds: true})
+	assert.Contains(t, v.Properties, webui.Property{Name: "TakeOver", Kind: "sometimes", Holds: true, Of: []string{"TakeOver"}})
 	assert.Contains(t, v.Chart, "TakeOver is reachable: an example")
+}
+
+// Only a violation is marked as one: an invariant that does not hold, or
+// the goal of the property the path is a counterexample of, where the
+// path shows its violation (the lasso's cycle); a goal not reached on a
+// path walked by hand, or before the cycle, is not.
+func TestOnlyViolationsAreMarkedViolated(t *testing.T) {
+	srv := newServer(t)
+	stable := func(query string) webui.Property {
+		t.Helper()
+		v := view(t, srv, "/api/view?"+query)
+		i := slices.IndexFunc(v.Properties, func(p webui.Property) bool { return p.Name == "Stable" })
+		require.GreaterOrEqual(t, i, 0, query)
+		return v.Properties[i]
+	}
+	assert.False(t, stable(cfg).Violated, "the initial state")
+	assert.False(t, stable(lasso).Violated, "a path walked by hand")
+	assert.False(t, stable(lassoCx+"&at=4").Violated, "before the cycle")
+	for _, at := range []string{"5", "6", "8"} {
+		p := stable(lassoCx + "&at=" + at)
+		assert.False(t, p.Holds)
+		assert.True(t, p.Violated, "on the cycle, step %s", at)
+	}
+
+	// A state where no fair step is enabled and Stable does not hold
+	// violates Termination on any path that reaches it, walked by hand too.
+	stuckOpt := options(t, "algo=chang-roberts&crashes=1&n=3")
+	rep, err := check.Run(check.Request{Spec: stuckOpt.Start.Spec, Config: stuckOpt.Start.Config, Continue: true, Properties: []string{"Termination"}})
+	require.NoError(t, err)
+	i := slices.IndexFunc(rep.Files(), func(f *trace.File) bool { return f.Kind == trace.KindStuck })
+	require.GreaterOrEqual(t, i, 0, "a stuck counterexample")
+	stuckOpt.Trace, stuckOpt.TraceName = rep.Files()[i], "stuck.json"
+	srv3, err := webui.New(stuckOpt)
+	require.NoError(t, err)
+	defer srv3.Close()
+	q, err := url.ParseQuery(srv3.Home())
+	require.NoError(t, err)
+	q.Del("property")
+	q.Del("kind")
+	byHand := view(t, srv3, "/api/view?"+q.Encode())
+	require.True(t, byHand.Quiescent)
+	assert.Contains(t, byHand.Properties, webui.Property{Name: "Stable", Kind: "eventually-always", Holds: false, Of: []string{"Termination", "LeaderCrashRecovered"}, Violated: true})
+
+	// An invariant that does not hold is violated in any state where it
+	// does not: SingleLeader at the end of Bully's two-leader run with
+	// early timeouts, opened from the check's trace; not at its start.
+	opt := options(t, "algo=bully&n=3&crashes=1&timing=partial&delay=1&timeout=3&timeout-coord=3")
+	rep, err = check.Run(check.Request{Spec: opt.Start.Spec, Config: opt.Start.Config, Properties: []string{"SingleLeader"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Files(), "bully with early timeouts elects two leaders")
+	opt.Trace, opt.TraceName = rep.Files()[0], "two.json"
+	srv2, err := webui.New(opt)
+	require.NoError(t, err)
+	defer srv2.Close()
+	v := view(t, srv2, "/api/view?"+srv2.Home())
+	assert.Contains(t, v.Properties, webui.Property{Name: "SingleLeader", Kind: "invariant", Holds: false, Violated: true})
+	v = view(t, srv2, "/api/view?"+srv2.Home()+"&at=0")
+	assert.Contains(t, v.Properties, webui.Property{Name: "SingleLeader", Kind: "invariant", Holds: true})
+}
+
+// selfish is an algorithm as a student writes it, without FormatLocal:
+// whoever starts an election declares itself leader.
+type selfish struct{}
+
+type selfishLocal struct {
+	Electing bool
+	Elected  int
+}
+
+type selfishMsg struct{ Leader int }
+
+func (selfish) Init() selfishLocal          { return selfishLocal{} }
+func (selfish) Elected(l *selfishLocal) int { return l.Elected }
+func (selfish) CanInitiate(_ *model.Ctx[selfishMsg], _ *selfishLocal, suspects bool) bool {
+	return suspects
+}
+func (selfish) Initiate(c *model.Ctx[selfishMsg], l *selfishLocal) {
+	l.Electing, l.Elected = true, c.ID()
+	c.SendNext(model.CW, selfishMsg{Leader: c.ID()})
+}
+func (selfish) Receive(_ *model.Ctx[selfishMsg], l *selfishLocal, _ int, m selfishMsg) {
+	l.Elected = m.Leader
+}
+func (selfish) FormatMsg(m selfishMsg) string { return fmt.Sprintf("LEADER(%d)", m.Leader) }
+
+// The explorer shows a process of an algorithm without FormatLocal field
+// by field, and marks the fields a step changed.
+func TestFieldsWithoutFormatLocal(t *testing.T) {
+	reg := specs.Builtin()
+	require.NoError(t, reg.Register(specs.Spec{Name: "selfish", Build: specs.Builder(selfish{})}))
+	parse, enc := cli.ExploreModels(reg)
+	q, err := url.ParseQuery("algo=selfish&n=2")
+	require.NoError(t, err)
+	start, err := parse(q)
+	require.NoError(t, err)
+	srv, err := webui.New(webui.Options{Parse: parse, Query: enc, Start: start, LocalOnly: true})
+	require.NoError(t, err)
+	defer srv.Close()
+	v := view(t, srv, "/api/view?algo=selfish&n=2&path=0")
+	require.Equal(t, "initiate p1", v.History[0].Label)
+	var fields []string
+	for _, f := range v.Processes[0].Fields {
+		fields = append(fields, fmt.Sprintf("%s=%s changed=%t", f.Name, f.Text, f.Changed))
+	}
+	assert.Equal(t, []string{"electing=true changed=true", "elected=1 changed=true"}, fields)
+	assert.False(t, v.Processes[1].Fields[1].Changed)
 }

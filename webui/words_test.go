@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/internal/needs"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestPageWordsMatchTheReport(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("no node on PATH to run static/words.js")
+		needs.Missing(t, needs.Node, "no node on PATH to run static/words.js (install the Debian package nodejs)")
 	}
 	src, err := os.ReadFile("static/words.js")
 	require.NoError(t, err)

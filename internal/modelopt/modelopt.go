@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/model"
 )
 
@@ -71,7 +72,7 @@ var Options = []Option{
 		Usage: fmt.Sprintf(`  --n N                 processes, 2..%d (default 3, or the number of --ids)
 `, model.MaxN),
 		Example: model.Config{N: 4},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.N, "n", 0, "") },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.N, "n", 0) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.N), true // always written: the other defaults depend on it
 		},
@@ -106,7 +107,7 @@ var Options = []Option{
                         or --down names every process carrying it
 `,
 		Example: model.Config{N: 3, IDs: []int{1, 2, 2}, Anonymous: true},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.BoolVar(&g.Config.Anonymous, "anonymous", false, "") },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.BoolVar(fs, &g.Config.Anonymous, "anonymous", false) },
 		arg:     boolArg(func(c model.Config) bool { return c.Anonymous }),
 	},
 	{
@@ -117,8 +118,8 @@ var Options = []Option{
 `,
 		Example: model.Config{N: 3, MaxCrashes: 1},
 		bind: func(fs *flag.FlagSet, g *Given) {
-			fs.IntVar(&g.Config.MaxCrashes, "crashes", 0, "")
-			fs.BoolVar(&g.CrashAny, "crash-any", false, "")
+			flagval.IntVar(fs, &g.Config.MaxCrashes, "crashes", 0)
+			flagval.BoolVar(fs, &g.CrashAny, "crash-any", false)
 		},
 		arg: intArg(func(c model.Config) int { return c.MaxCrashes }),
 	},
@@ -127,7 +128,7 @@ var Options = []Option{
 		Usage: `  --restarts R          up to R restarts of crashed processes (default 0)
 `,
 		Example: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.MaxRestarts, "restarts", 0, "") },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.MaxRestarts, "restarts", 0) },
 		arg:     intArg(func(c model.Config) int { return c.MaxRestarts }),
 	},
 	{
@@ -214,7 +215,7 @@ var Options = []Option{
                         --timing sync or partial)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, Delay: 2},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.Delay, "delay", 0, "") },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.Delay, "delay", 0) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.Delay), c.Delay != 0 && c.Delay != 1
 		},
@@ -226,7 +227,7 @@ var Options = []Option{
                         timers)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, Timeout: 5},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.Timeout, "timeout", 0, "") },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.Timeout, "timeout", 0) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.Timeout), c.Timeout != 0 && c.Timeout != 2*c.Delay+1
 		},
@@ -237,7 +238,7 @@ var Options = []Option{
                         ticks (default 2T+2D; likewise)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, TimeoutCoord: 4},
-		bind:    func(fs *flag.FlagSet, g *Given) { fs.IntVar(&g.Config.TimeoutCoord, "timeout-coord", 0, "") },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.TimeoutCoord, "timeout-coord", 0) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.TimeoutCoord), c.TimeoutCoord != 0 && c.TimeoutCoord != 2*c.Timeout+2*c.Delay
 		},

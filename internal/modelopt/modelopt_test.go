@@ -114,7 +114,7 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord"}, Flags())
 }
 
-// The options of time (semantics.md section 6): a duration of 0 given is
+// The options of time (docs/semantics.md section 6.1): a duration of 0 given is
 // refused where 0 is the default's, the others need a timed mode, and a
 // timeout's default follows the delay in force.
 func TestTimedOptions(t *testing.T) {

@@ -1,11 +1,11 @@
 package modelopt
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/model"
 )
 
@@ -26,9 +26,9 @@ func (b *OptBool) String() string {
 }
 
 func (b *OptBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
+	v, err := flagval.ParseBool(s)
 	if err != nil {
-		return errors.New("want true or false")
+		return fmt.Errorf("%w: give the flag alone for true, or =false", err)
 	}
 	b.Given, b.Value = true, v
 	return nil
@@ -91,7 +91,7 @@ func (f enumFlag[T]) String() string {
 func (f enumFlag[T]) Set(s string) error {
 	v, err := f.parse(s)
 	if err != nil {
-		return errors.New(f.use + " (docs/model.md explains them)")
+		return fmt.Errorf("%q is unknown: %s (docs/model.md explains them)", s, f.use)
 	}
 	*f.v = v
 	return nil

@@ -128,7 +128,7 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, from int, m Msg) {
 // Timers: timeout-ok fires when no OK came (no higher process is live),
 // timeout-coord when an OK came but no COORDINATOR followed. In the
 // asynchronous model the perfect detector justifies them; in a timed one
-// (semantics.md section 6) they run T (--timeout) and T' (--timeout-coord)
+// (docs/semantics.md section 6.4) they run T (--timeout) and T' (--timeout-coord)
 // ticks from the step that set status electing or waiting.
 func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	return []model.Timer[Local, Msg]{

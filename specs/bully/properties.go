@@ -3,6 +3,7 @@ package bully
 import (
 	"fmt"
 
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 )
 
@@ -59,7 +60,7 @@ func explainTakeOver(f *model.Failure[Local, Msg]) string {
 			down = v.Name(p)
 		}
 	}
-	return fmt.Sprintf("after %d steps %s is leader while %s (ID %d) is down", f.Steps, leader, down, top)
+	return fmt.Sprintf("after %s %s is leader while %s (ID %d) is down", plural.Count(f.Steps, "step"), leader, down, top)
 }
 
 // startsWaiting: some process starts waiting in the step, what

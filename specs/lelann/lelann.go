@@ -32,9 +32,15 @@ type Local struct {
 // Msg is ELECT(J).
 type Msg struct{ J int }
 
-// Algorithm is LeLann. ForwardFirst swaps the joiner's two sends: a broken
-// variant (the forwarded ID overtakes the joiner's own), kept to show that
-// the order in the notes is what makes LeLann safe.
+// Algorithm is LeLann. A joiner sends its own ELECT first, then forwards
+// the one that woke it (docs/semantics.md section 3.3): on FIFO channels its
+// own ID then travels ahead of every ID it forwards, so a process whose own
+// ELECT returns has seen every ID. ForwardFirst swaps the two sends into the
+// order the course notes give (forward ELECT(j), then send ELECT(i)): a
+// broken variant, kept to show that this order is not safe. The forwarded
+// ELECT of an initiator can then return to it before the ID of a process
+// that joined behind it, so it decides too early, and SingleLeader fails
+// without any fault.
 type Algorithm struct{ ForwardFirst bool }
 
 func (Algorithm) Init() Local { return Local{} }

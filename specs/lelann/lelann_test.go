@@ -178,8 +178,8 @@ func commonCases() []receiveCase {
 	}
 }
 
-// joinCases are the joins, with the sends in the order of the notes: own ID
-// first, then the forwarded one.
+// joinCases are the joins, with the sends in mcheck's order (not the
+// notes'): own ID first, then the forwarded one.
 func joinCases() []receiveCase {
 	running := lelann.Status(lelann.Running)
 	return []receiveCase{

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 )
 
@@ -14,7 +15,7 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Doc:   "a live decided process has seen the ID of every live process",
 		Holds: func(v *model.View[Local, Msg]) bool { return len(unseen(v)) == 0 },
 		Explain: func(f *model.Failure[Local, Msg]) string {
-			return fmt.Sprintf("after %d steps %s", f.Steps, strings.Join(unseen(f.State), "; "))
+			return fmt.Sprintf("after %s %s", plural.Count(f.Steps, "step"), strings.Join(unseen(f.State), "; "))
 		},
 	}}
 }

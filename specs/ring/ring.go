@@ -1,5 +1,5 @@
 // Package ring is the ring algorithm with ELECTION/ELECTED and no pruning
-// (semantics.md section 3, "ring"): every ELECTION travels until the highest
+// (docs/semantics.md section 3.1): every ELECTION travels until the highest
 // ID on its way has replaced it and it returns to that process.
 package ring
 

@@ -14,7 +14,7 @@ import (
 func main() {
 	from := flag.Int("from", 3, "smallest N")
 	to := flag.Int("to", 8, "largest N")
-	limit := flag.Duration("limit", 10*time.Second, "stop a scenario's larger N after a run longer than this")
+	limit := flag.Duration("limit", time.Minute, "stop a scenario's larger N after a run longer than this")
 	flag.Parse()
 	var ns []int
 	for n := *from; n <= *to; n++ {

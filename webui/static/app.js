@@ -26,6 +26,32 @@ function showError(msg) {
   const box = $("error");
   box.textContent = msg;
   box.hidden = !msg;
+  if (!msg) $("way-back").hidden = true;
+}
+
+// offerWayBack, under the error of a link that shows nothing (bad
+// parameters), links to what can be shown: the initial state of the
+// link's configuration, when the server takes it, and the page the
+// explorer opened with.
+async function offerWayBack(query) {
+  const links = [];
+  const cfg = configQuery(query);
+  if (cfg !== "" && cfg !== query) {
+    try {
+      await api("/api/view?" + cfg);
+      links.push(el("a", { href: "?" + cfg, "data-way": "configuration" }, "the initial state of this configuration"));
+    } catch (e) {
+      // The configuration is what is wrong: only the explorer's own page.
+    }
+  }
+  if (home && home.query !== query) links.push(el("a", { href: "?" + home.query, "data-way": "home" }, "the page the explorer opened with (" + home.query + ")"));
+  const box = $("way-back");
+  box.replaceChildren();
+  if (links.length === 0) return;
+  box.append("Open ");
+  links.forEach((a, i) => box.append(...(i > 0 ? [" or ", a] : [a])));
+  box.append(", or fix the URL above.");
+  box.hidden = false;
 }
 
 async function api(url, options) {
@@ -73,6 +99,7 @@ async function loadFromURL() {
     showError(e.message);
     view = null;
     document.body.classList.add("failed");
+    await offerWayBack(query);
   }
 }
 
@@ -165,7 +192,11 @@ function render(v) {
   const props = $("properties");
   props.replaceChildren();
   for (const p of v.properties) {
-    props.append(el("li", { class: p.holds ? "holds" : "fails", "data-property": p.name }, p.name + ": " + (p.holds ? "true" : "false")));
+    // Only a violation is shown as one: a goal not reached (yet) is neutral.
+    const cls = p.holds ? "holds" : p.violated ? "fails" : "pending";
+    const li = el("li", { class: cls, "data-property": p.name }, p.name + ": " + (p.holds ? "true" : "false"));
+    if (p.of && p.of.length) li.title = goalWords(p.kind, p.of);
+    props.append(li);
   }
   if (v.quiescent) props.append(el("li", { class: "quiescent" }, "quiescent: no fair step is enabled"));
   else if (!v.steps.some((s) => s.fair) && v.discarded > 0) props.append(el("li", { class: "bounded" }, "no fair step, but the channel bound cut some off: not quiescent"));
@@ -222,7 +253,22 @@ function render(v) {
     const rows = svg.querySelectorAll("#rows > g");
     if (rows[v.at]) rows[v.at].classList.add("current");
     chart.append(svg);
+    // The chart keeps its own scale and scrolls (a long one would shrink
+    // until unreadable): bring the step shown into view.
+    if (rows[v.at]) {
+      const r = rows[v.at].getBoundingClientRect(), c = chart.getBoundingClientRect();
+      if (r.top < c.top || r.bottom > c.bottom) chart.scrollTop += r.top - c.top - (c.height - r.height) / 2;
+    }
   }
+}
+
+// goalWords says what a predicate that is no invariant is for: false in
+// a state, it is no violation there.
+function goalWords(kind, of) {
+  const names = of.join(", ");
+  if (kind === "premise") return "the premise of " + names + ": from where it holds, the goal must be reached";
+  if (kind === "sometimes") return names + ": some reachable state must satisfy it, not every one";
+  return "the goal of " + names + ": it must hold from some step on, not in every state";
 }
 
 // isTimeStep: a tick or gst, the steps of no process in a timed run.

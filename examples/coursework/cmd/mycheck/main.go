@@ -15,6 +15,7 @@ import (
 	"example.com/coursework/ringdetect"
 	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/specs/lelann"
 )
 
 func main() {
@@ -41,6 +42,8 @@ func registry() (*specs.Registry, error) {
 			Build: specs.Builder(maxring.Algorithm{})},
 		specs.Spec{Name: "bully-no-ok", Summary: "Bully without the OK answer", InitialLeader: true,
 			Build: specs.Builder(bullynook.Algorithm{})},
+		specs.Spec{Name: "lelann-notes-order", Summary: "LeLann with the joiner's sends in the notes' order: forward, then its own (broken)",
+			Build: specs.Builder(lelann.Algorithm{ForwardFirst: true})},
 	)
 	return reg, err
 }

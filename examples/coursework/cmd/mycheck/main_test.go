@@ -31,7 +31,7 @@ func run(args ...string) (int, string, string) {
 }
 
 func TestRegistered(t *testing.T) {
-	assert.Equal(t, []string{"bully", "bully-no-ok", "chang-roberts", "cr-no-marks", "hirschberg-sinclair", "lelann", "maxring",
+	assert.Equal(t, []string{"bully", "bully-no-ok", "chang-roberts", "cr-no-marks", "hirschberg-sinclair", "lelann", "lelann-notes-order", "maxring",
 		"ring", "ring-detect", "ring-fixed", "ring-no-check"}, mustRegistry(t).Names())
 }
 
@@ -56,11 +56,11 @@ func TestCommandLine(t *testing.T) {
 }
 
 // The worked example "Bully without OK" in mcheck's docs/model.md and
-// README.md shows this program's output: every line shown after a
-// "$ go run ./cmd/mycheck ..." must be in the real output, in order ("..."
-// stands for lines left out).
+// README.md, and the README's LeLann in the notes' send order, show this
+// program's output: every line shown after a "$ go run ./cmd/mycheck ..."
+// must be in the real output, in order ("..." stands for lines left out).
 func TestWorkedExampleOutput(t *testing.T) {
-	for _, page := range []string{"../../../../docs/model.md", "../../../../README.md"} {
+	for page, want := range map[string]int{"../../../../docs/model.md": 2, "../../../../README.md": 3} {
 		text, err := os.ReadFile(page)
 		require.NoError(t, err)
 		runs := 0
@@ -88,6 +88,6 @@ func TestWorkedExampleOutput(t *testing.T) {
 				runs++
 			}
 		}
-		assert.Equal(t, 2, runs, "%s shows two runs of mycheck", page)
+		assert.Equal(t, want, runs, "%s: the runs of mycheck shown", page)
 	}
 }

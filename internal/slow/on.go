@@ -1,0 +1,6 @@
+//go:build slow
+
+package slow
+
+// On reports whether the slow tests run: the build tag slow is set.
+const On = true
