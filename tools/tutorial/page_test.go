@@ -8,12 +8,38 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The README's tutorial parses into the steps a student takes, in order.
-// (Running them is go run ./tools/tutorial, in .ci/run.)
-func TestTheReadmeTutorialSteps(t *testing.T) {
+// The README's first screen runs the first check, then the first chart
+// and the other commands that show what mcheck finds, each with an excerpt
+// of its output. (Running them is go run ./tools/tutorial, in .ci/run.)
+func TestTheReadmeSteps(t *testing.T) {
 	page, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	steps, err := loadSteps(string(page))
+	steps, err := loadReadme(string(page))
+	require.NoError(t, err)
+	var kinds []stepKind
+	var exits []int
+	for _, s := range steps {
+		kinds = append(kinds, s.kind)
+		if s.kind == runStep {
+			exits = append(exits, s.exit)
+		}
+	}
+	assert.Equal(t, []stepKind{runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep}, kinds)
+	assert.Equal(t, "go run ./cmd/mcheck --algo bully --n 4 --crash-any\n", steps[0].text, "the first check comes first")
+	assert.Contains(t, steps[2].text, "--msc chart.svg", "then the first chart")
+	assert.Equal(t, []int{0, 1, 1, 1, 0, 1}, exits)
+
+	_, err = loadReadme("<!-- run -->\n```sh\ngo run ./cmd/mcheck --algo bully --n 4 --crash-any\n```\n")
+	assert.EqualError(t, err, `no <!-- run --> block runs "--msc": the first check and the first chart are part of the path`)
+	_, err = loadReadme("<!-- file: a.go -->\n```go\npackage a\n```\n")
+	assert.EqualError(t, err, "line 1: the README runs commands only; files and edits belong in the tutorial")
+}
+
+// The tutorial parses into the steps a student takes, in order.
+func TestTheTutorialSteps(t *testing.T) {
+	page, err := os.ReadFile("../../docs/tutorial.md")
+	require.NoError(t, err)
+	steps, err := loadTutorial(string(page))
 	require.NoError(t, err)
 	var kinds []stepKind
 	var files []string
