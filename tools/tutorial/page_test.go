@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,4 +88,22 @@ func TestMatchOutput(t *testing.T) {
 	assert.Equal(t, "ok example.com/x Ns", missing)
 	_, ok = matchOutput("a_test.go:3: fixed\n", got)
 	assert.False(t, ok)
+}
+
+// The README's second command, the tests, is the one .ci/run runs last, with
+// the slow tests and a timeout added: the README's Tests section and .ci/run
+// say the same.
+func TestTheReadmeTestCommandIsCIs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	m := regexp.MustCompile("(?m)^```sh\n(go test[^\n]*)\n```$").FindStringSubmatch(string(readme))
+	require.NotNil(t, m, "the README shows the test command in a ```sh block")
+	ci, err := os.ReadFile("../../.ci/run")
+	require.NoError(t, err)
+	last := regexp.MustCompile(`(?m)^go test .*$`).FindAllString(string(ci), -1)
+	require.NotEmpty(t, last, ".ci/run runs go test")
+	// .ci/run's own additions: the slow tests and an explicit timeout.
+	got := regexp.MustCompile(` -(tags slow|timeout \S+)`).ReplaceAllString(last[len(last)-1], "")
+	assert.Equal(t, m[1], got, "the README's test command is .ci/run's last go test, less -tags slow and -timeout")
+	assert.Contains(t, string(readme), "`"+m[1]+"` is the fast loop", "the README's Tests section names the same command")
 }
