@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The README's first screen runs the first check, then the first chart
-// and the other commands that show what mcheck finds, each with an excerpt
-// of its output. (Running them is go run ./tools/tutorial, in .ci/run.)
+// The README's first screen runs the first check, then the first chart,
+// the other commands that show what mcheck finds and timed Bully, each with
+// an excerpt of its output. (Running them is go run ./tools/tutorial, in .ci/run.)
 func TestTheReadmeSteps(t *testing.T) {
 	page, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
@@ -25,10 +25,10 @@ func TestTheReadmeSteps(t *testing.T) {
 			exits = append(exits, s.exit)
 		}
 	}
-	assert.Equal(t, []stepKind{runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep}, kinds)
+	assert.Equal(t, []stepKind{runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep}, kinds)
 	assert.Equal(t, "go run ./cmd/mcheck --algo bully --n 4 --crash-any\n", steps[0].text, "the first check comes first")
 	assert.Contains(t, steps[2].text, "--msc chart.svg", "then the first chart")
-	assert.Equal(t, []int{0, 1, 1, 1, 0, 1}, exits)
+	assert.Equal(t, []int{0, 1, 1, 1, 0, 1, 1}, exits)
 
 	_, err = loadReadme("<!-- run -->\n```sh\ngo run ./cmd/mcheck --algo bully --n 4 --crash-any\n```\n")
 	assert.EqualError(t, err, `no <!-- run --> block runs "--msc": the first check and the first chart are part of the path`)
