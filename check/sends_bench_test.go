@@ -10,7 +10,7 @@ import (
 // The cost of counting the sends in the state: the default check
 // (SingleLeader, Agreement, Termination) against the same check with the
 // invariant "at most max messages" in total, one worker. max is
-// --complexity's maximum (README, the claims table), so the invariant
+// --complexity's maximum (docs/complexity.md, the claims table), so the invariant
 // holds and both searches cover their whole space; the counting one's
 // states are the plain ones split by what was sent on the way to them
 // (states/op), each a few bytes longer.

@@ -107,7 +107,7 @@ func figureOf(t *testing.T, s *model.SendsSnapshot, figure string) int {
 // and where the maximum is unbounded no bound holds
 // (TestMessageBoundUnboundedMaximum).
 //
-// The configurations are every scenario of the claims table (README, "The
+// The configurations are every scenario of the claims table (docs/complexity.md, "The
 // notes' claims beside the model") at N = 3..5, which covers every
 // built-in algorithm: chang-roberts with one initiator (the leader, its
 // successor) and with all initiating at decreasing IDs; ring, lelann and

@@ -1,7 +1,7 @@
 // Package claims holds the course notes' quantitative claims (message and
 // time complexity of the election algorithms) beside the configurations of
 // the model that state them, measures those configurations with
-// --complexity's machinery, and renders the README's table.
+// --complexity's machinery, and renders the table of docs/complexity.md.
 package claims
 
 import (
@@ -45,7 +45,7 @@ func HSBound(n int) int {
 	return int(math.Floor(8*float64(n)*(math.Log2(float64(n))+2) + 5*float64(n)))
 }
 
-// Rows are the scenarios of the README table.
+// Rows are the scenarios of the table in docs/complexity.md.
 func Rows() []Row {
 	return []Row{
 		{Name: "chang-roberts, one initiator: the leader", Algo: "chang-roberts",
@@ -109,7 +109,7 @@ func Measure(r Row, n int) (*check.Report, error) {
 	return rep, nil
 }
 
-// Table writes the README table: per row and N, the notes' figure beside
+// Table writes the table of docs/complexity.md: per row and N, the notes' figure beside
 // the measured min, max and synchronous run. A configuration that takes
 // longer than limit is left out of the table, with its row's larger N, and
 // listed below it.

@@ -191,7 +191,8 @@ func decreasingFrom(n int) []int {
 
 // Bully's synchronous schedule with the coordinator down: the lowest
 // detector causes N(N-1)/2 ELECTION messages in 4 latencies; the second
-// highest N-2 COORDINATOR messages (in 3 latencies here, see the README).
+// highest N-2 COORDINATOR messages (in 3 latencies here: see the README,
+// "Where the model and the notes differ").
 func TestBullySynchronous(t *testing.T) {
 	sp, err := specs.Builtin().Lookup("bully")
 	require.NoError(t, err)

@@ -69,16 +69,16 @@ func TestConfigHasEveryModelOption(t *testing.T) {
 	assert.Equal(t, 3, cfg.MaxCrashes)
 }
 
-// The README's list of Config's fields is complete.
-func TestREADMEListsConfigsFields(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+// The tutorial's list of Config's fields is complete.
+func TestTutorialListsConfigsFields(t *testing.T) {
+	data, err := os.ReadFile("../docs/tutorial.md")
 	require.NoError(t, err)
 	m := regexp.MustCompile("(?s)- `mchecktest.Config` has (.*?)\n- ").FindSubmatch(data)
-	require.NotNil(t, m, "the README's paragraph on mchecktest.Config")
+	require.NotNil(t, m, "docs/tutorial.md's paragraph on mchecktest.Config")
 	ct := reflect.TypeFor[Config]()
 	for i := range ct.NumField() {
 		if name := ct.Field(i).Name; name != "Name" {
-			assert.Contains(t, string(m[1]), "`"+name+"`", "the README's paragraph on mchecktest.Config names %s", name)
+			assert.Contains(t, string(m[1]), "`"+name+"`", "docs/tutorial.md's paragraph on mchecktest.Config names %s", name)
 		}
 	}
 }

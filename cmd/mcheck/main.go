@@ -3,7 +3,7 @@
 //
 //	mcheck --algo bully --n 4 --crash-any
 //
-// See mcheck --help and README.md.
+// See mcheck --help, README.md and docs/cli.md.
 package main
 
 import (

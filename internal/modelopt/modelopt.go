@@ -12,7 +12,7 @@
 // Derived from the table: the flag set's model flags, the Model section of
 // the usage text, the names in validation errors (FlagName, APIName), the
 // cross-option rules (Given.Resolve), and the explorer URL (Query). Tested
-// against it: trace.Config, mchecktest.Config and the README's flag table.
+// against it: trace.Config, mchecktest.Config and the flag table of docs/cli.md.
 package modelopt
 
 import (

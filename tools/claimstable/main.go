@@ -1,4 +1,4 @@
-// Command claimstable prints the README's table of the course notes'
+// Command claimstable prints docs/complexity.md's table of the course notes'
 // complexity claims beside the measured values: go run ./tools/claimstable.
 package main
 

@@ -1,11 +1,14 @@
-// Command tutorial follows the README's tutorial "Write and check your own
-// election algorithm" literally, as a student on a fresh clone would: in a
-// temporary directory outside the repository it puts a copy of the
-// repository's tracked files in ./mcheck (a clone), then takes the page's
-// marked steps in order (see page.go): writes each file the page shows,
-// runs each command block with bash and checks its exit status, compares
-// the page's output excerpts with the real output, and applies the edits
-// the prose asks for. Any step that does not work as written fails it.
+// Command tutorial follows a newcomer's path literally, as a student on a
+// fresh clone would: the README's marked commands (the first check, the
+// first chart, the five commands that show what mcheck finds), run in a
+// clone, then the tutorial docs/tutorial.md, "Write and check your own
+// election algorithm", in a new module next to that clone. In a temporary
+// directory outside the repository it puts a copy of the repository's
+// tracked files in ./mcheck (a clone), then takes each page's marked steps
+// in order (see page.go): writes each file the page shows, runs each
+// command block with bash and checks its exit status, compares the page's
+// output excerpts with the real output, and applies the edits the prose
+// asks for. Any step that does not work as written fails it.
 //
 //	go run ./tools/tutorial            # from the repository's root; .ci/run does
 //	go run ./tools/tutorial -keep      # keep the directory to look around
@@ -22,19 +25,30 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// heading is the tutorial's section in the README.
-const heading = "## Write and check your own election algorithm"
+// A page is followed from a directory of the student's: the README from the
+// clone's root, the tutorial from the directory that holds the clone.
+type page struct {
+	path string // in the repository
+	dir  string // where its commands start, in the temporary directory
+}
+
+// pages is the newcomer's path, in order.
+var pages = []page{
+	{path: "README.md", dir: "mcheck"},
+	{path: "docs/tutorial.md", dir: "."},
+}
 
 func main() {
-	readme := flag.String("readme", "README.md", "the README of the repository to follow")
+	root := flag.String("root", ".", "the repository whose pages to follow")
 	keep := flag.Bool("keep", false, "keep the temporary directory")
 	flag.Parse()
-	if err := follow(*readme, *keep, os.Stdout); err != nil {
+	if err := follow(*root, *keep, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "tutorial: %v\n", err)
 		os.Exit(1)
 	}
@@ -42,14 +56,10 @@ func main() {
 
 var locClaim = regexp.MustCompile(`(\d+) lines of Go`)
 
-// loadSteps reads the tutorial's steps from the README and checks the
-// page's count of lines of Go.
-func loadSteps(page string) ([]step, error) {
-	section, offset, err := tutorialSection(page, heading)
-	if err != nil {
-		return nil, err
-	}
-	steps, err := parseSteps(section, offset)
+// loadTutorial reads the tutorial's steps and checks the page's count of
+// lines of Go.
+func loadTutorial(text string) ([]step, error) {
+	steps, err := parseSteps(text, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -59,25 +69,56 @@ func loadSteps(page string) ([]step, error) {
 			loc += linesOfCode(s.text)
 		}
 	}
-	m := locClaim.FindStringSubmatch(section)
+	m := locClaim.FindStringSubmatch(text)
 	if m == nil || m[1] != strconv.Itoa(loc) {
 		return nil, fmt.Errorf("the tutorial's files have %d lines of Go; the page should say so (\"%d lines of Go\")", loc, loc)
 	}
 	return steps, nil
 }
 
-func follow(readme string, keep bool, log io.Writer) error {
-	page, err := os.ReadFile(readme)
+// loadReadme reads the README's steps: commands and their output only (a
+// newcomer writes no file before the tutorial), at least the first check
+// and the first chart.
+func loadReadme(text string) ([]step, error) {
+	steps, err := parseSteps(text, 0)
+	if err != nil {
+		return nil, err
+	}
+	var runs []string
+	for _, s := range steps {
+		switch s.kind {
+		case runStep:
+			runs = append(runs, s.text)
+		case fileStep, editStep:
+			return nil, fmt.Errorf("line %d: the README runs commands only; files and edits belong in the tutorial", s.line)
+		}
+	}
+	for _, first := range []string{"go run ./cmd/mcheck --algo bully --n 4 --crash-any\n", "--msc "} {
+		if !slices.ContainsFunc(runs, func(r string) bool { return strings.Contains(r, first) }) {
+			return nil, fmt.Errorf("no <!-- run --> block runs %q: the first check and the first chart are part of the path", strings.TrimSpace(first))
+		}
+	}
+	return steps, nil
+}
+
+func follow(root string, keep bool, log io.Writer) error {
+	root, err := filepath.Abs(root)
 	if err != nil {
 		return err
 	}
-	steps, err := loadSteps(string(page))
-	if err != nil {
-		return fmt.Errorf("%s: %w", readme, err)
-	}
-	root, err := filepath.Abs(filepath.Dir(readme))
-	if err != nil {
-		return err
+	steps := make([][]step, len(pages))
+	for i, p := range pages {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p.path)))
+		if err != nil {
+			return err
+		}
+		load := loadTutorial
+		if p.path == "README.md" {
+			load = loadReadme
+		}
+		if steps[i], err = load(string(text)); err != nil {
+			return fmt.Errorf("%s: %w", p.path, err)
+		}
 	}
 	tmp, err := os.MkdirTemp("", "mcheck-tutorial-")
 	if err != nil {
@@ -98,9 +139,22 @@ func follow(readme string, keep bool, log io.Writer) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cwd, last := tmp, ""
+	total := 0
+	for i, p := range pages {
+		if err := followPage(ctx, p.path, steps[i], tmp, filepath.Join(tmp, p.dir), log); err != nil {
+			return err
+		}
+		total += len(steps[i])
+	}
+	fmt.Fprintf(log, "tutorial: %d steps of %d pages work as written\n", total, len(pages))
+	return nil
+}
+
+// followPage takes one page's steps, starting in cwd.
+func followPage(ctx context.Context, name string, steps []step, tmp, cwd string, log io.Writer) error {
+	last := ""
 	for _, s := range steps {
-		where := fmt.Sprintf("%s:%d", readme, s.line)
+		where := fmt.Sprintf("%s:%d", name, s.line)
 		switch s.kind {
 		case fileStep:
 			path := filepath.Join(cwd, filepath.FromSlash(s.path))
@@ -144,7 +198,6 @@ func follow(readme string, keep bool, log io.Writer) error {
 			fmt.Fprintf(log, "tutorial: %s: the output matches the page\n", where)
 		}
 	}
-	fmt.Fprintf(log, "tutorial: %d steps of %s work as written\n", len(steps), readme)
 	return nil
 }
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// The README tutorial is a sequence of steps, marked in the page with HTML
-// comments that a reader of the rendered page does not see:
+// The README and the tutorial are sequences of steps, marked in the page
+// with HTML comments that a reader of the rendered page does not see:
 //
 //	<!-- file: PATH -->           the next ```go block is the file PATH
 //	<!-- run -->                  the next ```sh block is run; it must exit 0
@@ -17,8 +17,9 @@ import (
 //	                              the output of the run before it
 //	<!-- edit: PATH: OLD => NEW --> the change the prose asks for
 //
-// Paths are relative to where the commands have gone so far (the page
-// starts next to a clone of mcheck in ./mcheck, then cds into the module).
+// Paths are relative to where the commands have gone so far (the README
+// starts in a clone of mcheck; the tutorial next to it, then cds into its
+// module).
 
 // stepKind is what a step does.
 type stepKind int
@@ -47,21 +48,8 @@ var (
 	fences   = map[stepKind]string{fileStep: "```go", runStep: "```sh", outputStep: "```text"}
 )
 
-// tutorialSection is the README's tutorial: from its heading to the next.
-func tutorialSection(page, heading string) (string, int, error) {
-	start := strings.Index(page, "\n"+heading+"\n")
-	if start < 0 {
-		return "", 0, fmt.Errorf("the README has no %q section", heading)
-	}
-	body := page[start+1:]
-	if end := strings.Index(body[len(heading):], "\n## "); end >= 0 {
-		body = body[:len(heading)+end+1]
-	}
-	return body, strings.Count(page[:start+1], "\n"), nil
-}
-
-// parseSteps reads the marked steps of a section whose first line is
-// line offset+1 of the page.
+// parseSteps reads the marked steps of a text whose first line is line
+// offset+1 of its page.
 func parseSteps(section string, offset int) ([]step, error) {
 	lines := strings.Split(section, "\n")
 	var steps []step

@@ -2,18 +2,45 @@ package main
 
 import (
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The README's tutorial parses into the steps a student takes, in order.
-// (Running them is go run ./tools/tutorial, in .ci/run.)
-func TestTheReadmeTutorialSteps(t *testing.T) {
+// The README's first screen runs the first check, then the first chart,
+// the other commands that show what mcheck finds and timed Bully, each with
+// an excerpt of its output. (Running them is go run ./tools/tutorial, in .ci/run.)
+func TestTheReadmeSteps(t *testing.T) {
 	page, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	steps, err := loadSteps(string(page))
+	steps, err := loadReadme(string(page))
+	require.NoError(t, err)
+	var kinds []stepKind
+	var exits []int
+	for _, s := range steps {
+		kinds = append(kinds, s.kind)
+		if s.kind == runStep {
+			exits = append(exits, s.exit)
+		}
+	}
+	assert.Equal(t, []stepKind{runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep, runStep, outputStep}, kinds)
+	assert.Equal(t, "go run ./cmd/mcheck --algo bully --n 4 --crash-any\n", steps[0].text, "the first check comes first")
+	assert.Contains(t, steps[2].text, "--msc chart.svg", "then the first chart")
+	assert.Equal(t, []int{0, 1, 1, 1, 0, 1, 1}, exits)
+
+	_, err = loadReadme("<!-- run -->\n```sh\ngo run ./cmd/mcheck --algo bully --n 4 --crash-any\n```\n")
+	assert.EqualError(t, err, `no <!-- run --> block runs "--msc": the first check and the first chart are part of the path`)
+	_, err = loadReadme("<!-- file: a.go -->\n```go\npackage a\n```\n")
+	assert.EqualError(t, err, "line 1: the README runs commands only; files and edits belong in the tutorial")
+}
+
+// The tutorial parses into the steps a student takes, in order.
+func TestTheTutorialSteps(t *testing.T) {
+	page, err := os.ReadFile("../../docs/tutorial.md")
+	require.NoError(t, err)
+	steps, err := loadTutorial(string(page))
 	require.NoError(t, err)
 	var kinds []stepKind
 	var files []string
@@ -61,4 +88,22 @@ func TestMatchOutput(t *testing.T) {
 	assert.Equal(t, "ok example.com/x Ns", missing)
 	_, ok = matchOutput("a_test.go:3: fixed\n", got)
 	assert.False(t, ok)
+}
+
+// The README's second command, the tests, is the one .ci/run runs last, with
+// the slow tests and a timeout added: the README's Tests section and .ci/run
+// say the same.
+func TestTheReadmeTestCommandIsCIs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	m := regexp.MustCompile("(?m)^```sh\n(go test[^\n]*)\n```$").FindStringSubmatch(string(readme))
+	require.NotNil(t, m, "the README shows the test command in a ```sh block")
+	ci, err := os.ReadFile("../../.ci/run")
+	require.NoError(t, err)
+	last := regexp.MustCompile(`(?m)^go test .*$`).FindAllString(string(ci), -1)
+	require.NotEmpty(t, last, ".ci/run runs go test")
+	// .ci/run's own additions: the slow tests and an explicit timeout.
+	got := regexp.MustCompile(` -(tags slow|timeout \S+)`).ReplaceAllString(last[len(last)-1], "")
+	assert.Equal(t, m[1], got, "the README's test command is .ci/run's last go test, less -tags slow and -timeout")
+	assert.Contains(t, string(readme), "`"+m[1]+"` is the fast loop", "the README's Tests section names the same command")
 }
