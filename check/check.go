@@ -205,9 +205,6 @@ const determinismProbe = 1000
 // Run performs the check.
 func Run(req Request) (rep *Report, err error) {
 	defer algorithmFault(req.Spec.Name, &rep, &err)
-	if req.Complexity && req.Config.Timed() {
-		return nil, fmt.Errorf("%s: the measures (complexity) are not computed in a timed mode yet: check without them, or measure the asynchronous model", req.Spec.Name)
-	}
 	var opts []model.Option
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())

@@ -209,14 +209,17 @@ Checking:
                         counts smaller (the report says when a property
                         turns it off)
   --complexity          measure messages over all complete runs (min, max,
-                        per type, lost; "unbounded" with a lasso) and play
-                        the synchronous schedule (latency in rounds, messages
+                        per type, lost; "unbounded" with a lasso), in a timed
+                        mode also their time in ticks, and play the
+                        synchronous schedule (latency in rounds, messages
                         round by round); full search, no --por, no --bitstate.
-                        With --simulate: min/mean/max of the sends of the
-                        complete runs the runs passed, as samples, not bounds
+                        With --simulate: min/mean/max of the sends (and
+                        ticks) of the complete runs the runs passed, as
+                        samples, not bounds
   --witness NAME        print (and draw with --msc) the run attaining a
                         measure: min, max, min:TYPE, max:TYPE, min:lost,
-                        max:lost, sync, or none (default max)
+                        max:lost, in a timed mode min:time and max:time,
+                        sync, or none (default max)
   --exact               store whole states, not only their 64-bit fingerprints,
                         so that no fingerprint collision can hide a state
                         (the report gives the collision odds otherwise);
@@ -432,6 +435,9 @@ func (o *options) checkWitness(spec specs.Spec) error {
 	c := check.Complexity{
 		Measures: &explore.Measures{Types: types, ByType: make([]explore.Figure, len(types)), CompleteRuns: true},
 		HasSync:  hasSync,
+	}
+	if o.cfg.Timed() {
+		c.Measures.Time = &explore.Figure{}
 	}
 	names := c.WitnessNames()
 	if !slices.Contains(names, o.witness) {

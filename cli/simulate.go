@@ -183,6 +183,9 @@ func sampledText(m *explore.SampledMessages) string {
 		parts = append(parts, one(t, m.ByType[i]))
 	}
 	parts = append(parts, one("lost", m.Lost))
+	if m.Time != nil {
+		parts = append(parts, one("ticks", *m.Time))
+	}
 	return "min/mean/max " + strings.Join(parts, ", ")
 }
 
@@ -267,6 +270,9 @@ func simulationJSON(r *check.Report) *jsonSimulation {
 		j.Messages = &jsonSampled{Samples: m.Samples, Figures: map[string]jsonSample{"total": one(m.Total), "lost": one(m.Lost)}}
 		for i, t := range m.Types {
 			j.Messages.Figures[t] = one(m.ByType[i])
+		}
+		if m.Time != nil {
+			j.Messages.Figures["ticks"] = one(*m.Time)
 		}
 	}
 	for _, f := range r.Found {
