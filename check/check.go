@@ -149,7 +149,11 @@ type Report struct {
 	// which runs found its counterexamples.
 	Simulation *explore.SimStats
 	Found      []Found
-	Verdicts   []Verdict
+	// Kinds are the kinds of step the configuration can take (nil when
+	// the system does not say), so that a report names only those never
+	// taken that could have been.
+	Kinds    []model.Kind
+	Verdicts []Verdict
 	// RerunFull: the reduced search found a violation and the report is of
 	// the full search run after it (for shortest counterexamples).
 	RerunFull bool
@@ -253,6 +257,9 @@ func Run(req Request) (rep *Report, err error) {
 	rep.Proof, rep.notProven = st.proof(res)
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
 		rep.Config = k.Config()
+	}
+	if k, ok := sys.(interface{ Kinds() []model.Kind }); ok {
+		rep.Kinds = k.Kinds()
 	}
 	rep.Arrangements = 1
 	if k, ok := sys.(interface{ Arrangements() int }); ok {

@@ -84,6 +84,14 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 		{"algo", r.Algo}, {"states", strconv.FormatInt(r.Stats.States, 10)},
 		{"complete", strconv.FormatBool(r.Stats.Complete)}, {"bounded", strconv.FormatBool(r.Bounded())},
 	}
+	if cfg.Timing != "" {
+		// The model of time, as its flags name it: a timed verdict holds
+		// for these durations only.
+		s.Properties = append(s.Properties, junitProperty{"timing", cfg.Timing}, junitProperty{"delay", strconv.Itoa(cfg.Delay)})
+		if cfg.Timeout != 0 {
+			s.Properties = append(s.Properties, junitProperty{"timeout", strconv.Itoa(cfg.Timeout)}, junitProperty{"timeout-coord", strconv.Itoa(cfg.TimeoutCoord)})
+		}
+	}
 	for _, v := range r.Verdicts {
 		c := junitCase{Name: v.Name, Classname: "mcheck." + r.Algo, Time: "0"}
 		switch v.Status {
@@ -164,13 +172,18 @@ func writeJUnitFile(path string, r *check.Report) error {
 }
 
 // writeAnnotations prints a GitHub Actions ::error line per violated
-// property (or unreachable Sometimes), so that the run's page shows it.
+// property (or unreachable Sometimes), so that the run's page shows it;
+// a timed check's title says its model of time.
 func writeAnnotations(w io.Writer, r *check.Report) {
+	algo := r.Algo
+	if timing := trace.ConfigOf(r.Algo, r.Config).DescribeTiming(); timing != "" {
+		algo += " (" + timing + ")"
+	}
 	for _, v := range r.Verdicts {
 		if v.Status != check.Violated && v.Status != check.Unreachable {
 			continue
 		}
-		title := fmt.Sprintf("mcheck %s: %s %s", r.Algo, v.Name, v.Status)
+		title := fmt.Sprintf("mcheck %s: %s %s", algo, v.Name, v.Status)
 		fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty(title), escapeData(v.Summary))
 	}
 }

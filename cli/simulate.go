@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
 )
 
 // The flags of --simulate: random runs instead of a search.
@@ -127,7 +128,7 @@ func writeSimulation(w io.Writer, r *check.Report) {
 		ends = append(ends, fmt.Sprintf("%s %s", e, commas(sim.Ends[e])))
 	}
 	fmt.Fprintf(w, "runs ended   %s\n", strings.Join(ends, ", "))
-	fmt.Fprintf(w, "actions      %s\n", actionsText(sim))
+	fmt.Fprintf(w, "actions      %s\n", actionsText(sim, r.Kinds))
 	if st.Discarded > 0 {
 		fmt.Fprintf(w, "discarded    %s successors over --max-queue %d in the states the runs expanded\n", commas(st.Discarded), r.Config.MaxQueue)
 	} else {
@@ -148,8 +149,9 @@ func writeSimulation(w io.Writer, r *check.Report) {
 }
 
 // actionsText lists every kind of step with how often the runs took it,
-// and names those never taken.
-func actionsText(sim *explore.SimStats) string {
+// and names those never taken; of those never enabled, only the kinds the
+// configuration can take (possible; all when nil).
+func actionsText(sim *explore.SimStats, possible []model.Kind) string {
 	names := check.KindNames()
 	var taken, never, off []string
 	for k, n := range sim.Taken {
@@ -159,6 +161,8 @@ func actionsText(sim *explore.SimStats) string {
 			taken = append(taken, fmt.Sprintf("%s %s", name, commas(n)))
 		case sim.Enabled[k]:
 			never = append(never, name)
+		case possible != nil && !slices.Contains(possible, model.Kind(k)):
+			// This configuration has no such step (a tick without time).
 		default:
 			off = append(off, name)
 		}

@@ -354,3 +354,30 @@ func (e *TimerConflictError) Error() string {
 	return fmt.Sprintf("the algorithm arms two timers of %s at once (%s and %s, in local state %s): in a timed mode a process has one timer, so disarm one before arming the other",
 		e.Process, e.Timers[0], e.Timers[1], e.Local)
 }
+
+// Kinds lists the kinds of step this configuration can take, in the order
+// of Kind: deliver and initiate always; timeouts with timers (their early
+// form with the unreliable detector in the asynchronous mode, which has
+// no clock); suspect with the unreliable detector; crash and restart when
+// they are allowed; tick in a timed mode and gst in the partial one.
+func (k *Kernel[L, M]) Kinds() []Kind {
+	c := &k.cfg
+	has := [...]bool{
+		KindDeliver:      true,
+		KindInitiate:     true,
+		KindTimeout:      len(k.timers) > 0,
+		KindSuspect:      c.Detector == Unreliable,
+		KindEarlyTimeout: len(k.timers) > 0 && c.Detector == Unreliable && !c.Timed(),
+		KindCrash:        c.MaxCrashes > 0,
+		KindRestart:      c.MaxRestarts > 0,
+		KindTick:         c.Timed(),
+		KindGST:          c.Timing == Partial,
+	}
+	var out []Kind
+	for kind, ok := range has {
+		if ok {
+			out = append(out, Kind(kind))
+		}
+	}
+	return out
+}

@@ -116,11 +116,15 @@ func (c ChannelSnapshot) Contents() string {
 	for i, m := range c.Messages {
 		parts[i] = m.String()
 		if i < len(c.Ages) {
-			parts[i] += "@" + strconv.Itoa(c.Ages[i])
+			parts[i] = AgedText(parts[i], c.Ages[i])
 		}
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
+
+// AgedText is a message's text (Value.String) with its age in ticks after
+// "@", as a timed channel shows it: "OK(4)@1".
+func AgedText(msg string, age int) string { return msg + "@" + strconv.Itoa(age) }
 
 // Ends names the channel's ends: "p1→p2".
 func (c ChannelSnapshot) Ends() string { return c.FromName() + "→" + c.ToName() }

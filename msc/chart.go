@@ -2,6 +2,11 @@
 // chart: one lane per process, an arrow per message from the step that sent
 // it to the step that delivered it, crashes and restarts as marks on the
 // lanes, decisions (elected := 9) as notes, and a lasso's cycle bracketed.
+// A timed run (semantics.md section 6) has a time axis: each tick is a rule
+// across the lanes labelled with the time after it (t=3), so an arrow spans
+// the time slices of its delay; gst is a rule of its own; a timer that is
+// set is a note (timer := 2), and it runs as a bar on its lane until its
+// timeout fires or it is stopped.
 // SVG draws the chart for people and READMEs; Mermaid writes a Mermaid
 // sequenceDiagram, which GitHub renders in Markdown and job summaries.
 //
@@ -35,6 +40,9 @@ type message struct {
 	sent     int    // the row (step) that sent it; 0 for one in a channel initially
 	end      int    // the row that delivered or lost it; the last row when in flight
 	fate     int
+	// age is its age in ticks where it ends: when delivered or lost (in
+	// the state before), or at the end; 0 in an untimed run.
+	age int
 }
 
 // Kinds of mark on a lane.
@@ -53,11 +61,31 @@ type mark struct {
 	text      string // "initiate", "timeout-ok", ...
 }
 
-// note is a decision: a change of a process's elected field.
+// note is a decision (a change of a process's elected field) or, in a
+// timed run, a timer set by a step (a timer note).
 type note struct {
 	row, lane int
-	text      string // "elected := 9"
+	text      string // "elected := 9", "timer := 2"
+	timer     bool
 }
+
+// timerSpan is a process's timer running: from the row that set it to the
+// row that fired, stopped or set it anew (or the process crashed), or to
+// the last row.
+type timerSpan struct {
+	lane, from, to int
+	set            int // the ticks it was set to
+	end            int // timerFired, ...
+}
+
+// How a timer's span ends.
+const (
+	timerFired   = iota // its timeout was taken
+	timerStopped        // a step set it off
+	timerReset          // a step set it anew
+	timerCrashed        // its process crashed
+	timerRunning        // still running after the last step
+)
 
 // row is one step.
 type row struct {
@@ -66,6 +94,10 @@ type row struct {
 	changes []string // every changed field, for a tooltip
 	deliver int      // the message this step delivers, or -1
 	premise bool     // a leads-to's premise holds after this step
+	// In a timed run: the time after the step (the ticks so far), and
+	// whether the step is a tick or gst.
+	time      int
+	tick, gst bool
 }
 
 // premiseMark follows the action of the step where a leads-to's premise
@@ -94,12 +126,15 @@ type chart struct {
 	kinds    []string          // message types ("ELECTION") in order of first appearance
 	kindOf   map[string]string // a message's text → its type
 	warnings []string          // what could not be matched, for the chart's foot
+	timed    bool              // the run has time (semantics.md section 6)
+	timers   []timerSpan
 }
 
 // instance is a message in a channel while the trace is walked.
 type instance struct {
 	val model.Value
 	msg int // index into chart.msgs
+	age int // in the state of the row walked last
 }
 
 type chanKey struct{ from, to int }
@@ -142,31 +177,42 @@ func analyze(f *trace.File) (*chart, error) {
 	}
 
 	queues := map[chanKey][]instance{}
-	channels := func(s model.Snapshot) (map[chanKey][]model.Value, error) {
-		out := map[chanKey][]model.Value{}
+	channels := func(s model.Snapshot) (map[chanKey]model.ChannelSnapshot, error) {
+		out := map[chanKey]model.ChannelSnapshot{}
 		for _, ch := range s.Channels {
 			a, ok1 := laneOf(ch.FromName())
 			b, ok2 := laneOf(ch.ToName())
 			if !ok1 || !ok2 {
 				return nil, fmt.Errorf("msc: channel %s names an unknown process", ch.Ends())
 			}
-			out[chanKey{a, b}] = ch.Messages
+			out[chanKey{a, b}] = ch
 		}
 		return out, nil
+	}
+	// aged records the ages of a channel's messages in the state of the
+	// row just walked.
+	aged := func(q []instance, ch model.ChannelSnapshot) {
+		for j := range q {
+			if j < len(ch.Ages) {
+				q[j].age = ch.Ages[j]
+			}
+		}
 	}
 	first, err := channels(f.Steps[0].State)
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range sortedKeys(first) {
-		for _, v := range first[k] {
-			queues[k] = append(queues[k], instance{v, addMsg(message{from: k.from, to: k.to}, v)})
+		for _, v := range first[k].Messages {
+			queues[k] = append(queues[k], instance{val: v, msg: addMsg(message{from: k.from, to: k.to}, v)})
 		}
+		aged(queues[k], first[k])
 	}
 	premise := -1
 	if f.Premise != nil {
 		premise = *f.Premise
 	}
+	times := f.Times()
 	c.rows = append(c.rows, row{step: 0, action: f.Steps[0].Label(), deliver: -1, premise: premise == 0})
 	c.alive = append(c.alive, aliveOf(f.Steps[0].State, len(c.lanes)))
 	for i, p := range f.Steps[0].State.Processes {
@@ -180,11 +226,13 @@ func analyze(f *trace.File) (*chart, error) {
 		if len(cur.Processes) != len(c.lanes) {
 			return nil, fmt.Errorf("msc: step %d has %d processes, step 0 has %d", i, len(cur.Processes), len(c.lanes))
 		}
-		r := row{step: i, action: f.Steps[i].Label(), deliver: -1, premise: premise == i}
+		st := f.Steps[i].Step
+		r := row{step: i, action: f.Steps[i].Label(), deliver: -1, premise: premise == i,
+			time: times[i], tick: st.Kind == model.KindTick, gst: st.Kind == model.KindGST}
 		for _, ch := range trace.Diff(prev, cur) {
 			r.changes = append(r.changes, ch.Name+": "+ch.Old+" → "+ch.New)
 		}
-		target, dk, isDeliver := placeStep(f.Steps[i].Step, laneOf)
+		target, dk, isDeliver := placeStep(st, laneOf)
 
 		now, err := channels(cur)
 		if err != nil {
@@ -198,7 +246,7 @@ func analyze(f *trace.File) (*chart, error) {
 			keys[k] = true
 		}
 		for _, k := range sortedKeys(keys) {
-			old, next := queues[k], now[k]
+			old, next := queues[k], now[k].Messages
 			need := 0
 			if isDeliver && k == dk && len(old) > 0 {
 				need = 1
@@ -214,7 +262,7 @@ func analyze(f *trace.File) (*chart, error) {
 			}
 			for j, in := range old[:taken] {
 				m := &c.msgs[in.msg]
-				m.end = i
+				m.end, m.age = i, in.age
 				if j == 0 && need == 1 {
 					m.fate = delivered
 					r.deliver = in.msg
@@ -224,8 +272,9 @@ func analyze(f *trace.File) (*chart, error) {
 			}
 			q := slices.Clone(old[taken:])
 			for _, v := range next[len(q):] {
-				q = append(q, instance{v, addMsg(message{from: k.from, to: k.to, sent: i}, v)})
+				q = append(q, instance{val: v, msg: addMsg(message{from: k.from, to: k.to, sent: i}, v)})
 			}
+			aged(q, now[k])
 			if len(q) == 0 {
 				delete(queues, k)
 			} else {
@@ -236,7 +285,7 @@ func analyze(f *trace.File) (*chart, error) {
 			c.warnings = append(c.warnings, fmt.Sprintf("step %d: no message to deliver in %s", i, r.action))
 		}
 
-		if st := f.Steps[i].Step; !isDeliver && target >= 0 {
+		if !isDeliver && target >= 0 && !r.tick && !r.gst {
 			c.marks = append(c.marks, mark{row: i, lane: target, kind: markKindOf(st.Kind), text: st.Action})
 		}
 		for j, p := range cur.Processes {
@@ -256,11 +305,98 @@ func analyze(f *trace.File) (*chart, error) {
 	last := len(c.rows) - 1
 	for _, q := range queues {
 		for _, in := range q {
-			c.msgs[in.msg].end = last
-			c.msgs[in.msg].fate = inFlight
+			m := &c.msgs[in.msg]
+			m.end, m.fate, m.age = last, inFlight, in.age
 		}
 	}
+	c.timed = f.Config.Timing != ""
+	c.timersOf(f)
 	return c, nil
+}
+
+// timersOf finds the timers' notes and spans: a step other than a tick
+// that sets a process's timer (a restart's included) is a note, "timer :=
+// 2", or "timer := off" where it stops one that its process's timeout did
+// not fire; a timer running in the initial state is a note too.
+func (c *chart) timersOf(f *trace.File) {
+	open := make([]int, len(c.lanes)) // the span running on each lane, or -1
+	for j := range open {
+		open[j] = -1
+	}
+	closeSpan := func(j, row, how int) {
+		if open[j] >= 0 {
+			c.timers[open[j]].to, c.timers[open[j]].end = row, how
+			open[j] = -1
+		}
+	}
+	for i, s := range f.Steps {
+		st := s.Step
+		for j, p := range s.State.Processes {
+			if p.Timer == nil || j >= len(c.lanes) {
+				continue
+			}
+			now, running := p.Timer.Int()
+			if i == 0 {
+				if running {
+					c.notes = append(c.notes, note{row: 0, lane: j, text: "timer = " + p.Timer.String(), timer: true})
+					open[j] = len(c.timers)
+					c.timers = append(c.timers, timerSpan{lane: j, from: 0, set: now})
+				}
+				continue
+			}
+			if st.Kind == model.KindTick || st.Kind == model.KindGST {
+				continue // a tick counts every timer down; nobody sets one
+			}
+			op := f.Steps[i-1].State.Processes[j]
+			if !p.Alive {
+				if op.Alive {
+					closeSpan(j, i, timerCrashed)
+				}
+				continue
+			}
+			fired := st.Kind == model.KindTimeout && st.ProcessName() == p.Name()
+			if op.Timer != nil && op.Timer.Equal(*p.Timer) && !fired && op.Alive {
+				continue // untouched (a timeout that set it anew to its value is not)
+			}
+			switch {
+			case fired:
+				closeSpan(j, i, timerFired)
+			case running:
+				closeSpan(j, i, timerReset)
+			default:
+				if open[j] >= 0 {
+					closeSpan(j, i, timerStopped)
+					c.notes = append(c.notes, note{row: i, lane: j, text: "timer := " + p.Timer.String(), timer: true})
+				}
+			}
+			if running {
+				c.notes = append(c.notes, note{row: i, lane: j, text: "timer := " + p.Timer.String(), timer: true})
+				open[j] = len(c.timers)
+				c.timers = append(c.timers, timerSpan{lane: j, from: i, set: now})
+			}
+		}
+	}
+	for j := range open {
+		closeSpan(j, len(c.rows)-1, timerRunning)
+	}
+}
+
+// endText is a message's text where it ends (delivered, lost, or in flight
+// at the end), with its age there in a timed run: "OK(3)@1".
+func (c *chart) endText(m message) string {
+	if !c.timed {
+		return m.text
+	}
+	return model.AgedText(m.text, m.age)
+}
+
+// timeText is a row's action with, in a timed run, the time after it:
+// "tick, t=3".
+func (c *chart) timeText(r row) string {
+	if !c.timed {
+		return r.action
+	}
+	return r.action + ", " + trace.TimeWords(r.time)
 }
 
 // placeStep finds the lane of the process that takes a step and, for a

@@ -111,7 +111,7 @@ func TestLabelsAvoidArrowsAndEachOther(t *testing.T) {
 	for _, tc := range []struct {
 		path      string
 		crossings int
-	}{{lasso, 0}, {stuck, 0}, {bully, 0}, {unrel, 0}, {lelann6, 1}} {
+	}{{lasso, 0}, {stuck, 0}, {bully, 0}, {unrel, 0}, {lelann6, 1}, {race, 0}, {partial, 0}, {crLasso, 0}} {
 		c := loadChart(t, tc.path)
 		l := pickLayout(c)
 		labels := l.labels()

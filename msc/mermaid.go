@@ -15,6 +15,9 @@ import (
 // lost message is a dotted arrow ending in a cross at the step that lost
 // it; actions at one process and decisions are notes; a lasso's cycle is a
 // loop block; what is in flight at the end is a note after the last step.
+// In a timed run a tick or gst is a note over every lane with the time
+// after it ("4: tick, t=1"), a message says its age where it ends
+// ("5: OK(3)@1"), and a step that sets a timer says so ("timer := 2").
 func Mermaid(w io.Writer, f *trace.File) error {
 	c, err := analyze(f)
 	if err != nil {
@@ -49,12 +52,18 @@ func Mermaid(w io.Writer, f *trace.File) error {
 			p("    loop %s\n", mermaidText(repeat+", then "+back))
 			indent = "        "
 		}
+		everyLane := func(text string) {
+			p("%sNote over %s,%s: %s\n", indent, c.lanes[0], c.lanes[len(c.lanes)-1], mermaidText(text))
+		}
 		if r == 0 {
-			p("%sNote over %s,%s: %s\n", indent, c.lanes[0], c.lanes[len(c.lanes)-1], mermaidText("0: "+row.action))
+			everyLane("0: " + c.timeText(row))
+		}
+		if row.tick || row.gst {
+			everyLane(fmt.Sprintf("%d: %s", r, c.timeText(row)))
 		}
 		if row.deliver >= 0 {
 			m := c.msgs[row.deliver]
-			p("%s%s->>%s: %s\n", indent, c.lanes[m.from], c.lanes[m.to], mermaidText(fmt.Sprintf("%d: %s", r, m.text)))
+			p("%s%s->>%s: %s\n", indent, c.lanes[m.from], c.lanes[m.to], mermaidText(fmt.Sprintf("%d: %s", r, c.endText(m))))
 		}
 		said := map[int]bool{} // notes said with a mark
 		for _, i := range marks[r] {
@@ -70,7 +79,7 @@ func Mermaid(w io.Writer, f *trace.File) error {
 		}
 		for _, i := range lostAt[r] {
 			m := c.msgs[i]
-			p("%s%s--x%s: %s\n", indent, c.lanes[m.from], c.lanes[m.to], mermaidText(fmt.Sprintf("%d: %s lost (sent at step %d)", r, m.text, m.sent)))
+			p("%s%s--x%s: %s\n", indent, c.lanes[m.from], c.lanes[m.to], mermaidText(fmt.Sprintf("%d: %s lost (sent at step %d)", r, c.endText(m), m.sent)))
 		}
 		for _, i := range notes[r] {
 			if said[i] {
@@ -79,12 +88,12 @@ func Mermaid(w io.Writer, f *trace.File) error {
 			nt := c.notes[i]
 			p("%sNote right of %s: %s\n", indent, c.lanes[nt.lane], mermaidText(nt.text))
 		}
-		if row.deliver < 0 && len(marks[r]) == 0 && len(lostAt[r]) == 0 && r > 0 {
+		if row.deliver < 0 && len(marks[r]) == 0 && len(lostAt[r]) == 0 && r > 0 && !row.tick && !row.gst {
 			// An action mcheck could not place: say it over every lane.
-			p("%sNote over %s,%s: %s\n", indent, c.lanes[0], c.lanes[len(c.lanes)-1], mermaidText(fmt.Sprintf("%d: %s", r, row.action)))
+			everyLane(fmt.Sprintf("%d: %s", r, row.action))
 		}
 		if row.premise {
-			p("%sNote over %s,%s: %s\n", indent, c.lanes[0], c.lanes[len(c.lanes)-1], mermaidText(fmt.Sprintf("%d: %s", r, trace.PremiseWords)))
+			everyLane(fmt.Sprintf("%d: %s", r, trace.PremiseWords))
 		}
 	}
 	if c.cycle >= 0 {
@@ -99,7 +108,7 @@ func Mermaid(w io.Writer, f *trace.File) error {
 		if a != b {
 			over = a + "," + b
 		}
-		p("    Note over %s: %s\n", over, mermaidText(fmt.Sprintf("in flight %s→%s: %s", a, b, m.text)))
+		p("    Note over %s: %s\n", over, mermaidText(fmt.Sprintf("in flight %s→%s: %s", a, b, c.endText(m))))
 	}
 	return bw.Flush()
 }

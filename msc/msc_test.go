@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,6 +38,51 @@ var fixtures = []struct{ name, path string }{
 	{"bully-restart", "../testdata/golden/bully-restart.SingleLeader-invariant.trace.json"},
 	{"bully-unreliable-termination", "../testdata/golden/bully-unreliable-termination.Termination-fair-cycle.trace.json"},
 	{"lelann6-crash", "../testdata/msc/lelann6-crash.Termination-fair-cycle.trace.json"},
+	// Timed runs (semantics.md section 6), written by mcheck --trace-out:
+	// bully --n 4 --crash-any --timing sync --delay 1 --timeout 2 --check SingleLeader;
+	// bully --n 3 --crashes 1 --restarts 1 --timing partial --timeout 3 --check Termination;
+	// chang-roberts --n 4 --crashes 1 --timing partial --check Termination.
+	{"bully-race", "../testdata/msc/bully-race.SingleLeader-invariant.trace.json"},
+	{"bully-partial-restart", "../testdata/msc/bully-partial-restart.Termination-stuck.trace.json"},
+	{"chang-roberts-partial", "../testdata/msc/chang-roberts-partial.Termination-fair-cycle.trace.json"},
+}
+
+// timeline is what a timed trace says of its time, worked out
+// independently of the chart code: the steps that tick and the time after
+// each, the gst steps, and the steps that set a process's timer to a
+// countdown (a step other than a tick after which its timer runs and
+// differs from before, or its own timeout re-armed it).
+type timeline struct {
+	ticks, gsts []int
+	time        []int
+	sets        int
+}
+
+func timelineOf(f *trace.File) timeline {
+	tl := timeline{time: make([]int, len(f.Steps))}
+	for i := 1; i < len(f.Steps); i++ {
+		s := f.Steps[i].Step
+		tl.time[i] = tl.time[i-1]
+		switch s.Kind {
+		case model.KindTick:
+			tl.ticks = append(tl.ticks, i)
+			tl.time[i]++
+			continue
+		case model.KindGST:
+			tl.gsts = append(tl.gsts, i)
+			continue
+		}
+		for j, p := range f.Steps[i].State.Processes {
+			op := f.Steps[i-1].State.Processes[j]
+			if p.Timer == nil || !p.Alive {
+				continue
+			}
+			if _, running := p.Timer.Int(); running && (!op.Alive || !op.Timer.Equal(*p.Timer) || s.Kind == model.KindTimeout && s.Process == p.ID) {
+				tl.sets++
+			}
+		}
+	}
+	return tl
 }
 
 func load(t *testing.T, path string) *trace.File {
@@ -119,7 +165,7 @@ func TestDeterministic(t *testing.T) {
 type svgDoc struct {
 	width, height int
 	text          string         // all character data, in order
-	classes       map[string]int // <g class="..."> counts
+	classes       map[string]int // class="..." counts: <g> of messages and timers, <line> of ticks and gst
 	labelsAfter   bool           // the labels group comes after the messages group
 }
 
@@ -152,7 +198,7 @@ func decodeSVG(t *testing.T, doc string) svgDoc {
 				case depth == 1 && a.Name.Local == "height":
 					d.height, err = strconv.Atoi(a.Value)
 					require.NoError(t, err)
-				case tk.Name.Local == "g" && a.Name.Local == "class":
+				case a.Name.Local == "class":
 					d.classes[a.Value]++
 				case tk.Name.Local == "g" && a.Name.Local == "id" && a.Value == "messages":
 					seenMessages = true
@@ -207,8 +253,40 @@ func TestSVGIsWellFormedAndComplete(t *testing.T) {
 				assert.Contains(t, text.String(), fmt.Sprintf("(steps %d-%d repeat forever)", first, last))
 				assert.Contains(t, text.String(), fmt.Sprintf("↩ back to step %d\n", first))
 			}
+			// A timed run's time axis: a rule per tick labelled with the
+			// time after it, a rule per gst, a bar per timer set.
+			tl := timelineOf(f)
+			assert.Equal(t, len(tl.ticks), d.classes["tick"], "a rule per tick")
+			assert.Equal(t, len(tl.gsts), d.classes["gst"], "a rule per gst")
+			assert.Equal(t, tl.sets, d.classes["timer"], "a bar per timer set")
+			for _, i := range tl.ticks {
+				assert.Contains(t, d.text, fmt.Sprintf("\nt=%d\n", tl.time[i]))
+			}
+			assert.Equal(t, f.Config.Timing != "", strings.Contains(d.text, "\nt=0\n"), "a timed chart starts at t=0")
+			if len(tl.ticks) > 0 {
+				assert.Contains(t, d.text, "tick: the clock advances")
+			}
 		})
 	}
+}
+
+// The race on the time axis: the SVG's rules, timers and tooltips.
+func TestSVGTimeAxis(t *testing.T) {
+	doc := render(t, msc.SVG, load(t, fixtures[5].path))
+	d := decodeSVG(t, doc)
+	for _, s := range []string{"\nt=1\n", "\nt=2\n", "\ntimer := 2\n", "\ntimeout-ok\n",
+		"step 6: tick, t=2\np2.timer: 1 → 0\np3.timer: 1 → 0\nchan p3→p2: [OK(3)@0] → [OK(3)@1]",
+		"OK(3) p3→p2, sent at step 5 (t=1), in flight at the end, aged OK(3)@1",
+		"ELECTION(2) p2→p3, sent at step 2 (t=0), delivered at step 5 (t=1), aged ELECTION(2)@1",
+		"p2's timer: 2 ticks from step 2 (t=0), its timeout taken at step 7 (t=2)",
+		"timer running (timer := ticks it is set to)"} {
+		assert.Contains(t, d.text, s)
+	}
+	assert.Contains(t, render(t, msc.SVG, load(t, fixtures[6].path)), `<title>step 12: gst, t=4&#xA;gst: false → true</title>`)
+	untimed := decodeSVG(t, render(t, msc.SVG, load(t, fixtures[2].path)))
+	assert.NotContains(t, untimed.text, "t=0")
+	assert.NotContains(t, untimed.text, "timer")
+	assert.Zero(t, untimed.classes["tick"]+untimed.classes["timer"])
 }
 
 func TestSVGMarksAndNotes(t *testing.T) {
@@ -225,6 +303,8 @@ var (
 	participantRe = regexp.MustCompile(`^\s*participant (\S+)$`)
 	deliverRe     = regexp.MustCompile(`^\s*(\w+)->>(\w+): (\d+): (.*)$`)
 	lostRe        = regexp.MustCompile(`^\s*(\w+)--x(\w+): `)
+	agedRe        = regexp.MustCompile(`^(.*)@(\d+)$`)
+	everyLaneRe   = regexp.MustCompile(`^\s*Note over p\d+,p\d+: (\d+): (.*)$`)
 )
 
 func TestMermaidStructure(t *testing.T) {
@@ -236,6 +316,7 @@ func TestMermaidStructure(t *testing.T) {
 			require.Equal(t, "sequenceDiagram", lines[0])
 			var participants []string
 			arrows, lost, loops, ends := 0, 0, 0, 0
+			everyLane := map[string]string{} // the notes over every lane, by step
 			for _, ln := range lines[1:] {
 				require.True(t, strings.HasPrefix(ln, "    "), "indented: %q", ln)
 				if m := participantRe.FindStringSubmatch(ln); m != nil {
@@ -243,10 +324,29 @@ func TestMermaidStructure(t *testing.T) {
 				}
 				if m := deliverRe.FindStringSubmatch(ln); m != nil {
 					arrows++
-					// The arrow is the delivery of its step's action.
+					// The arrow is the delivery of its step's action; in a
+					// timed run it says the message's age, as the channel
+					// had it before.
 					step, _ := strconv.Atoi(m[3])
 					require.Less(t, step, len(f.Steps))
-					assert.Equal(t, "deliver "+m[1]+"→"+m[2]+" "+m[4], f.Steps[step].Label())
+					text := m[4]
+					if f.Config.Timing != "" {
+						a := agedRe.FindStringSubmatch(text)
+						require.NotNil(t, a, ln)
+						text = a[1]
+						var ch model.ChannelSnapshot
+						for _, c := range f.Steps[step-1].State.Channels {
+							if c.FromName() == m[1] && c.ToName() == m[2] {
+								ch = c
+							}
+						}
+						require.NotEmpty(t, ch.Ages, ln)
+						assert.Equal(t, strconv.Itoa(ch.Ages[0]), a[2], ln)
+					}
+					assert.Equal(t, "deliver "+m[1]+"→"+m[2]+" "+text, f.Steps[step].Label())
+				}
+				if m := everyLaneRe.FindStringSubmatch(ln); m != nil {
+					everyLane[m[1]] = m[2]
 				}
 				if lostRe.MatchString(ln) {
 					lost++
@@ -267,6 +367,17 @@ func TestMermaidStructure(t *testing.T) {
 			assert.Equal(t, want.delivered, arrows, "an arrow per delivered message")
 			assert.Equal(t, want.lost, lost)
 			assert.Equal(t, loops, ends)
+			// A timed run's ticks and gst are notes over every lane, with
+			// the time after them.
+			tl := timelineOf(f)
+			for _, i := range slices.Concat(tl.ticks, tl.gsts) {
+				assert.Equal(t, fmt.Sprintf("%s, t=%d", f.Steps[i].Label(), tl.time[i]), everyLane[strconv.Itoa(i)], "step %d", i)
+			}
+			if f.Config.Timing != "" {
+				assert.Equal(t, "initial state, t=0", everyLane["0"])
+			} else {
+				assert.Equal(t, "initial state", everyLane["0"])
+			}
 			if f.CycleStart != nil {
 				assert.Equal(t, 1, loops, "the lasso's cycle is a loop block")
 				first := *f.CycleStart + 1
@@ -346,7 +457,7 @@ func TestSVGRendersInChromium(t *testing.T) {
 	if bin == "" {
 		t.Skip(why)
 	}
-	for _, fx := range []int{0, 4} {
+	for _, fx := range []int{0, 4, 5} {
 		name := fixtures[fx].name
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -42,6 +43,9 @@ const (
 	blue    = "#1565c0"
 	grey    = "#616161"
 	ink     = "#212121"
+	slate   = "#546e7a" // a tick's rule
+	teal    = "#00796b" // gst's rule
+	amber   = "#ffb74d" // a running timer's bar
 	fontFam = "DejaVu Sans Mono, Menlo, Consolas, Liberation Mono, monospace"
 )
 
@@ -61,6 +65,8 @@ type layout struct {
 	msgLabels                 []placed
 	noteLabels                []placed
 	markLabels                []placed
+	timerLabels               []placed // timer notes: "timer := 2"
+	ruleLabels                []placed // a timed run's time axis: "t=3" on each tick's rule
 	msgColor                  map[string]string
 	arrowStart, arrowEnd      []point
 	headsBottomTop, legendTop float64
@@ -309,6 +315,24 @@ func (l *layout) compute() {
 		x, y := l.laneX(mk.lane), l.rowY(mk.row)
 		p.addBox(box{x - 7, y - 7, x + 7, y + 7}, costMark)
 	}
+	// The time axis: a rule across the lanes at each tick and gst, its
+	// label at its left end; a bar on a lane while its timer runs.
+	for i, r := range c.rows {
+		text, col := l.ruleText(i)
+		if text == "" {
+			continue
+		}
+		y := l.rowY(i)
+		if r.tick || r.gst {
+			p.addSegment(point{l.lanesLeft, y}, point{lanesRight, y}, costLane)
+		}
+		b := box{l.lanesLeft + 2, y - 2 - labelH, l.lanesLeft + 2 + textW(text) + 2*labelPad, y - 2}
+		p.addBox(b, costLabel)
+		l.ruleLabels = append(l.ruleLabels, placed{b, []part{{text, col}}})
+	}
+	for _, t := range c.timers {
+		p.addBox(l.timerBox(t), costArrow)
+	}
 
 	// Notes first: decisions matter most; then the message labels; the
 	// marks' words last (the gutter says them too).
@@ -324,6 +348,10 @@ func (l *layout) compute() {
 			{x - 8 - w, y + 4 + labelH, x - 8, y + 4 + 2*labelH},
 			{x - w/2, y + 3, x + w/2, y + 3 + labelH},
 		})
+		if nt.timer {
+			l.timerLabels = append(l.timerLabels, placed{b, []part{{nt.text, orange}}})
+			continue
+		}
 		l.noteLabels = append(l.noteLabels, placed{b, []part{{nt.text, ink}}})
 	}
 	for _, g := range gs {
@@ -448,7 +476,33 @@ func (l *layout) crossings() int {
 }
 
 func (l *layout) labels() []placed {
-	return append(append(append([]placed{}, l.msgLabels...), l.noteLabels...), l.markLabels...)
+	return slices.Concat(l.msgLabels, l.noteLabels, l.markLabels, l.timerLabels, l.ruleLabels)
+}
+
+// ruleText is the label of row i's place on the time axis, and its colour:
+// the time after a tick ("t=3"), gst, and the start (t=0); "" elsewhere
+// and in an untimed run.
+func (l *layout) ruleText(i int) (string, string) {
+	r := l.c.rows[i]
+	switch {
+	case !l.c.timed:
+		return "", ""
+	case r.gst:
+		return r.action, teal
+	case r.tick || i == 0:
+		return trace.TimeWords(r.time), slate
+	}
+	return "", ""
+}
+
+// timerBox is where a running timer's bar goes: on its lane, from the row
+// that set it to the row it ended at (past the last row while it runs).
+func (l *layout) timerBox(t timerSpan) box {
+	x, y1 := l.laneX(t.lane), l.rowY(t.to)
+	if t.end == timerRunning {
+		y1 = l.flightY
+	}
+	return box{x - 3, l.rowY(t.from), x + 3, y1}
 }
 
 // ends are where a message's arrow starts and stops.
@@ -522,8 +576,26 @@ func (l *layout) legendItems() []legendItem {
 	if kinds[markTimeout] {
 		items = append(items, legendItem{"timeout", "timeout"})
 	}
-	if len(c.notes) > 0 {
+	decisions, timers := false, false
+	for _, nt := range c.notes {
+		decisions = decisions || !nt.timer
+		timers = timers || nt.timer
+	}
+	if decisions {
 		items = append(items, legendItem{"note", "decision"})
+	}
+	ticks, gst := false, false
+	for _, r := range c.rows {
+		ticks, gst = ticks || r.tick, gst || r.gst
+	}
+	if ticks {
+		items = append(items, legendItem{"tick", "tick: the clock advances (t = ticks so far)"})
+	}
+	if gst {
+		items = append(items, legendItem{"gst", "gst: the global stabilisation time"})
+	}
+	if timers || len(c.timers) > 0 {
+		items = append(items, legendItem{"timer", "timer running (timer := ticks it is set to)"})
 	}
 	return items
 }
@@ -650,7 +722,7 @@ func (l *layout) draw(s *svgWriter) {
 		case i%2 == 1:
 			fill = "#f5f5f5"
 		}
-		tip := fmt.Sprintf("step %d: %s", r.step, r.action)
+		tip := fmt.Sprintf("step %d: %s", r.step, c.timeText(r))
 		if r.premise {
 			tip += " (" + trace.PremiseWords + ")"
 		}
@@ -664,13 +736,21 @@ func (l *layout) draw(s *svgWriter) {
 			s.printf(`<rect x="%s" y="%s" width="%s" height="%s" fill="#ffffff" fill-opacity="0"/>`, num(left-6), num(top), num(right-left+6), num(l.rowH))
 		}
 		y := top + l.rowH/2
-		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0" stroke-width="1"/>`, num(l.lanesLeft), num(y), num(right), num(y))
+		switch {
+		case r.tick:
+			s.printf(`<line class="tick" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"/>`, num(l.lanesLeft), num(y), num(right), num(y), slate)
+		case r.gst:
+			s.printf(`<line class="gst" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="8 4"/>`, num(l.lanesLeft), num(y), num(right), num(y), teal)
+		default:
+			s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e0e0e0" stroke-width="1"/>`, num(l.lanesLeft), num(y), num(right), num(y))
+		}
 		s.printf(`<text x="%s" y="%s" text-anchor="end" fill="%s">%d</text>`, num(margin+l.gutterNumW), num(y+4), grey, r.step)
 		s.printf(`<text x="%s" y="%s" fill="%s">%s</text></g>`+"\n", num(margin+l.gutterNumW+10), num(y+4), ink, esc(r.gutter()))
 	}
 	s.printf("</g>\n")
 
 	l.drawLanes(s)
+	l.drawTimers(s)
 	l.drawArrows(s)
 	l.drawMarks(s)
 	l.drawLabels(s)
@@ -753,14 +833,17 @@ func (l *layout) drawArrows(s *svgWriter) {
 		k := l.kindIndex(m.text)
 		col := l.msgColor[l.c.kindOf[m.text]]
 		fate := [...]string{"delivered", "lost", "in flight"}[m.fate]
-		tip := fmt.Sprintf("%s %s→%s, sent at step %d", m.text, l.c.lanes[m.from], l.c.lanes[m.to], m.sent)
+		tip := fmt.Sprintf("%s %s→%s, sent at %s", m.text, l.c.lanes[m.from], l.c.lanes[m.to], l.step(m.sent))
 		switch m.fate {
 		case delivered:
-			tip += fmt.Sprintf(", delivered at step %d", m.end)
+			tip += ", delivered at " + l.step(m.end)
 		case lost:
-			tip += fmt.Sprintf(", lost at step %d", m.end)
+			tip += ", lost at " + l.step(m.end)
 		default:
 			tip += ", in flight at the end"
+		}
+		if l.c.timed {
+			tip += ", aged " + l.c.endText(m)
 		}
 		dash, head := "", fmt.Sprintf(` marker-end="url(#ah%d)"`, k)
 		switch m.fate {
@@ -781,6 +864,43 @@ func (l *layout) drawArrows(s *svgWriter) {
 			cross(s, e, 4, red)
 		}
 		s.printf("</g>\n")
+	}
+	s.printf("</g>\n")
+}
+
+// step names row r for a tooltip, with its time in a timed run: "step 5
+// (t=1)".
+func (l *layout) step(r int) string {
+	if !l.c.timed {
+		return "step " + strconv.Itoa(r)
+	}
+	return fmt.Sprintf("step %d (%s)", r, trace.TimeWords(l.c.rows[r].time))
+}
+
+// drawTimers draws each running timer as a bar on its lane, with what set
+// and ended it as a tooltip.
+func (l *layout) drawTimers(s *svgWriter) {
+	if len(l.c.timers) == 0 {
+		return
+	}
+	s.printf(`<g id="timers">` + "\n")
+	for _, t := range l.c.timers {
+		tip := fmt.Sprintf("%s's timer: %d ticks from %s", l.c.lanes[t.lane], t.set, l.step(t.from))
+		switch t.end {
+		case timerFired:
+			tip += ", its timeout taken at " + l.step(t.to)
+		case timerStopped:
+			tip += ", set off at " + l.step(t.to)
+		case timerReset:
+			tip += ", set anew at " + l.step(t.to)
+		case timerCrashed:
+			tip += ", gone with the crash at " + l.step(t.to)
+		default:
+			tip += ", running at the end"
+		}
+		b := l.timerBox(t)
+		s.printf(`<g class="timer"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" rx="2" fill="%s" stroke="%s" stroke-width="1"/></g>`+"\n",
+			esc(tip), num(b.x0), num(b.y0), num(b.x1-b.x0), num(b.y1-b.y0), amber, orange)
 	}
 	s.printf("</g>\n")
 }
@@ -828,6 +948,12 @@ func (l *layout) drawLabels(s *svgWriter) {
 	}
 	for _, p := range l.noteLabels {
 		label(s, p, "#fff9c4", "#c0a000")
+	}
+	for _, p := range l.timerLabels {
+		label(s, p, "#ffffff", orange)
+	}
+	for _, p := range l.ruleLabels {
+		label(s, p, "#ffffff", "none")
 	}
 	s.printf("</g>\n")
 }
@@ -901,6 +1027,12 @@ func (l *layout) drawLegend(s *svgWriter) {
 				glyph(s, markTimeout, point{gx, y})
 			case "note":
 				s.printf(`<rect x="%s" y="%s" width="%s" height="12" rx="3" fill="#fff9c4" stroke="#c0a000"/>`, num(x+4), num(y-6), num(legendGlyphW-8))
+			case "tick":
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"/>`, num(x), num(y), num(x+legendGlyphW-4), num(y), slate)
+			case "gst":
+				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="8 4"/>`, num(x), num(y), num(x+legendGlyphW-4), num(y), teal)
+			case "timer":
+				s.printf(`<rect x="%s" y="%s" width="6" height="14" rx="2" fill="%s" stroke="%s" stroke-width="1"/>`, num(gx-3), num(y-7), amber, orange)
 			}
 			s.printf(`<text x="%s" y="%s" fill="%s">%s</text>`+"\n", num(x+legendGlyphW+4), num(y+4), ink, esc(it.text))
 			x += legendGlyphW + textW(it.text) + 22

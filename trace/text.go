@@ -38,6 +38,14 @@ func CycleWords(first, last int) (repeat, back string) {
 // premise holds, in the text, the charts and the explorer page alike.
 const PremiseWords = "premise holds here; its goal never does from here on"
 
+// TimedWords explain a timed run's notation (semantics.md section 6), in
+// the text, the charts' legends and the explorer page alike.
+const TimedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left"
+
+// TimeWords name the time after a step of a timed run, t ticks so far
+// (File.Times), in the charts and the explorer page alike: "t=3".
+func TimeWords(t int) string { return "t=" + strconv.Itoa(t) }
+
 // WriteText renders f for people: the initial state in full, then each
 // step's action and the fields it changed ("p3.elected: ⊥ → 9"), or with
 // full the whole state after every step. A lasso's cycle is marked, and
@@ -49,7 +57,7 @@ func WriteText(w io.Writer, f *File, full bool) {
 	}
 	fmt.Fprintf(w, "%s %s, %d %s:\n", Printable(f.Property), kindText[f.Kind], len(f.Steps)-1, steps)
 	if f.Config.Timing != "" {
-		fmt.Fprintln(w, "      (timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left)")
+		fmt.Fprintf(w, "      (%s)\n", TimedWords)
 	}
 	// The cycle starts with the step after the state the last step returns
 	// to: steps first..last repeat forever.

@@ -122,15 +122,24 @@ func (c Config) Describe() string {
 	if c.Anonymous {
 		parts = append(parts, "anonymous")
 	}
-	if c.Timing != "" {
-		timing := fmt.Sprintf("timing %s, delay %d", c.Timing, c.Delay)
-		if c.Timeout != 0 {
-			timing += fmt.Sprintf(", timeout %d, timeout-coord %d", c.Timeout, c.TimeoutCoord)
-		}
+	if timing := c.DescribeTiming(); timing != "" {
 		parts = append(parts, timing)
 	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
+}
+
+// DescribeTiming is the model of time as Describe says it, "timing sync,
+// delay 1, timeout 2, timeout-coord 6", or "" in the asynchronous model.
+func (c Config) DescribeTiming() string {
+	if c.Timing == "" {
+		return ""
+	}
+	timing := fmt.Sprintf("timing %s, delay %d", c.Timing, c.Delay)
+	if c.Timeout != 0 {
+		timing += fmt.Sprintf(", timeout %d, timeout-coord %d", c.Timeout, c.TimeoutCoord)
+	}
+	return timing
 }
 
 func upTo(n int, one, many string) string {
@@ -180,6 +189,20 @@ type File struct {
 // ClaimsProperty reports whether f claims something of its property: a
 // counterexample or an example does, a measure's witness run does not.
 func (f *File) ClaimsProperty() bool { return f.Kind != KindWitness && f.Kind != KindLasso }
+
+// Times is the time after each step in a timed run (semantics.md section
+// 6): the number of tick steps so far, 0 in the initial state. Time is no
+// part of the state (it grows without bound); it is the run's.
+func (f *File) Times() []int {
+	times := make([]int, len(f.Steps))
+	for i := 1; i < len(f.Steps); i++ {
+		times[i] = times[i-1]
+		if s := f.Steps[i].Step; s != nil && s.Kind == model.KindTick {
+			times[i]++
+		}
+	}
+	return times
+}
 
 // Step is an action and the state after it, both as data; the first step
 // is the initial state, whose Step is null.

@@ -177,16 +177,25 @@ type counterexample struct {
 // the whole path as a chart, titled with the property cx names.
 func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 	v := View{At: at, Cycle: cycle, Property: cx.property, Kind: cx.kind, Premise: cx.premise, History: []Step{}, Steps: []Step{}}
+	f := s.file(w, cycle, cx)
+	times := f.Times()
 	for i := 1; i < len(w.states); i++ {
-		v.History = append(v.History, stepOf(w.index[i], w.steps[i], w.fair[i]))
+		st := stepOf(w.index[i], w.steps[i], w.fair[i])
+		if s.cfg.Timed() {
+			st.Time = &times[i]
+		}
+		v.History = append(v.History, st)
 	}
-	cur := s.exp.Snapshot(w.states[at])
+	cur := f.Steps[at].State
 	var prev *model.Snapshot
 	if at > 0 {
-		p := s.exp.Snapshot(w.states[at-1])
-		prev = &p
+		prev = &f.Steps[at-1].State
 	}
 	v.Processes, v.Channels, v.Counters = stateOf(cur, prev)
+	if s.cfg.Timed() {
+		// The time is the run's, not the state's: the ticks so far.
+		v.Counters = append(v.Counters, valueOf("time", model.Int(times[at]), at > 0 && times[at] != times[at-1]))
+	}
 
 	var b model.Batch
 	s.exp.Expand(w.states[at], &b)
@@ -226,7 +235,7 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 			v.Properties = append(v.Properties, Property{Name: name, Kind: model.Premise.String(), Holds: b.Props&(1<<infos[i].Premise) != 0})
 		}
 	}
-	v.Chart, v.ChartNote = s.chart(w, cycle, cx)
+	v.Chart, v.ChartNote = chart(f)
 	return v
 }
 
@@ -247,6 +256,10 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 			}
 			pr.Fields = append(pr.Fields, valueOf(f.Name, f.Value, changed))
 		}
+		if p.Timer != nil {
+			t := valueOf("timer", *p.Timer, old != nil && (old.Timer == nil || !old.Timer.Equal(*p.Timer)))
+			pr.Timer = &t
+		}
 		procs = append(procs, pr)
 	}
 	find := func(s *model.Snapshot, from, to int) (model.ChannelSnapshot, bool) {
@@ -262,14 +275,15 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 	chans := []Channel{}
 	for _, c := range cur.Channels {
 		old, _ := find(prev, c.From, c.To)
-		changed := prev != nil && !model.Seq(old.Messages...).Equal(model.Seq(c.Messages...))
-		chans = append(chans, channelOf(c.From, c.To, c.Messages, changed))
+		changed := prev != nil && (!model.Seq(old.Messages...).Equal(model.Seq(c.Messages...)) || !slices.Equal(old.Ages, c.Ages))
+		chans = append(chans, channelOf(c, changed))
 	}
 	if prev != nil {
 		// A channel the last step emptied is shown empty and changed.
 		for _, c := range prev.Channels {
 			if _, ok := find(&cur, c.From, c.To); !ok {
-				chans = append(chans, channelOf(c.From, c.To, nil, true))
+				c.Messages, c.Ages = nil, nil
+				chans = append(chans, channelOf(c, true))
 			}
 		}
 	}
@@ -281,6 +295,9 @@ func stateOf(cur model.Snapshot, prev *model.Snapshot) ([]Process, []Channel, []
 		oc, or = prev.Crashes, prev.Restarts
 	}
 	counters := []Value{counter("crashes", cur.Crashes, oc), counter("restarts", cur.Restarts, or)}
+	if cur.GST != nil {
+		counters = append(counters, valueOf("gst", model.Bool(*cur.GST), prev != nil && prev.GST != nil && *prev.GST != *cur.GST))
+	}
 	return procs, chans, counters
 }
 
@@ -288,11 +305,17 @@ func valueOf(name string, v model.Value, changed bool) Value {
 	return Value{Name: name, Value: v, Text: v.String(), Changed: changed}
 }
 
-func channelOf(from, to int, msgs []model.Value, changed bool) Channel {
-	c := Channel{From: from, To: to, FromName: model.ProcName(from), ToName: model.ProcName(to), Messages: []model.Value{}, Text: []string{}, Changed: changed}
-	for _, m := range msgs {
+// channelOf lays a channel out, each message with its age in a timed run
+// (as the text report writes it: "OK(3)@1").
+func channelOf(ch model.ChannelSnapshot, changed bool) Channel {
+	c := Channel{From: ch.From, To: ch.To, FromName: model.ProcName(ch.From), ToName: model.ProcName(ch.To), Messages: []model.Value{}, Text: []string{}, Ages: ch.Ages, Changed: changed}
+	for i, m := range ch.Messages {
 		c.Messages = append(c.Messages, m)
-		c.Text = append(c.Text, m.String())
+		text := m.String()
+		if i < len(ch.Ages) {
+			text = model.AgedText(text, ch.Ages[i])
+		}
+		c.Text = append(c.Text, text)
 	}
 	return c
 }
@@ -330,14 +353,14 @@ func (s *session) verify(w *walk, cycle *int, cx counterexample) error {
 // than the path.
 const maxChartSteps = 600
 
-// chart draws the path with the code of --msc, titled with cx's property
-// when the path is its counterexample.
-func (s *session) chart(w *walk, cycle *int, cx counterexample) (svg, note string) {
-	if len(w.states)-1 > maxChartSteps {
-		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(w.states)-1, maxChartSteps)
+// chart draws the path, as a trace file (session.file), with the code of
+// --msc, titled with its property when it is its counterexample.
+func chart(f *trace.File) (svg, note string) {
+	if len(f.Steps)-1 > maxChartSteps {
+		return "", fmt.Sprintf("no chart: the path has %d steps, charts are drawn up to %d", len(f.Steps)-1, maxChartSteps)
 	}
 	var b strings.Builder
-	if err := msc.SVG(&b, s.file(w, cycle, cx)); err != nil {
+	if err := msc.SVG(&b, f); err != nil {
 		return "", "no chart: " + err.Error()
 	}
 	return b.String(), ""

@@ -31,7 +31,9 @@ type View struct {
 
 	Processes []Process `json:"processes"`
 	Channels  []Channel `json:"channels"`
-	Counters  []Value   `json:"counters"`
+	// Counters are the crashes and restarts, and in a timed run the time
+	// (the ticks so far on the path) and, with partial timing, gst.
+	Counters []Value `json:"counters"`
 
 	Steps      []Step     `json:"steps"`     // the steps enabled here
 	Discarded  int        `json:"discarded"` // steps the channel bound cut off here
@@ -55,6 +57,9 @@ type Step struct {
 	Fair  bool   `json:"fair"` // false: in no weak-fairness class (crash, restart, ...)
 	// Violates names the step properties this step would break.
 	Violates []string `json:"violates,omitempty"`
+	// Time, for a step of the path in a timed run, is the time after it:
+	// the ticks so far (trace.File.Times).
+	Time *int `json:"time,omitempty"`
 	model.StepInfo
 }
 
@@ -65,6 +70,8 @@ type Process struct {
 	Alive        bool    `json:"alive"`
 	AliveChanged bool    `json:"alive_changed"`
 	Fields       []Value `json:"fields"`
+	// Timer is the process's timer in a timed run: its ticks left, or off.
+	Timer *Value `json:"timer,omitempty"`
 }
 
 // Value is a named value, as data and as text, and whether the last step
@@ -85,8 +92,11 @@ type Channel struct {
 	FromName string        `json:"from_name"`
 	ToName   string        `json:"to_name"`
 	Messages []model.Value `json:"messages"`
-	Text     []string      `json:"text"`
-	Changed  bool          `json:"changed"`
+	// Ages are the messages' ages in ticks in a timed run; Text shows
+	// each message with its age after "@".
+	Ages    []int    `json:"ages,omitempty"`
+	Text    []string `json:"text"`
+	Changed bool     `json:"changed"`
 }
 
 // Property is a state predicate's value in the state shown.

@@ -13,8 +13,9 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// The page numbers a lasso's cycle as the text report and the charts do:
-// static/words.js, run in node, says what trace.CycleWords says.
+// The page numbers a lasso's cycle as the text report and the charts do,
+// and says time as they do: static/words.js, run in node, says what
+// trace.CycleWords, PremiseWords, TimedWords and TimeWords say.
 func TestPageWordsMatchTheReport(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -25,14 +26,25 @@ func TestPageWordsMatchTheReport(t *testing.T) {
 	cases := [][2]int{{1, 1}, {6, 8}, {2, 12}, {8, 38}, {3, 4}}
 	in, err := json.Marshal(cases)
 	require.NoError(t, err)
-	script := string(src) + "\nconsole.log(JSON.stringify(" + string(in) + ".map(([f, l]) => cycleWords(f, l))));\nconsole.log(JSON.stringify(premiseWords));\n"
+	times := []int{0, 1, 3, 12}
+	tin, err := json.Marshal(times)
+	require.NoError(t, err)
+	script := string(src) + "\nconsole.log(JSON.stringify(" + string(in) + ".map(([f, l]) => cycleWords(f, l))));\nconsole.log(JSON.stringify(premiseWords));\n" +
+		"console.log(JSON.stringify(timedWords));\nconsole.log(JSON.stringify(" + string(tin) + ".map(timeWords)));\n"
 	out, err := exec.Command(node, "-e", script).Output()
 	require.NoError(t, err)
-	lines := strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)
-	require.Len(t, lines, 2)
-	var premise string
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.Len(t, lines, 4)
+	var premise, timed string
 	require.NoError(t, json.Unmarshal([]byte(lines[1]), &premise))
 	assert.Equal(t, trace.PremiseWords, premise, "the premise's mark")
+	require.NoError(t, json.Unmarshal([]byte(lines[2]), &timed))
+	assert.Equal(t, trace.TimedWords, timed, "a timed run's notation")
+	var timeWords []string
+	require.NoError(t, json.Unmarshal([]byte(lines[3]), &timeWords))
+	for i, tm := range times {
+		assert.Equal(t, trace.TimeWords(tm), timeWords[i], "the time after a step")
+	}
 	var got []struct{ Repeat, Back string }
 	require.NoError(t, json.Unmarshal([]byte(lines[0]), &got))
 	require.Len(t, got, len(cases))

@@ -140,6 +140,8 @@ function render(v) {
     for (const f of p.fields) {
       t.append(el("tr", { class: f.changed ? "changed" : "", "data-field": f.name }, el("th", {}, f.name), el("td", {}, f.text)));
     }
+    // A timed run: the timer, its ticks left or off.
+    if (p.timer) t.append(el("tr", { class: "timer" + (p.timer.changed ? " changed" : ""), "data-field": "timer" }, el("th", {}, "timer"), el("td", {}, p.timer.text)));
     box.append(t);
     procs.append(box);
   }
@@ -156,7 +158,9 @@ function render(v) {
 
   const counters = $("counters");
   counters.replaceChildren();
-  for (const c of v.counters) counters.append(el("span", { class: "counter" + (c.changed ? " changed" : "") }, c.name + " " + c.text));
+  for (const c of v.counters) counters.append(el("span", { class: "counter" + (c.changed ? " changed" : ""), "data-counter": c.name }, c.name + " " + c.text));
+  $("timed").textContent = v.config.timing ? "(" + timedWords + ")" : "";
+  $("timed").hidden = !v.config.timing;
 
   const props = $("properties");
   props.replaceChildren();
@@ -169,7 +173,7 @@ function render(v) {
   const steps = $("steps");
   steps.replaceChildren();
   for (const s of v.steps) {
-    const b = el("button", { class: "step" + (s.fair ? "" : " unfair"), "data-label": s.label, "data-index": String(s.index), "data-kind": s.kind, "data-process": String(s.process) }, s.label);
+    const b = el("button", { class: "step" + (s.fair ? "" : " unfair") + (isTimeStep(s) ? " time-step" : ""), "data-label": s.label, "data-index": String(s.index), "data-kind": s.kind, "data-process": String(s.process) }, s.label);
     if (!s.fair) b.append(el("span", { class: "unfair-tag" }, "unfair"));
     if (s.violates) b.append(el("span", { class: "violates-tag", "data-violates": s.violates.join(",") }, "breaks " + s.violates.join(", ")));
     if (v.at < v.path.length && v.path[v.at] === s.index) b.classList.add("next");
@@ -188,7 +192,11 @@ function render(v) {
     if (v.cycle !== null && i === v.cycle) cls += " cycle-start";
     const a = el("a", { href: "?" + queryWith(v.path, i, v.cycle, v) }, s.label);
     a.addEventListener("click", (e) => { e.preventDefault(); move(i); });
+    if (isTimeStep(s)) cls += " time-step";
     const li = el("li", { class: cls.trim(), "data-step": String(i) }, a);
+    // A timed run's time axis, as the chart's: the time after each tick.
+    if (s.kind === "tick") li.append(el("span", { class: "time-mark" }, " " + timeWords(s.time)));
+    if (i === 0 && v.config.timing) li.append(el("span", { class: "time-mark" }, " " + timeWords(0)));
     // As in the text trace: the marks name the cycle's first step, the one
     // after the state (v.cycle) that the last step returns to.
     if (v.cycle !== null) {
@@ -217,6 +225,11 @@ function render(v) {
   }
 }
 
+// isTimeStep: a tick or gst, the steps of no process in a timed run.
+function isTimeStep(s) {
+  return s.kind === "tick" || s.kind === "gst";
+}
+
 function renderConfig(c) {
   const dl = $("config");
   dl.replaceChildren();
@@ -230,6 +243,14 @@ function renderConfig(c) {
   if (c.initiators && c.initiators.length) add("initiators", c.initiators.join(","));
   if (c.down && c.down.length) add("down", c.down.join(","));
   add("initial leader", c.initial_leader ? "yes" : "no");
+  if (c.timing) {
+    add("timing", c.timing);
+    add("delay", String(c.delay));
+    if (c.timeout) {
+      add("timeout", String(c.timeout));
+      add("timeout-coord", String(c.timeout_coord));
+    }
+  }
   add("max-queue", String(c.max_queue));
 }
 

@@ -4,10 +4,18 @@
 // after the state (the view's cycle) that the last step returns to.
 // (webui's TestPageWordsMatchTheReport runs it in node against the Go.)
 // premiseWords is trace.PremiseWords: the mark of the step of a leads-to's
-// counterexample where its premise holds.
+// counterexample where its premise holds. timedWords is trace.TimedWords,
+// the explanation of a timed run's notation, and timeWords trace.TimeWords,
+// the time after a step (t=3), as the charts' time axis labels it.
 const premiseWords = "premise holds here; its goal never does from here on";
 
 function cycleWords(first, last) {
   const repeat = first === last ? "step " + first + " repeats forever" : "steps " + first + "-" + last + " repeat forever";
   return { repeat: repeat, back: "back to step " + first };
+}
+
+const timedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left";
+
+function timeWords(t) {
+  return "t=" + t;
 }
