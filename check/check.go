@@ -170,6 +170,9 @@ type Report struct {
 	sys          model.PropertySystem
 	// Deepening is set by Deepen: the bounds tried before this report.
 	Deepening *Deepening
+	// Timeouts is set by SearchTimeouts: the timeouts tried before this
+	// report.
+	Timeouts *Timeouts
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the

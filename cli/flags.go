@@ -181,7 +181,8 @@ Checking:
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
   --time-limit D        stop after D (e.g. 60s, 5m), incomplete; with
-                        --max-queue auto, the time for all bounds together
+                        --max-queue auto or --timeout auto, the time for all
+                        searches together
   --memory SIZE         memory budget of the whole process, e.g. 8GiB (default
                         half of this machine's or container's memory, at most
                         3/4 of what is available): the search gives up the
@@ -305,8 +306,10 @@ When GITHUB_ACTIONS is set, each violated property is also printed as an
 ::error annotation.
 
 Exit status: 0 every checked property holds on a complete search (with
---max-queue auto: on the largest bound that finished), 1 a property is
-violated, 2 bad input or an incomplete search, 3 a sampled search
+--max-queue auto: on the largest bound that finished; with --timeout auto:
+the smallest T and T2 were found), 1 a property is violated (with --timeout
+auto: at every T that fits the state encoding), 2 bad input or an
+incomplete search (or timeout search), 3 a sampled search
 (--simulate, --bitstate) spent its budget without finding a violation,
 which proves nothing. Ctrl-C, SIGTERM and SIGHUP
 stop the search with its partial report; a second signal exits at once.
@@ -406,7 +409,11 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	o.cfg = cfg
 	// The algorithm's timers first: a timeout for an algorithm without
 	// them is the mistake to name, whatever the timing.
-	if err := spec.ValidateTimers(cfg, modelopt.FlagName); err != nil {
+	timers := cfg
+	if o.model.AutoTimeout {
+		timers.Timeout = 1 // any T: auto needs timers to set
+	}
+	if err := spec.ValidateTimers(timers, modelopt.FlagName); err != nil {
 		return err
 	}
 	if err != nil {

@@ -66,6 +66,8 @@ func (o *options) checkSimulate(given map[string]bool) error {
 		return errors.New("--simulate takes random runs and keeps no state table: drop --bitstate")
 	case o.model.AutoQueue:
 		return errors.New("--simulate with --max-queue auto: random runs prove no bound, give --max-queue K")
+	case o.model.AutoTimeout:
+		return errors.New("--simulate with --timeout auto: random runs prove no T holds, give --timeout T")
 	case o.exact:
 		return errors.New("--exact applies to a search's state table, which --simulate does not keep: drop --exact")
 	case given["max-states"]:
