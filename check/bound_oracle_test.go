@@ -33,6 +33,8 @@ type oEdge struct {
 	fair   bool
 	sends  int // sends of the step (the total figure)
 	lost   int
+	sent   ts.Sends // per type (the timed oracle's figures)
+	tick   bool     // a tick of time, by the action's kind (section 6)
 }
 
 // oGraph is the reachable graph of a configuration, states by index in
@@ -95,7 +97,8 @@ func oracleGraph(t *testing.T, algo string, cfg model.Config) *oGraph {
 			if fresh {
 				queue = append(queue, to)
 			}
-			g.out[i] = append(g.out[i], oEdge{to: to, action: x.Action, fair: x.Fair != ts.NoFairness, sends: x.Sent.Total(), lost: int(x.Sent.Lost)})
+			g.out[i] = append(g.out[i], oEdge{to: to, action: x.Action, fair: x.Fair != ts.NoFairness, sends: x.Sent.Total(), lost: int(x.Sent.Lost),
+				sent: x.Sent, tick: model.Action(x.Action).Kind() == model.KindTick})
 			g.edges++
 		}
 	}

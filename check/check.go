@@ -174,6 +174,9 @@ type Report struct {
 	sys     model.PropertySystem
 	// Deepening is set by Deepen: the bounds tried before this report.
 	Deepening *Deepening
+	// Timeouts is set by SearchTimeouts: the timeouts tried before this
+	// report.
+	Timeouts *Timeouts
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the
@@ -213,9 +216,6 @@ const determinismProbe = 1000
 // Run performs the check.
 func Run(req Request) (rep *Report, err error) {
 	defer algorithmFault(req.Spec.Name, &rep, &err)
-	if req.Complexity && req.Config.Timed() {
-		return nil, fmt.Errorf("%s: the measures (complexity) are not computed in a timed mode yet: check without them, or measure the asynchronous model", req.Spec.Name)
-	}
 	var opts []model.Option
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())

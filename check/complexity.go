@@ -13,7 +13,8 @@ import (
 
 // Complexity is what a check with Request.Complexity measured
 // (docs/semantics.md section 5): message counts over all complete runs, and the
-// synchronous schedule.
+// synchronous schedule; in a timed mode (section 6) also the time of the
+// complete runs in ticks (Measures.Time).
 type Complexity struct {
 	// Measures is nil when the search could not give them; Skipped says why.
 	Measures *explore.Measures
@@ -25,17 +26,29 @@ type Complexity struct {
 	HasSync   bool
 	Sync      model.SyncRun
 	SyncTrace *explore.Trace
+	// SyncConfig is the configuration the schedule is played on: the
+	// check's, or in a timed mode its asynchronous model (section 6: D, T
+	// and T2 play no part); syncExpander renders that model's states.
+	SyncConfig   model.Config
+	syncExpander model.Expander
 	// SyncBlocked is the label of the step the channel bound refused when
 	// the schedule stopped at it (Sync.Overflow), else "".
 	SyncBlocked string
 }
 
-// Witness names: "min" and "max" (total), "min:TYPE", "max:TYPE",
-// "min:lost", "max:lost", and "sync".
+// The witness names: "min" and "max" (the messages' total), "min:TYPE",
+// "max:TYPE", "min:lost", "max:lost", in a timed mode "min:time" and
+// "max:time" (ticks), and "sync".
+const timeFigure = "time"
+
+// WitnessNames lists the runs a witness name can stand for.
 func (c *Complexity) WitnessNames() []string {
 	var names []string
-	if c.Measures != nil && c.Measures.CompleteRuns {
-		figs, _ := c.Measures.Figures()
+	if m := c.Measures; m != nil && m.CompleteRuns {
+		figs, _ := m.Figures()
+		if m.Time != nil {
+			figs = append(figs, timeFigure)
+		}
 		for _, f := range figs {
 			if f == "total" {
 				names = append(names, "min", "max")
@@ -50,30 +63,53 @@ func (c *Complexity) WitnessNames() []string {
 	return names
 }
 
+// figure is the figure a witness name stands for, and whether the name is
+// its minimum.
+func (c *Complexity) figure(name string) (*explore.Figure, bool) {
+	m := c.Measures
+	extreme, fig, _ := strings.Cut(name, ":")
+	if m == nil || !m.CompleteRuns || extreme != "min" && extreme != "max" {
+		return nil, false
+	}
+	f := (*explore.Figure)(nil)
+	if names, figs := m.Figures(); fig == "" {
+		f = figs[0]
+	} else if i := slices.Index(names, fig); i > 0 {
+		f = figs[i]
+	} else if fig == timeFigure {
+		f = m.Time
+	}
+	return f, extreme == "min"
+}
+
 // Witness returns the run a witness name stands for.
 func (c *Complexity) Witness(name string) (*explore.Trace, error) {
 	if name == "sync" && c.HasSync {
 		return c.SyncTrace, nil
 	}
-	extreme, fig, _ := strings.Cut(name, ":")
-	if fig == "" {
-		fig = "total"
-	}
-	if c.Measures != nil && c.Measures.CompleteRuns && (extreme == "min" || extreme == "max") {
-		names, figs := c.Measures.Figures()
-		if i := slices.Index(names, fig); i >= 0 {
-			if extreme == "min" {
-				return &figs[i].MinRun, nil
-			}
-			return &figs[i].MaxRun, nil
+	if f, isMin := c.figure(name); f != nil {
+		if isMin {
+			return &f.MinRun, nil
 		}
+		return &f.MaxRun, nil
 	}
 	return nil, fmt.Errorf("no witness %q: use one of %s", name, strings.Join(c.WitnessNames(), ", "))
 }
 
+// WitnessProperty is what a witness's trace file is about, the measure as
+// section 5 and 6 name it: "messages.max", "messages.min:ELECTION",
+// "time.max", "messages.sync".
+func WitnessProperty(name string) string {
+	if extreme, fig, _ := strings.Cut(name, ":"); fig == timeFigure {
+		return "time." + extreme
+	}
+	return "messages." + name
+}
+
 // WitnessFile is the witness as a trace file (for charts and --trace-out).
 func (r *Report) WitnessFile(name string) (*trace.File, error) {
-	t, err := r.Complexity.Witness(name)
+	c := r.Complexity
+	t, err := c.Witness(name)
 	if err != nil {
 		return nil, err
 	}
@@ -81,31 +117,60 @@ func (r *Report) WitnessFile(name string) (*trace.File, error) {
 	if t.CycleStart >= 0 {
 		kind = trace.KindLasso
 	}
-	if c := r.Complexity; name == "sync" && c.Sync.Overflow {
-		summary = fmt.Sprintf("the synchronous schedule stopped at the channel bound in round %d, before %s", c.Sync.Rounds-1, c.SyncBlocked)
+	cfg, exp := r.Config, r.Expander
+	if name == "sync" {
+		cfg, exp = c.SyncConfig, c.syncExpander
+		if c.Sync.Overflow {
+			summary = fmt.Sprintf("the synchronous schedule stopped at the channel bound in round %d, before %s", c.Sync.Rounds-1, c.SyncBlocked)
+		}
 	}
-	return trace.New(r.Algo, r.Config, "messages."+name, kind, summary, t, r.Expander), nil
+	return trace.New(r.Algo, cfg, WitnessProperty(name), kind, summary, t, exp), nil
 }
 
-// measureComplexity fills r.Complexity from a search run with
-// explore.Options.Measure.
-func (r *Report) measureComplexity(sys model.System, res *explore.Result) {
+// asynchronous is cfg's asynchronous model: the same configuration
+// without time.
+func asynchronous(cfg model.Config) model.Config {
+	cfg.Timing, cfg.Delay, cfg.Timeout, cfg.TimeoutCoord = model.Async, 0, 0, 0
+	return cfg
+}
+
+// measureComplexity fills r.Complexity from a search of sys run with
+// explore.Options.Measure. The synchronous schedule is played on the
+// asynchronous model of req's configuration (section 6), which in a timed
+// mode is another system than sys.
+func (r *Report) measureComplexity(req Request, sys model.System, res *explore.Result) error {
 	c := &Complexity{Measures: res.Measures, Skipped: res.MeasuresSkipped, Types: []string{"MSG"}}
 	if m, ok := sys.(model.Messenger); ok {
 		c.Types = m.MsgTypes()
 	}
-	if k, ok := sys.(interface{ Synchronous() model.SyncRun }); ok {
-		c.HasSync, c.Sync = true, k.Synchronous()
-		t := &explore.Trace{CycleStart: -1, Steps: []explore.Step{{State: c.Sync.Initial}}}
-		for _, s := range c.Sync.Steps {
-			prev := t.Final().State
-			a := ts.Action(s.Action)
-			t.Steps = append(t.Steps, explore.Step{Action: a, Label: r.Expander.Label(prev, a), State: s.State, Sent: s.Sent})
+	r.Complexity = c
+	async, exp := sys, r.Expander
+	if req.Config.Timed() {
+		var err error
+		if async, err = req.Spec.Build.System(asynchronous(req.Config), nil); err != nil {
+			return fmt.Errorf("the asynchronous model of the synchronous schedule: %w", err)
 		}
-		c.SyncTrace = t
-		if c.Sync.Overflow {
-			c.SyncBlocked = r.Expander.Label(t.Final().State, ts.Action(c.Sync.Blocked))
+		if exp, err = model.ExpanderOf(async); err != nil {
+			return err
 		}
 	}
-	r.Complexity = c
+	k, ok := async.(interface {
+		Synchronous() model.SyncRun
+		Config() model.Config
+	})
+	if !ok {
+		return nil
+	}
+	c.HasSync, c.Sync, c.SyncConfig, c.syncExpander = true, k.Synchronous(), k.Config(), exp
+	t := &explore.Trace{CycleStart: -1, Steps: []explore.Step{{State: c.Sync.Initial}}}
+	for _, s := range c.Sync.Steps {
+		prev := t.Final().State
+		a := ts.Action(s.Action)
+		t.Steps = append(t.Steps, explore.Step{Action: a, Label: exp.Label(prev, a), State: s.State, Sent: s.Sent})
+	}
+	c.SyncTrace = t
+	if c.Sync.Overflow {
+		c.SyncBlocked = exp.Label(t.Final().State, ts.Action(c.Sync.Blocked))
+	}
+	return nil
 }

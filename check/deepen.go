@@ -44,30 +44,9 @@ type Deepening struct {
 
 // BoundRun is the search at one channel bound.
 type BoundRun struct {
-	MaxQueue    int
-	Complete    bool
-	States      int64
-	Transitions int64
-	Discarded   int64
-	Elapsed     time.Duration
-	MemBytes    int64
-	Stopped     string // why the search did not finish ("" if it did)
-	// Undecided says why a property stayed unknown although the search
-	// finished (the state graph outgrew the memory budget, so fair cycles
-	// were not checked); such a bound counts as not finished.
-	Undecided string
-	// BoundedOnly: a property is violated, but only by runs the bound cut
-	// a fair step of.
-	BoundedOnly bool
-	// NotStarted: the time left (Left) was less than the previous bound
-	// took, and this bound has all the states of the previous one and
-	// more, so its search was not started.
-	NotStarted bool
-	Left       time.Duration
+	MaxQueue int
+	Attempt
 }
-
-// Finished: the search at this bound finished and decided every property.
-func (b *BoundRun) Finished() bool { return b.Complete && b.Undecided == "" }
 
 // Stopped returns the bound that did not finish, if any.
 func (d *Deepening) Stopped() *BoundRun {
@@ -106,42 +85,26 @@ func WithTimeLimit(ctx context.Context, limit time.Duration) (context.Context, c
 // of that of bound k+1, but the engine keeps no states between searches,
 // and bound k costs a fraction of bound k+1 when the state space grows fast.
 func Deepen(req Request, limit time.Duration) (*Report, error) {
-	parent := req.Context
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, cancel := parent, context.CancelFunc(func() {})
-	if limit > 0 {
-		ctx, cancel = WithTimeLimit(parent, limit)
-	}
-	defer cancel()
+	s := newSweep(req, limit)
+	defer s.cancel()
 	d := &Deepening{TimeLimit: limit}
-	start := time.Now()
 	var best *Report
 	for k := 1; k <= MaxBound; k++ {
-		if deadline, ok := ctx.Deadline(); ok && k > 1 {
-			prev, left := d.Bounds[k-2], time.Until(deadline)
-			if left < prev.Elapsed {
-				d.Bounds = append(d.Bounds, BoundRun{MaxQueue: k, NotStarted: true, Left: max(left, 0)})
-				break
-			}
+		if a, skip := s.skip(); skip {
+			d.Bounds = append(d.Bounds, BoundRun{MaxQueue: k, Attempt: a})
+			break
 		}
 		r := req
-		r.Config.MaxQueue, r.Context = k, ctx
+		r.Config.MaxQueue = k
 		if req.Bound != nil {
 			req.Bound(k)
 		}
-		began := time.Now()
-		rep, err := Run(r)
+		rep, a, err := s.run(r)
 		if err != nil {
 			return nil, fmt.Errorf("bound %d: %w", k, err)
 		}
+		d.Bounds = append(d.Bounds, BoundRun{MaxQueue: k, Attempt: a})
 		st := rep.Stats
-		// The bound's time is all of it, the fair-cycle check after the
-		// search too: the next bound's costs more.
-		d.Bounds = append(d.Bounds, BoundRun{MaxQueue: k, Complete: st.Complete, States: st.States, Transitions: st.Transitions,
-			Discarded: st.Discarded, Elapsed: time.Since(began), MemBytes: st.MemBytes, Stopped: st.Stopped,
-			BoundedOnly: rep.Violated() && !realViolation(rep), Undecided: undecided(rep)})
 		if realViolation(rep) {
 			// Reported even from a search that did not finish: its trace
 			// is a run of the model.
@@ -152,7 +115,7 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 			best, d.Verdicts, d.Examples = rep, k, true
 			break
 		}
-		if !d.Bounds[k-1].Finished() {
+		if !a.Finished() {
 			if best == nil {
 				best = rep // not even bound 1 finished
 			}
@@ -165,7 +128,7 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 		}
 		d.AtMaxBound = k == MaxBound
 	}
-	d.Elapsed = time.Since(start)
+	d.Elapsed = s.elapsed()
 	best.Deepening = d
 	return best, nil
 }

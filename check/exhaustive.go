@@ -48,7 +48,9 @@ func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets
 		rep.ReductionOff = t.reduceOff
 	}
 	if req.Complexity {
-		rep.measureComplexity(sys, res)
+		if err := rep.measureComplexity(req, sys, res); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }

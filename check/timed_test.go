@@ -9,6 +9,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // twoTimers counts its initiations and at the 1500th arms both of its
@@ -64,9 +65,78 @@ func TestTwoTimersArmedIsAnError(t *testing.T) {
 	assert.True(t, rep.Stats.Complete)
 }
 
-func TestTimedComplexityNotYet(t *testing.T) {
+// In a timed mode --complexity measures time beside the messages, and the
+// synchronous schedule is the asynchronous model's (section 6): the same
+// run as the asynchronous configuration plays, whatever D, T and T2 are.
+// Every witness is a trace file that replays: time's in the timed model,
+// the schedule's in the asynchronous one.
+func TestTimedComplexity(t *testing.T) {
 	spec, err := specs.Builtin().Lookup("bully")
 	require.NoError(t, err)
-	_, err = check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, Timing: model.Sync}, Complexity: true})
-	assert.EqualError(t, err, "bully: the measures (complexity) are not computed in a timed mode yet: check without them, or measure the asynchronous model")
+	async := model.Config{N: 4, Down: []int{4}, Initiators: []int{1}, InitialLeader: true}
+	base, err := check.Run(check.Request{Spec: spec, Config: async, Complexity: true})
+	require.NoError(t, err)
+	assert.Nil(t, base.Complexity.Measures.Time)
+	assert.NotContains(t, base.Complexity.WitnessNames(), "max:time")
+	timed := async
+	timed.Timing, timed.Delay, timed.Timeout = model.Sync, 2, 7
+	rep, err := check.Run(check.Request{Spec: spec, Config: timed, Complexity: true})
+	require.NoError(t, err)
+	c := rep.Complexity
+	require.NotNil(t, c.Measures.Time)
+	assert.Equal(t, base.Complexity.Sync.Latency, c.Sync.Latency)
+	assert.Equal(t, base.Complexity.Sync.Sent, c.Sync.Sent)
+	assert.Equal(t, base.Complexity.SyncTrace.Steps, c.SyncTrace.Steps)
+	assert.Equal(t, base.Config, c.SyncConfig, "the schedule is played on the asynchronous model")
+	assert.Equal(t, []string{"min", "max", "min:ELECTION", "max:ELECTION", "min:OK", "max:OK", "min:COORDINATOR", "max:COORDINATOR",
+		"min:lost", "max:lost", "min:time", "max:time", "sync"}, c.WitnessNames())
+	for _, name := range c.WitnessNames() {
+		f, err := rep.WitnessFile(name)
+		require.NoError(t, err, name)
+		cfg, err := f.Config.Model()
+		require.NoError(t, err, name)
+		assert.Equal(t, name != "sync", cfg.Timed(), name)
+		sys, err := spec.Build.System(cfg, nil)
+		require.NoError(t, err, name)
+		require.NoError(t, trace.Verify(sys, f), name)
+	}
+	f, err := rep.WitnessFile("max:time")
+	require.NoError(t, err)
+	assert.Equal(t, "time.max", f.Property)
+	ticks := 0
+	for _, s := range f.Steps[1:] {
+		if s.Step.Kind == model.KindTick {
+			ticks++
+		}
+	}
+	assert.Equal(t, c.Measures.Time.Max, ticks)
+	_, err = c.Witness("max:TIME")
+	assert.EqualError(t, err, `no witness "max:TIME": use one of min, max, min:ELECTION, max:ELECTION, min:OK, max:OK, min:COORDINATOR, max:COORDINATOR, min:lost, max:lost, min:time, max:time, sync`)
+}
+
+// A simulation with the measures samples the ticks of the complete runs it
+// passes, beside their messages: samples of the exhaustive figures, so
+// within time.min and time.max.
+func TestTimedSimulationSamplesTime(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("bully")
+	require.NoError(t, err)
+	cfg := model.Config{N: 3, MaxCrashes: 2, InitialLeader: true, Timing: model.Sync}
+	full, err := check.Run(check.Request{Spec: spec, Config: cfg, Complexity: true})
+	require.NoError(t, err)
+	exact := full.Complexity.Measures.Time
+	for _, workers := range []int{1, 3} {
+		rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Complexity: true, Workers: workers,
+			Simulate: &check.Simulate{Seed: 7, Runs: 300, Depth: 200}})
+		require.NoError(t, err)
+		m := rep.Simulation.Messages
+		require.NotNil(t, m.Time)
+		assert.Positive(t, m.Samples)
+		assert.GreaterOrEqual(t, m.Time.Min, int64(exact.Min))
+		assert.LessOrEqual(t, m.Time.Max, int64(exact.Max))
+		assert.Positive(t, m.Time.Max, "some sampled run takes time")
+	}
+	cfg.Timing = model.Async
+	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Complexity: true, Simulate: &check.Simulate{Seed: 7, Runs: 50, Depth: 200}})
+	require.NoError(t, err)
+	assert.Nil(t, rep.Simulation.Messages.Time, "no clock, no time")
 }

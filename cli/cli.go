@@ -186,7 +186,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 		}
 	}
 	if o.traceOut != "" {
-		files := rep.Files()
+		files := counterexampleFiles(rep)
 		if rep.Complexity != nil {
 			// The measure's witness run too (checked by --witness before).
 			if name := witnessOf(o.witness, rep); name != "" {
@@ -224,6 +224,16 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 
 // exitStatus is the verdict of a check as an exit status.
 func exitStatus(rep *check.Report) int {
+	if t := rep.Timeouts; t != nil {
+		// The answer is the sweep's, whatever the last search's verdicts.
+		switch {
+		case t.Found():
+			return ExitHolds
+		case t.NoneHolds():
+			return ExitViolation
+		}
+		return ExitIncomplete
+	}
 	switch {
 	case rep.Failed():
 		return ExitViolation

@@ -38,6 +38,9 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 			}
 			fmt.Fprintf(w, "  %-13s min %d  max %s\n", name, f.Min, maxText(f))
 		}
+		if f := m.Time; f != nil {
+			fmt.Fprintf(w, "  %-13s min %d  max %s\n", "time (ticks)", f.Min, maxText(f))
+		}
 	}
 	if r.Bounded() {
 		fmt.Fprintf(w, "  note: the channel bound discarded steps: these are the measures of the model bounded at %s per channel\n", plural.Count(r.Config.MaxQueue, "message"))
@@ -49,6 +52,9 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 			arr = " (the worst arrangement: IDs " + joinInts(s.Arrangement, ",") + ")"
 		}
 		fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
+		if r.Config.Timed() {
+			fmt.Fprintln(w, "    played on the asynchronous model of this configuration: D, T and T2 play no part in it")
+		}
 		if s.Overflow {
 			fmt.Fprintf(w, "    stopped at the channel bound in round %d, before %s (more than --max-queue %s in a channel): the latency and the messages are those of the steps before it\n",
 				s.Rounds-1, c.SyncBlocked, plural.Count(r.Config.MaxQueue, "message"))
@@ -146,6 +152,7 @@ type jsonComplexity struct {
 	Messages     *jsonRange           `json:"messages,omitempty"`
 	ByType       map[string]jsonRange `json:"by_type,omitempty"`
 	Lost         *jsonRange           `json:"lost,omitempty"`
+	Time         *jsonRange           `json:"time,omitempty"` // ticks, in a timed mode
 	CompleteRuns bool                 `json:"complete_runs"`
 	Skipped      string               `json:"not_measured,omitempty"`
 	Seconds      float64              `json:"seconds"`
@@ -191,6 +198,10 @@ func complexityJSON(r *check.Report) *jsonComplexity {
 		out.ByType = map[string]jsonRange{}
 		for i := range m.ByType {
 			out.ByType[m.Types[i]] = rng(&m.ByType[i])
+		}
+		if m.Time != nil {
+			t := rng(m.Time)
+			out.Time = &t
 		}
 	}
 	if c.HasSync {

@@ -13,7 +13,8 @@ import (
 	"github.com/mcheck/mcheck/internal/plural"
 )
 
-// checkDeepen applies the rules of --max-queue auto and --time-limit.
+// checkDeepen applies the rules of --max-queue auto, --timeout auto and
+// --time-limit.
 func (o *options) checkDeepen() error {
 	switch {
 	case o.timeLimit < 0:
@@ -22,13 +23,23 @@ func (o *options) checkDeepen() error {
 		return errors.New("--complexity with --max-queue auto: measures need one fixed bound, give --max-queue K")
 	case o.model.AutoQueue && o.bitstate > 0:
 		return errors.New("--bitstate with --max-queue auto: a bitstate search proves no bound, give --max-queue K")
+	case o.model.AutoTimeout && o.model.AutoQueue:
+		return errors.New("--timeout auto with --max-queue auto: the timeout search needs one fixed bound, give --max-queue K")
+	case o.model.AutoTimeout && o.complexity:
+		return errors.New("--complexity with --timeout auto: measures need one fixed T, give --timeout T")
+	case o.model.AutoTimeout && o.bitstate > 0:
+		return errors.New("--bitstate with --timeout auto: a bitstate search proves no T holds, give --timeout T")
 	}
 	return nil
 }
 
 // runCheck runs the check of o: one search, or with --max-queue auto one
-// per bound; --time-limit bounds the time of all of it.
+// per bound, or with --timeout auto one per timeout; --time-limit bounds
+// the time of all of it.
 func runCheck(req check.Request, o *options) (*check.Report, error) {
+	if o.model.AutoTimeout {
+		return check.SearchTimeouts(req, o.timeLimit)
+	}
 	if o.model.AutoQueue {
 		rep, err := check.Deepen(req, o.timeLimit)
 		if err == nil && req.Context != nil && req.Context.Err() != nil {
@@ -77,11 +88,7 @@ func writeDeepening(w io.Writer, r *check.Report) {
 	if d == nil {
 		return
 	}
-	limit := "no time limit"
-	if d.TimeLimit > 0 {
-		limit = "time limit " + d.TimeLimit.String()
-	}
-	fmt.Fprintf(w, "\nbound deepening (--max-queue auto, %s; the memory budget and --max-states apply to each bound), %.2f s in all\n", limit, d.Elapsed.Seconds())
+	fmt.Fprintf(w, "\nbound deepening (--max-queue auto, %s; the memory budget and --max-states apply to each bound), %.2f s in all\n", limitWords(d.TimeLimit), d.Elapsed.Seconds())
 	for _, b := range d.Bounds {
 		status := "complete"
 		switch {
@@ -106,6 +113,14 @@ func writeDeepening(w io.Writer, r *check.Report) {
 			b.MaxQueue, commas(b.States), commas(b.Discarded), b.Elapsed.Seconds(), status)
 	}
 	fmt.Fprintf(w, "  verdict: %s\n", deepeningVerdict(r))
+}
+
+// limitWords says what time limit a sweep of searches had.
+func limitWords(limit time.Duration) string {
+	if limit > 0 {
+		return "time limit " + limit.String()
+	}
+	return "no time limit"
 }
 
 // deepeningVerdict says in one sentence what the verdicts are about.
@@ -164,7 +179,12 @@ type jsonDeepening struct {
 }
 
 type jsonBound struct {
-	MaxQueue    int     `json:"max_queue"`
+	MaxQueue int `json:"max_queue"`
+	jsonAttempt
+}
+
+// jsonAttempt is one search of a sweep (check.Attempt).
+type jsonAttempt struct {
 	Complete    bool    `json:"complete"`
 	States      int64   `json:"states"`
 	Transitions int64   `json:"transitions"`
@@ -185,10 +205,14 @@ func deepeningJSON(r *check.Report) *jsonDeepening {
 	out := &jsonDeepening{TimeLimitSeconds: d.TimeLimit.Seconds(), Seconds: d.Elapsed.Seconds(), VerdictBound: d.Verdicts, Exhaustive: d.Exhaustive,
 		Violation: d.Violation, Examples: d.Examples, Verdict: deepeningVerdict(r)}
 	for _, b := range d.Bounds {
-		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, Complete: b.Complete, States: b.States,
-			Transitions: b.Transitions, Discarded: b.Discarded, Seconds: b.Elapsed.Seconds(), MemoryBytes: b.MemBytes, Stopped: b.Stopped, BoundedOnly: b.BoundedOnly, NotStarted: b.NotStarted, Undecided: b.Undecided})
+		out.Bounds = append(out.Bounds, jsonBound{MaxQueue: b.MaxQueue, jsonAttempt: attemptJSON(b.Attempt)})
 	}
 	return out
+}
+
+func attemptJSON(a check.Attempt) jsonAttempt {
+	return jsonAttempt{Complete: a.Complete, States: a.States, Transitions: a.Transitions, Discarded: a.Discarded,
+		Seconds: a.Elapsed.Seconds(), MemoryBytes: a.MemBytes, Stopped: a.Stopped, BoundedOnly: a.BoundedOnly, NotStarted: a.NotStarted, Undecided: a.Undecided}
 }
 
 // seconds renders a duration as 0.18 s, 4.2 s or 61 s.

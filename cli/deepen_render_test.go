@@ -12,10 +12,10 @@ import (
 
 // The sentences of a deepening that ran out of time, rendered from data.
 func TestDeepeningVerdictSentences(t *testing.T) {
-	two := check.BoundRun{MaxQueue: 2, Complete: true, States: 7_644_066, Discarded: 8_418_700, Elapsed: 52300 * time.Millisecond}
+	two := check.BoundRun{MaxQueue: 2, Attempt: check.Attempt{Complete: true, States: 7_644_066, Discarded: 8_418_700, Elapsed: 52300 * time.Millisecond}}
 	notStarted := &check.Deepening{TimeLimit: time.Minute, Elapsed: 56 * time.Second, Verdicts: 2, Bounds: []check.BoundRun{
-		{MaxQueue: 1, Complete: true, States: 110_807, Discarded: 162_956, Elapsed: 540 * time.Millisecond},
-		two, {MaxQueue: 3, NotStarted: true, Left: 3900 * time.Millisecond},
+		{MaxQueue: 1, Attempt: check.Attempt{Complete: true, States: 110_807, Discarded: 162_956, Elapsed: 540 * time.Millisecond}},
+		two, {MaxQueue: 3, Attempt: check.Attempt{NotStarted: true, Left: 3900 * time.Millisecond}},
 	}}
 	assert.Equal(t, "the verdicts are for every run with at most 2 messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out; bound 3 was not started with 3.9 s left: it has all 7.6 M states of bound 2 and more, which took 52 s",
 		deepeningVerdict(&check.Report{Deepening: notStarted}))
@@ -29,7 +29,7 @@ bound deepening (--max-queue auto, time limit 1m0s; the memory budget and --max-
   verdict: `+deepeningVerdict(&check.Report{Deepening: notStarted})+"\n", b.String())
 
 	stopped := &check.Deepening{TimeLimit: time.Minute, Elapsed: 60 * time.Second, Verdicts: 2, Bounds: []check.BoundRun{
-		two, {MaxQueue: 3, States: 41_234_567, Elapsed: 7 * time.Second, Stopped: "interrupted: time limit of 1m0s reached"},
+		two, {MaxQueue: 3, Attempt: check.Attempt{States: 41_234_567, Elapsed: 7 * time.Second, Stopped: "interrupted: time limit of 1m0s reached"}},
 	}}
 	assert.Equal(t, "the verdicts are for every run with at most 2 messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out; bound 3 stopped at 60 s with 41 M states (interrupted: time limit of 1m0s reached)",
 		deepeningVerdict(&check.Report{Deepening: stopped}))

@@ -86,6 +86,9 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	if wrong == nil && o.model.AutoQueue {
 		wrong = fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
 	}
+	if wrong == nil && o.model.AutoTimeout {
+		wrong = fmt.Errorf("explore: --timeout auto searches the timeouts of a check, the explorer needs one: give --timeout T (usage: %s)", exploreUsage)
+	}
 	if wrong == nil && o.workers < 0 {
 		wrong = fmt.Errorf("explore: --workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
 	}

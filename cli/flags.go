@@ -187,7 +187,8 @@ Checking:
                         report full counts and every violated property
   --max-states N        stop after N states (the search is then incomplete)
   --time-limit D        stop after D (e.g. 60s, 5m), incomplete; with
-                        --max-queue auto, the time for all bounds together
+                        --max-queue auto or --timeout auto, the time for all
+                        searches together
   --memory SIZE         memory budget of the whole process, e.g. 8GiB (default
                         half of this machine's or container's memory, at most
                         3/4 of what is available): the search gives up the
@@ -215,14 +216,17 @@ Checking:
                         counts smaller (the report says when a property
                         turns it off)
   --complexity          measure messages over all complete runs (min, max,
-                        per type, lost; "unbounded" with a lasso) and play
-                        the synchronous schedule (latency in rounds, messages
+                        per type, lost; "unbounded" with a lasso), in a timed
+                        mode also their time in ticks, and play the
+                        synchronous schedule (latency in rounds, messages
                         round by round); full search, no --por, no --bitstate.
-                        With --simulate: min/mean/max of the sends of the
-                        complete runs the runs passed, as samples, not bounds
+                        With --simulate: min/mean/max of the sends (and
+                        ticks) of the complete runs the runs passed, as
+                        samples, not bounds
   --witness NAME        print (and draw with --msc) the run attaining a
                         measure: min, max, min:TYPE, max:TYPE, min:lost,
-                        max:lost, sync, or none (default max)
+                        max:lost, in a timed mode min:time and max:time,
+                        sync, or none (default max)
   --exact               store whole states, not only their 64-bit fingerprints,
                         so that no fingerprint collision can hide a state
                         (the report gives the collision odds otherwise);
@@ -308,8 +312,10 @@ When GITHUB_ACTIONS is set, each violated property is also printed as an
 ::error annotation.
 
 Exit status: 0 every checked property holds on a complete search (with
---max-queue auto: on the largest bound that finished), 1 a property is
-violated, 2 bad input or an incomplete search, 3 a sampled search
+--max-queue auto: on the largest bound that finished; with --timeout auto:
+the smallest T and T2 were found), 1 a property is violated (with --timeout
+auto: at every T that fits the state encoding), 2 bad input or an
+incomplete search (or timeout search), 3 a sampled search
 (--simulate, --bitstate) spent its budget without finding a violation,
 which proves nothing. Ctrl-C, SIGTERM and SIGHUP
 stop the search with its partial report; a second signal exits at once.
@@ -409,7 +415,11 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	o.cfg = cfg
 	// The algorithm's timers first: a timeout for an algorithm without
 	// them is the mistake to name, whatever the timing.
-	if err := spec.ValidateTimers(cfg, modelopt.FlagName); err != nil {
+	timers := cfg
+	if o.model.AutoTimeout {
+		timers.Timeout = 1 // any T: auto needs timers to set
+	}
+	if err := spec.ValidateTimers(timers, modelopt.FlagName); err != nil {
 		return err
 	}
 	if err != nil {
@@ -438,6 +448,9 @@ func (o *options) checkWitness(spec specs.Spec) error {
 	c := check.Complexity{
 		Measures: &explore.Measures{Types: types, ByType: make([]explore.Figure, len(types)), CompleteRuns: true},
 		HasSync:  hasSync,
+	}
+	if o.cfg.Timed() {
+		c.Measures.Time = &explore.Figure{}
 	}
 	names := c.WitnessNames()
 	if !slices.Contains(names, o.witness) {

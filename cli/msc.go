@@ -54,7 +54,7 @@ func writeMSCFile(path string, f *trace.File) error {
 func writeCharts(path string, rep *check.Report, stderr io.Writer) error {
 	var mscErr error
 	if path != "" {
-		files := rep.Files()
+		files := counterexampleFiles(rep)
 		switch {
 		case len(files) == 0:
 			fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s not written\n", path)

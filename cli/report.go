@@ -133,6 +133,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold (nor a Sometimes to be unreachable)")
 	}
 	writeDeepening(w, r)
+	writeTimeouts(w, r, full)
 	for _, f := range r.Files() {
 		fmt.Fprintln(w)
 		trace.WriteText(w, f, full)
@@ -274,6 +275,7 @@ type jsonReport struct {
 	Bitstate             *jsonBitstate   `json:"bitstate,omitempty"`
 	Properties           []jsonProperty  `json:"properties"`
 	Deepening            *jsonDeepening  `json:"deepening,omitempty"`
+	Timeouts             *jsonTimeouts   `json:"timeouts,omitempty"`
 	Simulation           *jsonSimulation `json:"simulation,omitempty"`
 	// Vacuous says, when the search took no step at all, that every
 	// property holds of the initial state alone, and what to change.
@@ -397,7 +399,18 @@ func writeJSON(w io.Writer, r *check.Report, member *swarm.Result) error {
 	}
 	out.jsonMeasures = measuresJSON(r)
 	out.Deepening = deepeningJSON(r)
+	out.Timeouts = timeoutsJSON(r)
 	out.Vacuous = idleLine(r)
+	out.Properties = propertiesJSON(r)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// propertiesJSON is every verdict of r with its counterexamples.
+func propertiesJSON(r *check.Report) []jsonProperty {
+	var props []jsonProperty
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded,
 			Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
@@ -410,10 +423,7 @@ func writeJSON(w io.Writer, r *check.Report, member *swarm.Result) error {
 			jc.Trace, jc.CycleStart = jsonTrace(r, a.Trace)
 			p.Also = append(p.Also, jc)
 		}
-		out.Properties = append(out.Properties, p)
+		props = append(props, p)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return props
 }

@@ -67,6 +67,8 @@ func (o *options) checkSimulate(given map[string]bool) error {
 		return errors.New("--simulate takes random runs and keeps no state table: drop --bitstate")
 	case o.model.AutoQueue:
 		return errors.New("--simulate with --max-queue auto: random runs prove no bound, give --max-queue K")
+	case o.model.AutoTimeout:
+		return errors.New("--simulate with --timeout auto: random runs prove no T holds, give --timeout T")
 	case o.exact:
 		return errors.New("--exact applies to a search's state table, which --simulate does not keep: drop --exact")
 	case given["max-states"]:
@@ -184,6 +186,9 @@ func sampledText(m *explore.SampledMessages) string {
 		parts = append(parts, one(t, m.ByType[i]))
 	}
 	parts = append(parts, one("lost", m.Lost))
+	if m.Time != nil {
+		parts = append(parts, one("ticks", *m.Time))
+	}
 	return "min/mean/max " + strings.Join(parts, ", ")
 }
 
@@ -268,6 +273,9 @@ func simulationJSON(r *check.Report) *jsonSimulation {
 		j.Messages = &jsonSampled{Samples: m.Samples, Figures: map[string]jsonSample{"total": one(m.Total), "lost": one(m.Lost)}}
 		for i, t := range m.Types {
 			j.Messages.Figures[t] = one(m.ByType[i])
+		}
+		if m.Time != nil {
+			j.Messages.Figures["ticks"] = one(*m.Time)
 		}
 	}
 	for _, f := range r.Found {

@@ -116,3 +116,37 @@ func TestTimedJSON(t *testing.T) {
 	}
 	assert.True(t, ticked)
 }
+
+// --complexity in a timed mode: time in ticks beside the messages, its
+// witnesses printed, kept as trace files that replay and carried in JSON;
+// the synchronous schedule is said to be the asynchronous model's.
+func TestTimedComplexity(t *testing.T) {
+	args := []string{"--algo", "bully", "--n", "3", "--down", "3", "--initiators", "1", "--timing", "sync", "--complexity"}
+	code, out, stderr := run(append(args, "--witness", "max:time")...)
+	require.Equal(t, 0, code, stderr)
+	for _, want := range []string{
+		"  lost          min 2  max 2\n  time (ticks)  min 5  max 5\n",
+		"  synchronous  latency 4 rounds, 5 messages (ELECTION 3, OK 1, COORDINATOR 1), 2 lost\n    played on the asynchronous model of this configuration: D, T and T2 play no part in it\n",
+		"time.max witness run, 10 steps:",
+	} {
+		assert.Contains(t, out, want)
+	}
+	dir := t.TempDir() + "/"
+	code, _, stderr = run(append(args, "--witness", "min:time", "--trace-out", dir)...)
+	require.Equal(t, 0, code, stderr)
+	code, out, stderr = run("replay", "--quiet", dir+"time.min-witness.trace.json")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "the witness of time.min (10 steps; every step replays)")
+	code, out, stderr = run(append(args, "--json")...)
+	require.Equal(t, 0, code, stderr)
+	var rep struct {
+		Complexity struct {
+			Time struct{ Min, Max any } `json:"time"`
+		} `json:"complexity"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, []any{5.0, 5.0}, []any{rep.Complexity.Time.Min, rep.Complexity.Time.Max})
+	code, _, stderr = run("--algo", "bully", "--n", "3", "--complexity", "--witness", "max:time")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `no witness "max:time" among the measures of bully`)
+}

@@ -11,7 +11,8 @@ import (
 
 // Measures are message counts over all complete runs of the explored graph
 // (docs/semantics.md section 5): runs from an initial state to a quiescent state
-// (no fair step enabled, no step discarded by the channel bound).
+// (no fair step enabled, no step discarded by the channel bound); for a
+// system with a clock (ts.Clocked), also their time in ticks (section 6).
 type Measures struct {
 	// Types names the message types of ByType, in the system's order.
 	Types []string
@@ -21,6 +22,9 @@ type Measures struct {
 	Total        Figure
 	ByType       []Figure
 	Lost         Figure
+	// Time counts the tick steps of a run (docs/semantics.md section 6:
+	// time.min and time.max); nil for a system without a clock.
+	Time *Figure
 	// Elapsed is the time of the dynamic program and the witnesses, after
 	// the search.
 	Elapsed time.Duration
@@ -80,6 +84,13 @@ func (s *search) measureGraph() (*Measures, error) {
 		types = m.MsgTypes()
 	}
 	m := &Measures{Types: types, ByType: make([]Figure, len(types))}
+	tick, clocked := int32(0), false
+	if c, ok := s.sys.(ts.Clocked); ok {
+		tick, clocked = c.TickClass()
+	}
+	if clocked {
+		m.Time = &Figure{}
+	}
 	ending := g.reachesQuiet()
 	if g.interrupted() != nil {
 		return nil, nil
@@ -100,6 +111,17 @@ func (s *search) measureGraph() (*Measures, error) {
 	}
 	costs = append(costs, func(e uint32) int { return int(g.sent.ptr(e).Lost) })
 	_, figs := m.Figures()
+	if m.Time != nil {
+		// A tick is the one step of its fairness class (ts.Clocked),
+		// and the graph keeps every edge's class.
+		figs = append(figs, m.Time)
+		costs = append(costs, func(e uint32) int {
+			if g.class.at(e) == tick {
+				return 1
+			}
+			return 0
+		})
+	}
 	for i, cost := range costs {
 		if err := s.minimise(figs[i], cost); err != nil {
 			return nil, err

@@ -167,7 +167,8 @@ type SimStats struct {
 	Taken   []int64
 	Enabled []bool
 	// Messages are the sends of the complete runs the runs passed through
-	// (every quiescent state a run reached ends one), with Measure.
+	// (every quiescent state a run reached ends one), and their time in
+	// ticks for a system with a clock, with Measure.
 	Messages *SampledMessages
 	// Found describes how each violation of Result.Violations was found,
 	// in the same order.
@@ -193,6 +194,8 @@ type SampledMessages struct {
 	Total   Sample
 	ByType  []Sample
 	Lost    Sample
+	// Time is the ticks of the runs (ts.Clocked); nil without a clock.
+	Time *Sample
 }
 
 // Sample is the least, the largest and the sum of a figure over samples.
@@ -224,16 +227,18 @@ type msgSamples struct {
 	total  Sample
 	byType [ts.MaxMsgTypes]Sample
 	lost   Sample
+	time   Sample
 }
 
-// add samples the sends of one complete run.
-func (m *msgSamples) add(s *ts.Sends) {
+// add samples the sends and the ticks of one complete run.
+func (m *msgSamples) add(s *ts.Sends, ticks int64) {
 	one := func(v int64) Sample { return Sample{v, v, v} }
 	m.total.merge(one(int64(s.Total())), m.n, 1)
 	for i, v := range s.ByType {
 		m.byType[i].merge(one(int64(v)), m.n, 1)
 	}
 	m.lost.merge(one(int64(s.Lost)), m.n, 1)
+	m.time.merge(one(ticks), m.n, 1)
 	m.n++
 }
 
@@ -243,11 +248,16 @@ func (m *msgSamples) merge(o *msgSamples) {
 		m.byType[i].merge(o.byType[i], m.n, o.n)
 	}
 	m.lost.merge(o.lost, m.n, o.n)
+	m.time.merge(o.time, m.n, o.n)
 	m.n += o.n
 }
 
-func (m *msgSamples) result(types []string) *SampledMessages {
+func (m *msgSamples) result(types []string, clocked bool) *SampledMessages {
 	r := &SampledMessages{Samples: m.n, Types: types, Total: m.total, Lost: m.lost}
+	if clocked {
+		t := m.time
+		r.Time = &t
+	}
 	for i := range types {
 		r.ByType = append(r.ByType, m.byType[i])
 	}
@@ -310,6 +320,9 @@ func Simulate(sys ts.System, opt SimOptions) (*Result, error) {
 			leads: opt.LeadsTo, leadMask: leadMask,
 			depth: opt.Depth, sched: opt.Scheduler, measure: opt.Measure, kind: opt.Kind, kinds: max(opt.Kinds, 1),
 		},
+	}
+	if c, ok := sys.(ts.Clocked); ok {
+		s.p.tick, s.p.clocked = c.TickClass()
 	}
 	defer s.tab.free()
 	s.cond = sync.NewCond(&s.mu)

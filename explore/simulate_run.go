@@ -31,8 +31,12 @@ type plan struct {
 	// one choice among the unfair steps (Walk).
 	stopQuiet bool
 	measure   bool
-	kind      func(ts.Action) int
-	kinds     int
+	// clocked: tick is the fairness class of the system's ticks
+	// (ts.Clocked), which the measures count as time.
+	clocked bool
+	tick    int32
+	kind    func(ts.Action) int
+	kinds   int
 }
 
 // runFault is a violation a run found at its last position.
@@ -85,6 +89,7 @@ type runner struct {
 
 	// What the run did, for the statistics.
 	sent      ts.Sends // sends so far
+	ticks     int64    // ticks so far (plan.clocked)
 	msgs      msgSamples
 	discarded int64
 	taken     []int64 // per kind
@@ -133,7 +138,7 @@ func (r *runner) reset() {
 	r.off = append(r.off, 0)
 	r.seen.reset()
 	r.next = 0
-	r.sent, r.msgs, r.discarded, r.enabled, r.bad = ts.Sends{}, msgSamples{}, 0, 0, r.bad[:0]
+	r.sent, r.ticks, r.msgs, r.discarded, r.enabled, r.bad = ts.Sends{}, 0, msgSamples{}, 0, 0, r.bad[:0]
 	r.hits, r.hitMask = r.hits[:0], 0
 	for k := range r.armedAt {
 		r.armedAt[k], r.lastTo[k] = -1, -1
@@ -261,7 +266,7 @@ func (r *runner) run() (end RunEnd, ok bool) {
 			if b.Discarded > 0 {
 				end = EndStuck
 			} else if p.measure {
-				r.msgs.add(&r.sent)
+				r.msgs.add(&r.sent, r.ticks)
 			}
 			// A quiescent state ends a complete run (sampled above), but
 			// the faults left (crashes, restarts, spurious steps) may still
@@ -348,6 +353,9 @@ func (r *runner) take(b *ts.Batch, k int) (RunEnd, bool) {
 	r.taken[r.kindOf(y.Action)]++
 	if p.measure {
 		r.sent.Add(y.Sent)
+		if p.clocked && y.Fair == p.tick {
+			r.ticks++
+		}
 	}
 	bad := p.step &^ y.Props
 	for q := 0; bad != 0; q, bad = q+1, bad>>1 {

@@ -314,7 +314,7 @@ func (s *simulation) result() (*Result, error) {
 		if m, ok := s.sys.(ts.Messenger); ok {
 			types = m.MsgTypes()
 		}
-		sim.Messages = s.msgs.result(types)
+		sim.Messages = s.msgs.result(types, s.p.clocked)
 	}
 	r := &Result{Stats: st, Simulation: sim}
 	slices.SortFunc(s.found, func(a, b *foundRun) int {

@@ -81,5 +81,11 @@ func (k *Kernel[L, M]) classTimer(p, t int) int32 {
 	return k.fair.class(famTimer, p*len(k.timers)+t)
 }
 
+// TickClass implements ts.Clocked: in a timed mode, tick is one family of
+// one member (section 6), the class of every tick step and of no other.
+func (k *Kernel[L, M]) TickClass() (int32, bool) {
+	return k.fair.class(famTick, 0), k.shape.timed
+}
+
 // FairClass implements System.
 func (k *Kernel[L, M]) FairClass(c int32) string { return k.fair.name(c) }

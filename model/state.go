@@ -429,6 +429,15 @@ func (k *Kernel[L, M]) chanSnapshot(w *world[L, M], ch int) ChannelSnapshot {
 	return c
 }
 
+// TimerWidthError: a timer's duration does not fit the state encoding's
+// countdown, so the configuration cannot be checked; a search over
+// timeouts (check.SearchTimeouts) ends there.
+type TimerWidthError struct{ Ticks, Max int }
+
+func (e *TimerWidthError) Error() string {
+	return fmt.Sprintf("a timer of %d ticks does not fit the state encoding: at most %d", e.Ticks, e.Max)
+}
+
 // checkWidths reports a configuration whose states would not fit the
 // encoding's fixed widths above; longest is the longest of the algorithm's
 // timers in ticks (timed shapes), sendCap the cap of the sends counted.
@@ -441,7 +450,7 @@ func checkWidths(cfg *Config, timers, longest, sendCap int) error {
 	case cfg.Timed() && cfg.Delay > maxAge:
 		return fmt.Errorf("a delay of %d ticks does not fit the state encoding: a message's age is at most %d", cfg.Delay, maxAge)
 	case cfg.Timed() && longest > maxCountdown:
-		return fmt.Errorf("a timer of %d ticks does not fit the state encoding: at most %d", longest, maxCountdown)
+		return &TimerWidthError{Ticks: longest, Max: maxCountdown}
 	case cfg.N > MaxN:
 		return fmt.Errorf("%d processes do not fit the state encoding: at most %d", cfg.N, MaxN)
 	case cfg.MaxQueue > maxChanCount:

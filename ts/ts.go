@@ -64,6 +64,11 @@ func (s *Sends) Add(o Sends) {
 // names the message types that index Sends.ByType.
 type Messenger interface{ MsgTypes() []string }
 
+// Clocked is implemented by systems that may have discrete time: when ok,
+// every step of weak-fairness class tick, and no other, lets one unit of
+// time pass, so a searcher can count time by a step's class.
+type Clocked interface{ TickClass() (tick int32, ok bool) }
+
 // Batch receives the successors of one state. It is reused from state to
 // state so that expansion does not allocate.
 type Batch struct {

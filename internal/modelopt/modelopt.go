@@ -188,7 +188,8 @@ var Options = []Option{
 		Example: model.Config{N: 3, MaxQueue: 2},
 		bind: func(fs *flag.FlagSet, g *Given) {
 			g.Config.MaxQueue = -1 // not given: the model's default
-			fs.Var(queueBound{&g.Config.MaxQueue, &g.AutoQueue}, "max-queue", "")
+			fs.Var(orAuto{k: &g.Config.MaxQueue, auto: &g.AutoQueue, unset: -1, dflt: "2N",
+				use: "use 1 or more, or auto to deepen the bound within --time-limit and --memory"}, "max-queue", "")
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.MaxQueue), c.MaxQueue != 2*c.N
@@ -224,10 +225,17 @@ var Options = []Option{
 		Field: "Timeout", Flag: "timeout", API: "Timeout", Trace: "timeout",
 		Usage: `  --timeout T           Bully's T, the wait for an OK, in ticks (default 2D+1;
                         with --timing sync or partial, for algorithms with
-                        timers)
+                        timers); auto: check at T = 1, 2, 3, ... (T2 at its
+                        default) until every property holds, then T2 = 1,
+                        2, ... at that T, within --time-limit and --memory,
+                        and report the smallest values and the
+                        counterexample of the largest that fails
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, Timeout: 5},
-		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.Timeout, "timeout", 0) },
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(orAuto{k: &g.Config.Timeout, auto: &g.AutoTimeout, dflt: "2D+1",
+				use: "use 1 tick or more, or auto to search for the smallest T at which every property holds"}, "timeout", "")
+		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.Timeout), c.Timeout != 0 && c.Timeout != 2*c.Delay+1
 		},
@@ -316,6 +324,9 @@ type Given struct {
 	InitialLeader OptBool
 	// AutoQueue is --max-queue auto (the command line's bound deepening).
 	AutoQueue bool
+	// AutoTimeout is --timeout auto (the command line's search for the
+	// smallest timeouts that hold); Config.Timeout is then 0.
+	AutoTimeout bool
 }
 
 // Bind defines the model's flags on fs, writing into g.
@@ -352,9 +363,12 @@ func (g Given) Resolve(set func(field string) bool, name func(field string) stri
 	// A duration of 0 ticks given: 0 is the model's "default", not a
 	// duration.
 	for _, f := range []string{"Delay", "Timeout", "TimeoutCoord"} {
-		if set(f) && reflect.ValueOf(c).FieldByName(f).Int() == 0 {
+		if set(f) && reflect.ValueOf(c).FieldByName(f).Int() == 0 && !(f == "Timeout" && g.AutoTimeout) {
 			return c, fmt.Errorf("%s 0 is out of range: give 1 tick or more", name(f))
 		}
+	}
+	if g.AutoTimeout && !c.Timed() {
+		return c, fmt.Errorf("%s auto needs %s sync or partial: the asynchronous model (%s async, the default) has no clocks", name("Timeout"), name("Timing"), name("Timing"))
 	}
 	c.InitialLeader = initialLeader
 	if g.InitialLeader.Given {

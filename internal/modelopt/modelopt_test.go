@@ -145,3 +145,28 @@ func TestTimedOptions(t *testing.T) {
 	g.Bind(fs)
 	assert.ErrorContains(t, fs.Parse([]string{"--timing", "eventually"}), "use async, sync or partial")
 }
+
+// --timeout auto, like --max-queue auto, leaves the value to the command
+// line's search: the configuration keeps the default (0), Given says auto,
+// and it needs a timed mode.
+func TestTimeoutAuto(t *testing.T) {
+	var g Given
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.Bind(fs)
+	require.NoError(t, fs.Parse([]string{"--timing", "sync", "--timeout", "auto"}))
+	assert.True(t, g.AutoTimeout)
+	assert.Equal(t, 0, g.Config.Timeout)
+	assert.Equal(t, "auto", fs.Lookup("timeout").Value.String())
+	set := func(f string) bool { return f == "Timeout" || f == "Timing" }
+	g.Config.MaxQueue = 0 // not given (the front end's -1): the default
+	c, err := g.Resolve(set, FlagName, true)
+	require.NoError(t, err, "auto is not a duration of 0 ticks")
+	assert.Equal(t, 0, c.Timeout)
+
+	_, err = parse(t, []string{"--timeout", "auto"}, true)
+	assert.EqualError(t, err, "--timeout auto needs --timing sync or partial: the asynchronous model (--timing async, the default) has no clocks")
+	require.NoError(t, fs.Parse([]string{"--timeout", "4"}))
+	assert.False(t, g.AutoTimeout, "the last --timeout counts")
+	assert.Equal(t, 4, g.Config.Timeout)
+}

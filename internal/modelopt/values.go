@@ -97,31 +97,37 @@ func (f enumFlag[T]) Set(s string) error {
 	return nil
 }
 
-// queueBound reads --max-queue: a number, or auto for bound deepening.
-type queueBound struct {
+// orAuto reads a number or auto, where auto asks the command line to
+// search for the value: --max-queue auto deepens the channel bound,
+// --timeout auto looks for the smallest T that holds.
+type orAuto struct {
 	k    *int
 	auto *bool
+	// unset is k's value when no number is given (auto included), shown
+	// as dflt; use says what to give instead of something else.
+	unset     int
+	dflt, use string
 }
 
-func (f queueBound) String() string {
+func (f orAuto) String() string {
 	if f.auto != nil && *f.auto {
 		return "auto"
 	}
-	if f.k == nil || *f.k < 0 {
-		return "2N"
+	if f.k == nil || *f.k == f.unset {
+		return f.dflt
 	}
 	return strconv.Itoa(*f.k)
 }
 
-func (f queueBound) Set(s string) error {
+func (f orAuto) Set(s string) error {
 	s = strings.TrimSpace(s)
 	if s == "auto" {
-		*f.auto, *f.k = true, -1
+		*f.auto, *f.k = true, f.unset
 		return nil
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a number: use 1 or more, or auto to deepen the bound within --time-limit and --memory", s)
+		return fmt.Errorf("%q is not a number: %s", s, f.use)
 	}
 	*f.auto, *f.k = false, v
 	return nil

@@ -53,12 +53,16 @@ func TestTheTutorialSteps(t *testing.T) {
 	assert.Equal(t, []stepKind{runStep, fileStep, fileStep, runStep, outputStep, runStep, outputStep, editStep, runStep, outputStep, fileStep, runStep, outputStep,
 		fileStep, editStep, runStep, outputStep, editStep, runStep, outputStep,
 		editStep, fileStep, editStep, editStep, runStep, outputStep,
-		fileStep, editStep, runStep, outputStep}, kinds)
-	assert.Equal(t, []string{"myring/myring.go", "myring/myring_test.go", "mcheck/main.go", "myring/properties.go", "myring/questions.go", "myring/messages.go"}, files)
+		fileStep, editStep, runStep, outputStep,
+		fileStep, fileStep, runStep, outputStep, editStep, runStep, outputStep}, kinds)
+	assert.Equal(t, []string{"myring/myring.go", "myring/myring_test.go", "mcheck/main.go", "myring/properties.go", "myring/questions.go", "myring/messages.go",
+		"myecho/myecho.go", "myecho/myecho_test.go"}, files)
 	assert.Equal(t, 1, steps[8].exit, "the broken test fails")
 	assert.Equal(t, 1, steps[18].exit, "the broken invariant fails")
 	assert.Equal(t, 1, steps[24].exit, "the leads-to fails")
 	assert.Equal(t, 0, steps[28].exit, "the message bound holds")
+	assert.Equal(t, 1, steps[32].exit, "the timer of a round trip fails")
+	assert.Equal(t, 0, steps[35].exit, "the timer of a round trip and a tick passes")
 }
 
 func TestParseStepsRejectsLooseMarkers(t *testing.T) {

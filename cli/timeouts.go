@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/trace"
+)
+
+// writeTimeouts lists the timeouts that --timeout auto tried, says what it
+// found, and prints the counterexamples of the largest values that fail.
+func writeTimeouts(w io.Writer, r *check.Report, full bool) {
+	t := r.Timeouts
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(w, "\ntimeout search (--timeout auto at delay %d, %s; the memory budget and --max-states apply to each search), %.2f s in all\n", t.Delay, limitWords(t.TimeLimit), t.Elapsed.Seconds())
+	for _, run := range t.Runs {
+		if run.NotStarted {
+			fmt.Fprintf(w, "  T %-3d T2 %-3d %s\n", run.Timeout, run.TimeoutCoord, runStatus(run))
+			continue
+		}
+		fmt.Fprintf(w, "  T %-3d T2 %-3d %12s states  %8.2f s  %s\n", run.Timeout, run.TimeoutCoord, commas(run.States), run.Elapsed.Seconds(), runStatus(run))
+	}
+	fmt.Fprintf(w, "  verdict: %s\n", timeoutsVerdict(t))
+	for _, f := range []struct {
+		rep  *check.Report
+		what string
+	}{{t.Failure, "T"}, {t.CoordFailure, "T2"}} {
+		if f.rep == nil || f.rep == r {
+			continue // r's own are printed below it
+		}
+		c := f.rep.Config
+		fmt.Fprintf(w, "\nat %s = %d, the largest %s that fails (delay %d, timeout %d, timeout-coord %d):\n", f.what, valueOf(f.what, f.rep), f.what, c.Delay, c.Timeout, c.TimeoutCoord)
+		for _, file := range f.rep.Files() {
+			fmt.Fprintln(w)
+			trace.WriteText(w, file, full)
+		}
+	}
+}
+
+// valueOf is T or T2 of rep's configuration.
+func valueOf(what string, rep *check.Report) int {
+	if what == "T2" {
+		return rep.Config.TimeoutCoord
+	}
+	return rep.Config.Timeout
+}
+
+// runStatus says what one search of the timeout search found.
+func runStatus(run check.TimeoutRun) string {
+	switch {
+	case run.NotStarted:
+		return fmt.Sprintf("not started: %s left, less than the search before took", seconds(run.Left))
+	case run.Outcome == check.AllHold:
+		return "every property holds"
+	case run.Outcome == check.Fails:
+		return "fails: " + strings.Join(run.Failed, ", ")
+	case !run.Complete:
+		return "stopped: " + run.Stopped
+	case run.Undecided != "":
+		return "finished, but not every property decided: " + run.Undecided
+	case run.BoundedOnly:
+		return "violated only where the channel bound cut a fair step"
+	}
+	return string(run.Outcome)
+}
+
+// timeoutsVerdict says in one sentence what the timeout search found.
+func timeoutsVerdict(t *check.Timeouts) string {
+	d := t.Delay
+	switch {
+	case t.NoneHolds():
+		return fmt.Sprintf("no T from 1 to %d makes every property hold at D = %d (T = %d gives a timer too long for the state encoding); %s",
+			t.Longest, d, t.Longest+1, failedAt("T", t.Failure))
+	case t.Timeout == 0 && t.Failure != nil:
+		return fmt.Sprintf("every T from 1 to %d fails at D = %d, but the timeout search did not finish, so no T can be said to be the smallest that holds: %s",
+			t.Failure.Config.Timeout, d, stoppedRun(t))
+	case t.Timeout == 0:
+		return "the timeout search did not finish, so no T can be said to be the smallest that holds: " + stoppedRun(t)
+	}
+	coord := "T2 at its default 2T+2D"
+	if t.CoordGiven {
+		coord = "T2 as given"
+	}
+	var s string
+	if t.Failure == nil {
+		s = fmt.Sprintf("every property holds from T = 1 at D = %d (%s)", d, coord)
+	} else {
+		s = fmt.Sprintf("%s %s T >= %d at D = %d (%s): %s", failedList(t.Failure), needs(t.Failure), t.Timeout, d, coord, failedAt("T", t.Failure))
+	}
+	switch {
+	case t.CoordGiven:
+		return s
+	case t.TimeoutCoord == 0:
+		return s + fmt.Sprintf("; at T = %d the search for the smallest T2 did not finish, so none can be given: %s", t.Timeout, stoppedRun(t))
+	case t.CoordFailure == nil:
+		return s + fmt.Sprintf("; at T = %d every property holds already with T2 = %d", t.Timeout, t.TimeoutCoord)
+	}
+	return s + fmt.Sprintf("; at T = %d, %s %s T2 >= %d: %s", t.Timeout, failedList(t.CoordFailure), needs(t.CoordFailure), t.TimeoutCoord, failedAt("T2", t.CoordFailure))
+}
+
+// failedAt says how rep, the check at the largest failing value, fails:
+// its first counterexample's summary.
+func failedAt(what string, rep *check.Report) string {
+	for _, v := range rep.Verdicts {
+		if v.Status == check.Violated || v.Status == check.Unreachable {
+			return fmt.Sprintf("at %s = %d, %s: %s", what, valueOf(what, rep), v.Name, v.Summary)
+		}
+	}
+	return ""
+}
+
+// stoppedRun says why the search that ended the timeout search decided
+// nothing.
+func stoppedRun(t *check.Timeouts) string {
+	run := t.Stopped()
+	if run == nil {
+		return "no search was run"
+	}
+	at := fmt.Sprintf("T = %d", run.Timeout)
+	if run.Coord {
+		at = fmt.Sprintf("T2 = %d", run.TimeoutCoord)
+	}
+	if run.NotStarted {
+		return fmt.Sprintf("%s was not started with %s left, less than the search before took", at, seconds(run.Left))
+	}
+	if run.Complete && run.Undecided == "" && run.BoundedOnly {
+		return at + " is violated only where the channel bound cut a fair step: give a larger --max-queue"
+	}
+	return at + " " + runStatus(*run)
+}
+
+// failedNames are the properties rep finds violated.
+func failedNames(rep *check.Report) []string {
+	var ns []string
+	for _, v := range rep.Verdicts {
+		if v.Status == check.Violated || v.Status == check.Unreachable {
+			ns = append(ns, v.Name)
+		}
+	}
+	return ns
+}
+
+// failedList joins the failed properties of rep: "A", "A and B", "A, B and C".
+func failedList(rep *check.Report) string {
+	ns := failedNames(rep)
+	if len(ns) < 2 {
+		return strings.Join(ns, "")
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+func needs(rep *check.Report) string {
+	if len(failedNames(rep)) == 1 {
+		return "needs"
+	}
+	return "need"
+}
+
+// counterexampleFiles are the counterexamples of r: its own, and with
+// --timeout auto those of the largest values that fail (one file a
+// name, the T's first, so that --trace-out DIR/ keeps each).
+func counterexampleFiles(r *check.Report) []*trace.File {
+	files := r.Files()
+	t := r.Timeouts
+	if t == nil {
+		return files
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[traceName(f)] = true
+	}
+	for _, rep := range []*check.Report{t.Failure, t.CoordFailure} {
+		if rep == nil {
+			continue
+		}
+		for _, f := range rep.Files() {
+			if !seen[traceName(f)] {
+				seen[traceName(f)] = true
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+}
+
+type jsonTimeouts struct {
+	TimeLimitSeconds float64 `json:"time_limit_seconds,omitempty"`
+	Seconds          float64 `json:"seconds"`
+	Delay            int     `json:"delay"`
+	// Timeout and TimeoutCoord are the smallest values found (0: none).
+	Timeout      int                 `json:"timeout"`
+	TimeoutCoord int                 `json:"timeout_coord"`
+	CoordGiven   bool                `json:"timeout_coord_given,omitempty"`
+	Found        bool                `json:"found"`
+	NoneHolds    bool                `json:"none_holds,omitempty"`
+	Verdict      string              `json:"verdict"`
+	Runs         []jsonTimeoutRun    `json:"runs"`
+	Failure      *jsonTimeoutFailure `json:"failure,omitempty"`
+	CoordFailure *jsonTimeoutFailure `json:"coord_failure,omitempty"`
+}
+
+type jsonTimeoutRun struct {
+	Timeout      int      `json:"timeout"`
+	TimeoutCoord int      `json:"timeout_coord"`
+	Coord        bool     `json:"coord_search,omitempty"`
+	Outcome      string   `json:"outcome"`
+	Failed       []string `json:"failed,omitempty"`
+	jsonAttempt
+}
+
+// jsonTimeoutFailure is the check at the largest value that fails: its
+// configuration's timeouts and its verdicts with their counterexamples.
+type jsonTimeoutFailure struct {
+	Timeout      int            `json:"timeout"`
+	TimeoutCoord int            `json:"timeout_coord"`
+	Properties   []jsonProperty `json:"properties"`
+}
+
+func timeoutsJSON(r *check.Report) *jsonTimeouts {
+	t := r.Timeouts
+	if t == nil {
+		return nil
+	}
+	out := &jsonTimeouts{TimeLimitSeconds: t.TimeLimit.Seconds(), Seconds: t.Elapsed.Seconds(), Delay: t.Delay,
+		Timeout: t.Timeout, TimeoutCoord: t.TimeoutCoord, CoordGiven: t.CoordGiven, Found: t.Found(), NoneHolds: t.NoneHolds(),
+		Verdict: timeoutsVerdict(t)}
+	for _, run := range t.Runs {
+		out.Runs = append(out.Runs, jsonTimeoutRun{Timeout: run.Timeout, TimeoutCoord: run.TimeoutCoord, Coord: run.Coord,
+			Outcome: string(run.Outcome), Failed: run.Failed, jsonAttempt: attemptJSON(run.Attempt)})
+	}
+	failure := func(rep *check.Report) *jsonTimeoutFailure {
+		if rep == nil {
+			return nil
+		}
+		return &jsonTimeoutFailure{Timeout: rep.Config.Timeout, TimeoutCoord: rep.Config.TimeoutCoord, Properties: propertiesJSON(rep)}
+	}
+	out.Failure, out.CoordFailure = failure(t.Failure), failure(t.CoordFailure)
+	return out
+}
