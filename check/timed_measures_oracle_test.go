@@ -1,6 +1,6 @@
 package check_test
 
-// An independent oracle for --complexity in the timed modes (semantics.md
+// An independent oracle for --complexity in the timed modes (docs/semantics.md
 // sections 5 and 6): time.min and time.max in ticks, and the message
 // figures, over the timed state graph. The graph is bound_oracle_test.go's
 // (a breadth-first search over the transition function), a tick known by

@@ -55,7 +55,7 @@ func replays(t *testing.T, rep *check.Report) {
 }
 
 // In the synchronous model Bully is safe from T = 2D+1 and elects two
-// coordinators at T = 2D (semantics.md section 6), and the values between
+// coordinators at T = 2D (docs/semantics.md section 6), and the values between
 // are each checked: the smallest T at D = 1 is 3, at D = 2 it is 5; the
 // counterexample is the check at 2D, whose trace replays there; at that T
 // a T2 of 1 already holds. Every count is that of a check at fixed values.

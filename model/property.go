@@ -289,7 +289,7 @@ func (v *View[L, M]) Chan(from, to int) []M { return v.k.chanMsgs(v.w, from*v.k.
 func (v *View[L, M]) Crashes() int  { return v.w.crashes }
 func (v *View[L, M]) Restarts() int { return v.w.restarts }
 
-// Sent is the number of messages sent since the initial state (semantics.md
+// Sent is the number of messages sent since the initial state (docs/semantics.md
 // section 5: appended or lost), SentOf those of one message type (a name
 // of the algorithm's MsgTypes, "MSG" without them), Lost those lost (sent
 // to a crashed process, or emptied out of its channels by its crash). Each

@@ -80,7 +80,7 @@ func counted(limit int) []model.Property[ring.Local, ring.Msg] {
 // The sends since the initial state are part of the state when a property
 // reads them: a send counts by type, a send to a crashed process and a
 // message emptied out by a crash count as lost, and every count stops at
-// the cap (semantics.md section 5's definitions, as the view and the
+// the cap (docs/semantics.md section 5's definitions, as the view and the
 // snapshot show them).
 func TestSendsCountedInTheState(t *testing.T) {
 	k, err := model.New[ring.Local, ring.Msg](ring.Algorithm{}, model.Config{N: 3, MaxCrashes: 1}, counted(3))

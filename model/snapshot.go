@@ -25,7 +25,7 @@ type Snapshot struct {
 }
 
 // SendsSnapshot counts the messages sent since the initial state: in
-// total, per message type and lost (semantics.md section 5). Each count
+// total, per message type and lost (docs/semantics.md section 5). Each count
 // stops at Cap, so a count of Cap means Cap or more.
 type SendsSnapshot struct {
 	Total  int         `json:"total"`

@@ -147,7 +147,7 @@ func (h *head) snapshot(s *Snapshot, sh shape, types []string) {
 
 // ---- the sends counted ----
 
-// sendCounts are the messages sent since the initial state (semantics.md
+// sendCounts are the messages sent since the initial state (docs/semantics.md
 // section 5's sends: appended or lost), per message type, and the lost
 // ones, each stopping at the kernel's cap: countBits a count, packed
 // countsPerWord to a word, message type t in slot t and the lost in slot
