@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
@@ -90,9 +91,9 @@ type Verdict struct {
 	// Property is what the verdict is about.
 	Property model.PropertyInfo
 	Status   Status
-	// Kind of counterexample: "invariant", "step", "stuck" or "fair-cycle";
-	// "example" for the run of a reachable Sometimes.
-	Kind string
+	// Kind of counterexample: cex.Invariant, Step, Stuck or FairCycle;
+	// cex.Example for the run of a reachable Sometimes.
+	Kind cex.Kind
 	// Summary says in one line what goes wrong (what the example reaches),
 	// or why the status is Unknown or Unreachable.
 	Summary string
@@ -124,7 +125,7 @@ const (
 
 // Counterexample is one way a property fails.
 type Counterexample struct {
-	Kind    string
+	Kind    cex.Kind
 	Summary string
 	Trace   *explore.Trace
 	File    *trace.File
@@ -316,7 +317,7 @@ func algorithmFault(algo string, rep **Report, err *error) {
 	panic(v)
 }
 
-func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {
+func (r *Report) verified(sys model.System, property string, kind cex.Kind, summary string, t *explore.Trace) (*trace.File, error) {
 	f := trace.New(r.Algo, r.Config, property, kind, summary, t, r.Expander)
 	if err := trace.Verify(sys, f); err != nil {
 		if c, ok := sys.(interface{ CheckSteps(state []byte) error }); ok {
@@ -364,11 +365,11 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 	case model.Sometimes:
 		return r.sometimes(res, i, base)
 	}
-	kind, ek := trace.KindInvariant, explore.Invariant
+	kind := cex.Invariant
 	if p.Kind == model.StepProperty {
-		kind, ek = trace.KindStep, explore.StepViolation
+		kind = cex.Step
 	}
-	if v := res.Violated(ek, i); v != nil {
+	if v := res.Violated(kind, i); v != nil {
 		base.Status, base.Kind, base.Trace = Violated, kind, &v.Trace
 		base.Summary = r.summary(i, kind, &v.Trace)
 		return base
@@ -407,9 +408,9 @@ func (r *Report) holds(v Verdict) Verdict {
 // (from any search: the example replays), unreachable only when a search
 // that proves what it did not find finished without one.
 func (r *Report) sometimes(res *explore.Result, i int, base Verdict) Verdict {
-	if v := res.Violated(explore.Reached, i); v != nil {
-		base.Status, base.Kind, base.Trace = Reachable, trace.KindExample, &v.Trace
-		base.Summary = r.summary(i, trace.KindExample, &v.Trace)
+	if v := res.Violated(cex.Example, i); v != nil {
+		base.Status, base.Kind, base.Trace = Reachable, cex.Example, &v.Trace
+		base.Summary = r.summary(i, cex.Example, &v.Trace)
 		return base
 	}
 	if !res.Complete {
@@ -445,11 +446,11 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict, goal bool)
 	// The lasso first (a run that goes on forever outside the goal), then
 	// the stuck state (a run that stops outside it).
 	var found []Counterexample
-	if v := res.Violated(explore.FairCycle, i); v != nil {
-		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.summary(i, trace.KindFairCycle, &v.Trace), Bounded: v.Bounded})
+	if v := res.Violated(cex.FairCycle, i); v != nil {
+		found = append(found, Counterexample{Kind: cex.FairCycle, Trace: &v.Trace, Summary: r.summary(i, cex.FairCycle, &v.Trace), Bounded: v.Bounded})
 	}
-	if v := res.Violated(explore.Stuck, i); v != nil {
-		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.summary(i, trace.KindStuck, &v.Trace), Bounded: v.Bounded})
+	if v := res.Violated(cex.Stuck, i); v != nil {
+		found = append(found, Counterexample{Kind: cex.Stuck, Trace: &v.Trace, Summary: r.summary(i, cex.Stuck, &v.Trace), Bounded: v.Bounded})
 	}
 	if len(found) > 0 {
 		first := found[0]

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
@@ -77,9 +78,9 @@ func (r *Report) WitnessFile(name string) (*trace.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, summary := trace.KindWitness, ""
+	kind, summary := cex.Witness, ""
 	if t.CycleStart >= 0 {
-		kind = trace.KindLasso
+		kind = cex.Lasso
 	}
 	if c := r.Complexity; name == "sync" && c.Sync.Overflow {
 		summary = fmt.Sprintf("the synchronous schedule stopped at the channel bound in round %d, before %s", c.Sync.Rounds-1, c.SyncBlocked)

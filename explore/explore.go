@@ -16,27 +16,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
-)
-
-// Kind is the kind of a violation.
-type Kind uint8
-
-const (
-	// Invariant: a reachable state where an invariant predicate is false.
-	Invariant Kind = iota
-	// Stuck: a reachable state outside the goal with no fair step enabled;
-	// the system stops there for good.
-	Stuck
-	// FairCycle: a lasso whose weakly fair cycle passes a state outside the
-	// goal, so the goal is never reached for good.
-	FairCycle
-	// StepViolation: a step (the last of the trace) where a step predicate
-	// is false.
-	StepViolation
-	// Reached: a reachable state where a predicate of Options.Reach
-	// holds: an example, not a violation.
-	Reached
 )
 
 // Goal is the predicates that stuck states must satisfy and fair cycles must
@@ -94,7 +75,7 @@ type Options struct {
 	Quiet Goal
 	// Reach are predicate indices to find a state of (Sometimes): the
 	// shortest trace to a state where each holds is reported as a
-	// violation of kind Reached, an example. Finding one never stops the
+	// violation of kind cex.Example, an example. Finding one never stops the
 	// search.
 	Reach []int
 	// LeadsTo are leads-to properties (From ~> To, under the weak fairness
@@ -251,7 +232,7 @@ func collisionProbability(n, generated int64) float64 {
 
 // Violation is a property violation with its shortest trace.
 type Violation struct {
-	Kind      Kind
+	Kind      cex.Kind
 	Predicate int // the invariant or step predicate violated, or the Goal, or a LeadsTo's To
 	// Bounded: the counterexample may not exist without the channel bound:
 	// the bound discarded a weakly fair step of the stuck state, or of a
@@ -278,7 +259,7 @@ type Result struct {
 }
 
 // Violated returns the violation of kind k at predicate p, if found.
-func (r *Result) Violated(k Kind, p int) *Violation {
+func (r *Result) Violated(k cex.Kind, p int) *Violation {
 	for i := range r.Violations {
 		if r.Violations[i].Kind == k && r.Violations[i].Predicate == p {
 			return &r.Violations[i]
@@ -593,7 +574,7 @@ func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, erro
 	if err := s.walk(&tr, cycle); err != nil {
 		return nil, err
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
+	return &Violation{Kind: cex.FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
 }
 
 // walk extends tr, which ends in the state the first edge leaves, along
@@ -710,9 +691,9 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		kind, holds := Invariant, tr.Final().Props&(1<<p) != 0
+		kind, holds := cex.Invariant, tr.Final().Props&(1<<p) != 0
 		if s.reachMask&(1<<p) != 0 {
-			kind, holds = Reached, !holds
+			kind, holds = cex.Example, !holds
 		}
 		if holds {
 			return nil, fmt.Errorf("internal error: replayed trace does not violate predicate %d", p)
@@ -737,7 +718,7 @@ func (s *search) result() (*Result, error) {
 				return nil, err
 			}
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
+		r.Violations = append(r.Violations, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
 	}
 	for p := 0; p < 64; p++ {
 		at, ok := s.stepFound[p]
@@ -748,7 +729,7 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Violations = append(r.Violations, Violation{Kind: StepViolation, Predicate: p, Trace: tr})
+		r.Violations = append(r.Violations, Violation{Kind: cex.Step, Predicate: p, Trace: tr})
 	}
 	r.LivenessSkipped = s.livenessSkipped
 	// The fair-cycle check first: it finds the components while it judges

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden" // also defines -update: go test ./msc -update
 	"github.com/mcheck/mcheck/model"
@@ -411,7 +412,7 @@ func odd() *trace.File {
 	}
 	msg := model.Msg("M").WithText(`M<1>&"x";#y`)
 	return &trace.File{
-		Format: trace.Format, Property: "SingleLeader", Kind: trace.KindInvariant,
+		Format: trace.Format, Property: "SingleLeader", Kind: cex.Invariant,
 		Summary: `a <b> & "c" ; #d | e`,
 		Config:  trace.Config{Algo: "a<b", N: 2, IDs: []int{1, 2}, Detector: "perfect"},
 		Steps: []trace.Step{
@@ -507,7 +508,7 @@ func TestSVGRendersInChromium(t *testing.T) {
 // as a run, with a lasso's cycle still named.
 func TestRunTitle(t *testing.T) {
 	f := load(t, fixtures[1].path)
-	f.Property, f.Kind, f.Summary = "", "", ""
+	f.Property, f.Kind, f.Summary = "", 0, ""
 	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 4 steps</title>")
 	f = load(t, fixtures[0].path)
 	f.Property, f.Summary = "", ""

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -104,30 +105,12 @@ func textW(s string) float64 { return float64(utf8.RuneCountInString(s)) * charW
 func (l *layout) laneX(i int) float64 { return l.lanesLeft + l.sidePad + l.laneW*(float64(i)+0.5) }
 func (l *layout) rowY(r int) float64  { return l.rowsTop + l.rowH*(float64(r)+0.5) }
 
-var kindWords = map[string]string{
-	trace.KindInvariant: "the last state breaks the invariant",
-	trace.KindStep:      "the last step breaks the step property",
-	trace.KindStuck:     "ends in a stuck state",
-	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
-	trace.KindExample:   "an example (a shortest run to a state where it holds; not a violation)",
-}
-
-// witnessWords name the runs of --complexity, which break nothing: the
-// words of the text report's heading ("messages.max witness run").
-var witnessWords = map[string]string{
-	trace.KindWitness: "witness run",
-	trace.KindLasso:   "witness: a lasso (a prefix, then a cycle that sends and can be repeated at will)",
-}
-
 // titleLines: the property and the kind of counterexample (or the figure
 // and the kind of witness), and the summary.
 func titleLines(f *trace.File) (head, summary string) {
-	if w, ok := witnessWords[f.Kind]; ok && f.Property != "" {
-		return fmt.Sprintf("%s %s, %d steps", f.Property, w, len(f.Steps)-1), f.Summary
-	}
-	kind := kindWords[f.Kind]
-	if kind == "" {
-		kind = f.Kind
+	kind := f.Kind.Chart()
+	if f.Kind.Witnessing() && f.Property != "" {
+		return fmt.Sprintf("%s %s, %d steps", f.Property, kind, len(f.Steps)-1), f.Summary
 	}
 	if f.Property == "" {
 		// A run that is no counterexample (mcheck explore).
@@ -138,7 +121,7 @@ func titleLines(f *trace.File) (head, summary string) {
 		return head, f.Summary
 	}
 	what := "violated"
-	if f.Kind == trace.KindExample {
+	if f.Kind == cex.Example {
 		what = "is reachable"
 	}
 	return fmt.Sprintf("%s %s: %s, %d steps", f.Property, what, kind, len(f.Steps)-1), f.Summary

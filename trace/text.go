@@ -12,16 +12,6 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-var kindText = map[string]string{
-	KindInvariant: "counterexample",
-	KindStep:      "counterexample (ends in the step that breaks it)",
-	KindStuck:     "counterexample (ends in a stuck state)",
-	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
-	KindExample:   "example (a shortest run to a state where it holds; not a violation)",
-	KindWitness:   "witness run",
-	KindLasso:     "witness (a lasso: a prefix, then a cycle that sends and can be repeated at will)",
-}
-
 // CycleWords say which steps a lasso's cycle repeats, first to last, and
 // where the run goes after last, in the one numbering that the text, the
 // charts and the explorer page use: the cycle's first step is the one after
@@ -55,7 +45,7 @@ func WriteText(w io.Writer, f *File, full bool) {
 	if len(f.Steps) == 2 {
 		steps = "step"
 	}
-	fmt.Fprintf(w, "%s %s, %d %s:\n", Printable(f.Property), kindText[f.Kind], len(f.Steps)-1, steps)
+	fmt.Fprintf(w, "%s %s, %d %s:\n", Printable(f.Property), f.Kind.Text(), len(f.Steps)-1, steps)
 	if f.Config.Timing != "" {
 		fmt.Fprintf(w, "      (%s)\n", TimedWords)
 	}
