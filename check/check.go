@@ -213,29 +213,50 @@ func Run(req Request) (rep *Report, err error) {
 	if req.Complexity && req.Config.Timed() {
 		return nil, fmt.Errorf("%s: the measures (complexity) are not computed in a timed mode yet: check without them, or measure the asynchronous model", req.Spec.Name)
 	}
+	sys, ps, exp, err := buildSystem(req)
+	if err != nil {
+		return nil, err
+	}
+	checked := ps.Properties()
+	st := strategyOf(req)
+	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	res, err := st.search(req, rep, sys, targetsFor(req, checked))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+	}
+	rep.describe(sys, st, res)
+	rep.judge(res, req.Spec.Build.Properties(), checked)
+	if err := rep.replayAll(sys); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// buildSystem builds the system that req checks (every property when it
+// names none) with its expander, and probes its handlers for determinism.
+func buildSystem(req Request) (model.System, model.PropertySystem, model.Expander, error) {
 	var opts []model.Option
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())
 	}
-	all := req.Spec.Build.Properties()
 	names := req.Properties
 	if names == nil {
 		var err error
-		if names, err = properties.Select(all, "all"); err != nil {
-			return nil, err
+		if names, err = properties.Select(req.Spec.Build.Properties(), "all"); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	sys, err := req.Spec.Build.System(req.Config, names, opts...)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	ps, ok := sys.(model.PropertySystem)
 	if !ok {
-		return nil, fmt.Errorf("%s: the system does not describe its properties", req.Spec.Name)
+		return nil, nil, nil, fmt.Errorf("%s: the system does not describe its properties", req.Spec.Name)
 	}
 	exp, err := model.ExpanderOf(sys)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
 	// A handler that is not a function of its inputs makes the search and
 	// the replay of its counterexamples see different systems: a look at
@@ -243,59 +264,74 @@ func Run(req Request) (rep *Report, err error) {
 	// fault, where the replay could only call it mcheck's.
 	if d, ok := sys.(interface{ CheckDeterminism(limit int) error }); ok {
 		if err := d.CheckDeterminism(determinismProbe); err != nil {
-			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 		}
 	}
-	checked := ps.Properties()
-	st := strategyOf(req)
-	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	return sys, ps, exp, nil
+}
+
+// targetsFor is what the search looks for in the checked properties; a
+// timed mode turns the reduction off.
+func targetsFor(req Request, checked []model.PropertyInfo) targets {
 	t := targetsOf(checked)
 	if req.Config.Timed() && t.reduceOff == "" {
 		t.reduceOff = "a timed mode: a tick ages every channel and counts every timer down at once, a step of every process, which the reduction's soundness argument (steps of one process each) does not cover"
 	}
-	res, err := st.search(req, rep, sys, t)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
-	}
-	rep.Stats, rep.Bitstate, rep.Simulation = res.Stats, res.Bitstate, res.Simulation
-	rep.Proof, rep.notProven = st.proof(res)
+	return t
+}
+
+// describe records what the search did and what it proves, and the
+// configuration as the system ran it.
+func (r *Report) describe(sys model.System, st strategy, res *explore.Result) {
+	r.Stats, r.Bitstate, r.Simulation = res.Stats, res.Bitstate, res.Simulation
+	r.Proof, r.notProven = st.proof(res)
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
-		rep.Config = k.Config()
+		r.Config = k.Config()
 	}
 	if k, ok := sys.(interface{ Kinds() []model.Kind }); ok {
-		rep.Kinds = k.Kinds()
+		r.Kinds = k.Kinds()
 	}
-	rep.Arrangements = 1
+	r.Arrangements = 1
 	if k, ok := sys.(interface{ Arrangements() int }); ok {
-		rep.Arrangements = k.Arrangements()
+		r.Arrangements = k.Arrangements()
 	}
+}
+
+// judge gives every property of the algorithm (all) its verdict: from the
+// search for the checked ones, Unchecked for the others that are not
+// optional.
+func (r *Report) judge(res *explore.Result, all, checked []model.PropertyInfo) {
 	for _, p := range all {
 		i := slices.IndexFunc(checked, func(c model.PropertyInfo) bool { return c.Name == p.Name })
 		switch {
 		case i >= 0:
-			rep.Verdicts = append(rep.Verdicts, rep.verdict(res, i, p))
+			r.Verdicts = append(r.Verdicts, r.verdict(res, i, p))
 		case !p.Optional:
-			rep.Verdicts = append(rep.Verdicts, Verdict{Name: p.Name, Property: p, Status: Unchecked})
+			r.Verdicts = append(r.Verdicts, Verdict{Name: p.Name, Property: p, Status: Unchecked})
 		}
 	}
-	// Every counterexample is replayed through the transition function
-	// before anyone sees it.
-	for i := range rep.Verdicts {
-		v := &rep.Verdicts[i]
+}
+
+// replayAll replays every counterexample through the transition function
+// before anyone sees it, and keeps it as a trace file.
+func (r *Report) replayAll(sys model.System) error {
+	var err error
+	for i := range r.Verdicts {
+		v := &r.Verdicts[i]
 		if v.Trace == nil {
 			continue
 		}
-		if v.File, err = rep.verified(sys, v.Name, v.Kind, v.Summary, v.Trace); err != nil {
-			return nil, err
+		if v.File, err = r.verified(sys, v.Name, v.Kind, v.Summary, v.Trace); err != nil {
+			return err
 		}
 		for j := range v.Also {
 			a := &v.Also[j]
-			if a.File, err = rep.verified(sys, v.Name, a.Kind, a.Summary, a.Trace); err != nil {
-				return nil, err
+			if a.File, err = r.verified(sys, v.Name, a.Kind, a.Summary, a.Trace); err != nil {
+				return err
 			}
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // algorithmFault turns a fault of the algorithm that the kernel raises
