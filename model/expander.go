@@ -40,6 +40,9 @@ type expander[L, M any] struct {
 	visible     []bool
 	discardedBy uint64
 	cands       []candidate
+	// record, when set (Sends, never in a search), collects what the step
+	// sends, as data.
+	record *[]Send
 }
 
 // env, for Ctx.
@@ -69,6 +72,11 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	// and escape, one allocation per message sent.
 	e.typed = m
 	e.sent.ByType[e.k.msgType(&e.typed)]++
+	if e.record != nil {
+		lay := e.lay()
+		*e.record = append(*e.record, Send{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to),
+			Msg: e.k.elemValue(m), Lost: !e.alive(to)})
+	}
 	if !e.alive(to) {
 		e.sent.Lost++
 		return // lost: the receiver is crashed
@@ -648,6 +656,18 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 		s.Process, s.Alias = 0, "" // a step of no process
 	}
 	return s
+}
+
+// Sends implements Sender: the step a takes from state again, recording
+// what it sends.
+func (e *expander[L, M]) Sends(state []byte, ta ts.Action) []Send {
+	e.load(state)
+	e.sync()
+	out := []Send{}
+	e.record = &out
+	defer func() { e.record = nil }()
+	e.apply(Action(ta))
+	return out
 }
 
 // Snapshot implements Expander.

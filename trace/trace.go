@@ -195,6 +195,11 @@ func (f *File) Times() []int {
 type Step struct {
 	Step  *model.StepInfo `json:"step"`
 	State model.Snapshot  `json:"state"`
+	// Sends are the messages the step sends, as the model's data (nil in
+	// the initial state). They are the kernel's, not the file's (the
+	// states show them there): a file read has them once replayed
+	// (Replayed), as New records them.
+	Sends []model.Send `json:"-"`
 }
 
 // InitialAction labels the first step.
@@ -225,6 +230,9 @@ func New(algo string, cfg model.Config, property string, kind cex.Kind, summary 
 		if i > 0 {
 			info := exp.Step(t.Steps[i-1].State, s.Action)
 			st.Step = &info
+			if sn, ok := exp.(model.Sender); ok {
+				st.Sends = sn.Sends(t.Steps[i-1].State, s.Action)
+			}
 		}
 		f.Steps = append(f.Steps, st)
 	}
