@@ -507,15 +507,6 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict, goal bool)
 	return base
 }
 
-func firstInt(m model.Value) (int, bool) {
-	for _, a := range m.Elems() {
-		if n, ok := a.Int(); ok {
-			return n, true
-		}
-	}
-	return 0, false
-}
-
 // cycleSteps are the steps of a lasso's cycle, as data.
 func (r *Report) cycleSteps(t *explore.Trace) []model.StepInfo {
 	var out []model.StepInfo
@@ -526,27 +517,23 @@ func (r *Report) cycleSteps(t *explore.Trace) []model.StepInfo {
 }
 
 // explainCycle finds what keeps a fair cycle going: a message of a crashed
-// process delivered round it, or a step of the unreliable detector.
+// process that keeps being delivered round the cycle, or else a step of
+// the unreliable detector.
 func (r *Report) explainCycle(t *explore.Trace) *model.Cycle {
 	c := &model.Cycle{Steps: len(t.Steps) - 1 - t.CycleStart}
 	start := r.Expander.Snapshot(t.Steps[t.CycleStart].State)
-	crashed := func(id int) bool {
-		for _, p := range start.Processes {
-			if p.ID == id {
-				return !p.Alive
-			}
-		}
-		return false
+	crashed := func(name string) bool {
+		i := slices.IndexFunc(start.Processes, func(p model.ProcessSnapshot) bool { return p.Name() == name })
+		return i >= 0 && !start.Processes[i].Alive
 	}
 	steps := r.cycleSteps(t)
-	// A message of a crashed process (its first integer argument, an ID,
-	// as in ELECTION(4)) that keeps being delivered round the cycle.
-	for _, s := range steps {
+	origins := r.origins(t)
+	for k, s := range steps {
 		if s.Kind != model.KindDeliver || s.Msg == nil {
 			continue
 		}
-		if id, ok := firstInt(*s.Msg); ok && crashed(id) {
-			c.Orphan, c.OrphanID = s.Msg.String(), id
+		if o, ok := origins[t.CycleStart+1+k]; ok && crashed(o.name) {
+			c.Orphan, c.OrphanID = s.Msg.String(), o.id
 			return c
 		}
 	}
@@ -557,4 +544,69 @@ func (r *Report) explainCycle(t *explore.Trace) *model.Cycle {
 		}
 	}
 	return c
+}
+
+// origin is the process a message comes from.
+type origin struct {
+	id   int
+	name string // "p9", or its alias
+}
+
+// origins are, for each delivery step of t (by its index), the process
+// its message comes from: the one that sent it, or, where that step
+// passed on the message it had delivered (sent the same value on), where
+// that one came from; a message in a channel initially comes from its
+// sender. They are worked out from the steps' data (model.Sender), not
+// from what a message says; nil when the expander does not say what a
+// step sends.
+func (r *Report) origins(t *explore.Trace) map[int]origin {
+	sender, ok := r.Expander.(model.Sender)
+	if !ok {
+		return nil
+	}
+	type inFlight struct {
+		val  model.Value
+		from origin
+	}
+	type ends struct{ from, to string } // a channel, by its processes' names
+	queues := map[ends][]inFlight{}
+	for _, ch := range r.Expander.Snapshot(t.Steps[0].State).Channels {
+		k := ends{ch.FromName(), ch.ToName()}
+		for _, v := range ch.Messages {
+			queues[k] = append(queues[k], inFlight{v, origin{ch.From, ch.FromName()}})
+		}
+	}
+	out := map[int]origin{}
+	for i := 1; i < len(t.Steps); i++ {
+		prev, a := t.Steps[i-1].State, t.Steps[i].Action
+		s := r.Expander.Step(prev, a)
+		var got *inFlight
+		switch s.Kind {
+		case model.KindDeliver:
+			k := ends{s.PeerName(), s.ProcessName()}
+			if q := queues[k]; len(q) > 0 {
+				got, queues[k] = &q[0], q[1:]
+				out[i] = got.from
+			}
+		case model.KindCrash:
+			// The messages on their way to the crashed process are lost.
+			for k := range queues {
+				if k.to == s.ProcessName() {
+					delete(queues, k)
+				}
+			}
+		}
+		for _, m := range sender.Sends(prev, a) {
+			if m.Lost {
+				continue
+			}
+			from := origin{m.From, m.FromName()}
+			if got != nil && m.Msg.Equal(got.val) {
+				from = got.from // passed on
+			}
+			k := ends{m.FromName(), m.ToName()}
+			queues[k] = append(queues[k], inFlight{m.Msg, from})
+		}
+	}
+	return out
 }
