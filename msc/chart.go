@@ -276,24 +276,10 @@ func (w *walker) step(i int, r *row) error {
 		return err
 	}
 	if isDeliver {
-		if q := w.queues[dk]; len(q) > 0 {
-			w.end(q[0], i, delivered)
-			r.deliver = q[0].msg
-			w.queues[dk] = q[1:]
-		} else {
-			c.warnings = append(c.warnings, fmt.Sprintf("step %d: no message to deliver in %s", i, r.action))
-		}
+		w.deliver(dk, i, r)
 	}
 	if st.Kind == model.KindCrash && target >= 0 {
-		// The messages on their way to the crashed process are lost.
-		for k, q := range w.queues {
-			if k.to == target {
-				for _, in := range q {
-					w.end(in, i, lost)
-				}
-				w.queues[k] = nil
-			}
-		}
+		w.loseTo(target, i)
 	}
 	if err := w.send(i, f.Steps[i].Sends); err != nil {
 		return err
@@ -302,16 +288,47 @@ func (w *walker) step(i int, r *row) error {
 	if !isDeliver && target >= 0 && !r.tick && !r.gst {
 		c.marks = append(c.marks, mark{row: i, lane: target, kind: markKindOf(st.Kind), text: st.Action})
 	}
+	w.decisions(i, prev, cur)
+	return nil
+}
+
+// deliver: step i (row r) takes the head of channel k.
+func (w *walker) deliver(k chanKey, i int, r *row) {
+	q := w.queues[k]
+	if len(q) == 0 {
+		w.c.warnings = append(w.c.warnings, fmt.Sprintf("step %d: no message to deliver in %s", i, r.action))
+		return
+	}
+	w.end(q[0], i, delivered)
+	r.deliver = q[0].msg
+	w.queues[k] = q[1:]
+}
+
+// loseTo: a crash of the process of lane to, at step i, loses the
+// messages on their way to it.
+func (w *walker) loseTo(to, i int) {
+	for k, q := range w.queues {
+		if k.to == to {
+			for _, in := range q {
+				w.end(in, i, lost)
+			}
+			w.queues[k] = nil
+		}
+	}
+}
+
+// decisions notes, at step i, each live process whose elected leader the
+// step changed (or that a restart brought back with one).
+func (w *walker) decisions(i int, prev, cur model.Snapshot) {
 	for j, p := range cur.Processes {
 		op := prev.Processes[j]
 		if !p.Alive {
 			continue // a crash resets the local state: the mark says it
 		}
 		if p.Elected != op.Elected || !op.Alive && p.Elected != 0 {
-			c.notes = append(c.notes, note{row: i, lane: j, text: "elected := " + electedText(p.Elected)})
+			w.c.notes = append(w.c.notes, note{row: i, lane: j, text: "elected := " + electedText(p.Elected)})
 		}
 	}
-	return nil
 }
 
 // end ends a message at row i, delivered or lost, with its age then.
