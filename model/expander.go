@@ -40,9 +40,6 @@ type expander[L, M any] struct {
 	visible     []bool
 	discardedBy uint64
 	cands       []candidate
-	// record, when set (Sends, never in a search), collects what the step
-	// sends, as data.
-	record *[]Send
 }
 
 // env, for Ctx.
@@ -72,11 +69,6 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	// and escape, one allocation per message sent.
 	e.typed = m
 	e.sent.ByType[e.k.msgType(&e.typed)]++
-	if e.record != nil {
-		lay := e.lay()
-		*e.record = append(*e.record, Send{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to),
-			Msg: e.k.elemValue(m), Lost: !e.alive(to)})
-	}
 	if !e.alive(to) {
 		e.sent.Lost++
 		return // lost: the receiver is crashed
@@ -658,16 +650,31 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 	return s
 }
 
-// Sends implements Sender: the step a takes from state again, recording
-// what it sends.
+// Sends implements Sender: the step a takes from state again, with the
+// handlers' sends going through a recorder (the search's path has no
+// recording to check for).
 func (e *expander[L, M]) Sends(state []byte, ta ts.Action) []Send {
 	e.load(state)
 	e.sync()
-	out := []Send{}
-	e.record = &out
-	defer func() { e.record = nil }()
+	r := &recorder[L, M]{expander: e, out: []Send{}}
+	e.ctx.env = r
+	defer func() { e.ctx.env = e }()
 	e.apply(Action(ta))
-	return out
+	return r.out
+}
+
+// recorder is the expander as the handlers' env, recording each send as
+// data before the expander takes it.
+type recorder[L, M any] struct {
+	*expander[L, M]
+	out []Send
+}
+
+func (r *recorder[L, M]) send(from, to int, m M) {
+	lay := r.lay()
+	r.out = append(r.out, Send{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to),
+		Msg: r.k.elemValue(m), Lost: !r.alive(to)})
+	r.expander.send(from, to, m)
 }
 
 // Snapshot implements Expander.
