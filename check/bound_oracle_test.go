@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/mchecktest"
@@ -311,11 +312,11 @@ func TestStuckStatesTheBoundStoppedAgainstAnOracle(t *testing.T) {
 		}
 		v := mchecktest.Verdict(rep, "Termination")
 		var stuck *check.Counterexample
-		if v.Kind == "stuck" {
+		if v.Kind == cex.Stuck {
 			stuck = &check.Counterexample{Kind: v.Kind, Trace: v.Trace, Bounded: v.Bounded}
 		}
 		for i := range v.Also {
-			if v.Also[i].Kind == "stuck" {
+			if v.Also[i].Kind == cex.Stuck {
 				stuck = &v.Also[i]
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
@@ -90,9 +91,9 @@ type Verdict struct {
 	// Property is what the verdict is about.
 	Property model.PropertyInfo
 	Status   Status
-	// Kind of counterexample: "invariant", "step", "stuck" or "fair-cycle";
-	// "example" for the run of a reachable Sometimes.
-	Kind string
+	// Kind of counterexample: cex.Invariant, Step, Stuck or FairCycle;
+	// cex.Example for the run of a reachable Sometimes.
+	Kind cex.Kind
 	// Summary says in one line what goes wrong (what the example reaches),
 	// or why the status is Unknown or Unreachable.
 	Summary string
@@ -124,7 +125,7 @@ const (
 
 // Counterexample is one way a property fails.
 type Counterexample struct {
-	Kind    string
+	Kind    cex.Kind
 	Summary string
 	Trace   *explore.Trace
 	File    *trace.File
@@ -216,29 +217,50 @@ const determinismProbe = 1000
 // Run performs the check.
 func Run(req Request) (rep *Report, err error) {
 	defer algorithmFault(req.Spec.Name, &rep, &err)
+	sys, ps, exp, err := buildSystem(req)
+	if err != nil {
+		return nil, err
+	}
+	checked := ps.Properties()
+	st := strategyOf(req)
+	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	res, err := st.search(req, rep, sys, targetsFor(req, checked))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+	}
+	rep.describe(sys, st, res)
+	rep.judge(res, req.Spec.Build.Properties(), checked)
+	if err := rep.replayAll(sys); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// buildSystem builds the system that req checks (every property when it
+// names none) with its expander, and probes its handlers for determinism.
+func buildSystem(req Request) (model.System, model.PropertySystem, model.Expander, error) {
 	var opts []model.Option
 	if req.Generic {
 		opts = append(opts, model.WithGenericHashing())
 	}
-	all := req.Spec.Build.Properties()
 	names := req.Properties
 	if names == nil {
 		var err error
-		if names, err = properties.Select(all, "all"); err != nil {
-			return nil, err
+		if names, err = properties.Select(req.Spec.Build.Properties(), "all"); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	sys, err := req.Spec.Build.System(req.Config, names, opts...)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	ps, ok := sys.(model.PropertySystem)
 	if !ok {
-		return nil, fmt.Errorf("%s: the system does not describe its properties", req.Spec.Name)
+		return nil, nil, nil, fmt.Errorf("%s: the system does not describe its properties", req.Spec.Name)
 	}
 	exp, err := model.ExpanderOf(sys)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
 	// A handler that is not a function of its inputs makes the search and
 	// the replay of its counterexamples see different systems: a look at
@@ -246,62 +268,77 @@ func Run(req Request) (rep *Report, err error) {
 	// fault, where the replay could only call it mcheck's.
 	if d, ok := sys.(interface{ CheckDeterminism(limit int) error }); ok {
 		if err := d.CheckDeterminism(determinismProbe); err != nil {
-			return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 		}
 	}
-	checked := ps.Properties()
-	st := strategyOf(req)
-	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	return sys, ps, exp, nil
+}
+
+// targetsFor is what the search looks for in the checked properties; a
+// timed mode turns the reduction off.
+func targetsFor(req Request, checked []model.PropertyInfo) targets {
 	t := targetsOf(checked)
 	if req.Config.Timed() && t.reduceOff == "" {
 		t.reduceOff = "a timed mode: a tick ages every channel and counts every timer down at once, a step of every process, which the reduction's soundness argument (steps of one process each) does not cover"
 	}
-	res, err := st.search(req, rep, sys, t)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
-	}
-	rep.Stats, rep.Bitstate, rep.Simulation = res.Stats, res.Bitstate, res.Simulation
-	rep.Proof, rep.notProven = st.proof(res)
+	return t
+}
+
+// describe records what the search did and what it proves, and the
+// configuration as the system ran it.
+func (r *Report) describe(sys model.System, st strategy, res *explore.Result) {
+	r.Stats, r.Bitstate, r.Simulation = res.Stats, res.Bitstate, res.Simulation
+	r.Proof, r.notProven = st.proof(res)
 	if k, ok := sys.(interface{ Config() model.Config }); ok {
-		rep.Config = k.Config()
+		r.Config = k.Config()
 	}
 	if k, ok := sys.(interface{ Kinds() []model.Kind }); ok {
-		rep.Kinds = k.Kinds()
+		r.Kinds = k.Kinds()
 	}
-	rep.Arrangements = 1
+	r.Arrangements = 1
 	if k, ok := sys.(interface{ Arrangements() int }); ok {
-		rep.Arrangements = k.Arrangements()
+		r.Arrangements = k.Arrangements()
 	}
 	if k, ok := sys.(interface{ SendCap() int }); ok {
-		rep.SendCap = k.SendCap()
+		r.SendCap = k.SendCap()
 	}
+}
+
+// judge gives every property of the algorithm (all) its verdict: from the
+// search for the checked ones, Unchecked for the others that are not
+// optional.
+func (r *Report) judge(res *explore.Result, all, checked []model.PropertyInfo) {
 	for _, p := range all {
 		i := slices.IndexFunc(checked, func(c model.PropertyInfo) bool { return c.Name == p.Name })
 		switch {
 		case i >= 0:
-			rep.Verdicts = append(rep.Verdicts, rep.verdict(res, i, p))
+			r.Verdicts = append(r.Verdicts, r.verdict(res, i, p))
 		case !p.Optional:
-			rep.Verdicts = append(rep.Verdicts, Verdict{Name: p.Name, Property: p, Status: Unchecked})
+			r.Verdicts = append(r.Verdicts, Verdict{Name: p.Name, Property: p, Status: Unchecked})
 		}
 	}
-	// Every counterexample is replayed through the transition function
-	// before anyone sees it.
-	for i := range rep.Verdicts {
-		v := &rep.Verdicts[i]
+}
+
+// replayAll replays every counterexample through the transition function
+// before anyone sees it, and keeps it as a trace file.
+func (r *Report) replayAll(sys model.System) error {
+	var err error
+	for i := range r.Verdicts {
+		v := &r.Verdicts[i]
 		if v.Trace == nil {
 			continue
 		}
-		if v.File, err = rep.verified(sys, v.Name, v.Kind, v.Summary, v.Trace); err != nil {
-			return nil, err
+		if v.File, err = r.verified(sys, v.Name, v.Kind, v.Summary, v.Trace); err != nil {
+			return err
 		}
 		for j := range v.Also {
 			a := &v.Also[j]
-			if a.File, err = rep.verified(sys, v.Name, a.Kind, a.Summary, a.Trace); err != nil {
-				return nil, err
+			if a.File, err = r.verified(sys, v.Name, a.Kind, a.Summary, a.Trace); err != nil {
+				return err
 			}
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // algorithmFault turns a fault of the algorithm that the kernel raises
@@ -330,7 +367,7 @@ func algorithmFault(algo string, rep **Report, err *error) {
 	panic(v)
 }
 
-func (r *Report) verified(sys model.System, property, kind, summary string, t *explore.Trace) (*trace.File, error) {
+func (r *Report) verified(sys model.System, property string, kind cex.Kind, summary string, t *explore.Trace) (*trace.File, error) {
 	f := trace.New(r.Algo, r.Config, property, kind, summary, t, r.Expander)
 	if err := trace.Verify(sys, f); err != nil {
 		if c, ok := sys.(interface{ CheckSteps(state []byte) error }); ok {
@@ -378,11 +415,11 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 	case model.Sometimes:
 		return r.sometimes(res, i, base)
 	}
-	kind, ek := trace.KindInvariant, explore.Invariant
+	kind := cex.Invariant
 	if p.Kind == model.StepProperty {
-		kind, ek = trace.KindStep, explore.StepViolation
+		kind = cex.Step
 	}
-	if v := res.Violated(ek, i); v != nil {
+	if v := res.Violated(kind, i); v != nil {
 		base.Status, base.Kind, base.Trace = Violated, kind, &v.Trace
 		base.Summary = r.summary(i, kind, &v.Trace)
 		return base
@@ -421,9 +458,9 @@ func (r *Report) holds(v Verdict) Verdict {
 // (from any search: the example replays), unreachable only when a search
 // that proves what it did not find finished without one.
 func (r *Report) sometimes(res *explore.Result, i int, base Verdict) Verdict {
-	if v := res.Violated(explore.Reached, i); v != nil {
-		base.Status, base.Kind, base.Trace = Reachable, trace.KindExample, &v.Trace
-		base.Summary = r.summary(i, trace.KindExample, &v.Trace)
+	if v := res.Violated(cex.Example, i); v != nil {
+		base.Status, base.Kind, base.Trace = Reachable, cex.Example, &v.Trace
+		base.Summary = r.summary(i, cex.Example, &v.Trace)
 		return base
 	}
 	if !res.Complete {
@@ -459,11 +496,11 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict, goal bool)
 	// The lasso first (a run that goes on forever outside the goal), then
 	// the stuck state (a run that stops outside it).
 	var found []Counterexample
-	if v := res.Violated(explore.FairCycle, i); v != nil {
-		found = append(found, Counterexample{Kind: trace.KindFairCycle, Trace: &v.Trace, Summary: r.summary(i, trace.KindFairCycle, &v.Trace), Bounded: v.Bounded})
+	if v := res.Violated(cex.FairCycle, i); v != nil {
+		found = append(found, Counterexample{Kind: cex.FairCycle, Trace: &v.Trace, Summary: r.summary(i, cex.FairCycle, &v.Trace), Bounded: v.Bounded})
 	}
-	if v := res.Violated(explore.Stuck, i); v != nil {
-		found = append(found, Counterexample{Kind: trace.KindStuck, Trace: &v.Trace, Summary: r.summary(i, trace.KindStuck, &v.Trace), Bounded: v.Bounded})
+	if v := res.Violated(cex.Stuck, i); v != nil {
+		found = append(found, Counterexample{Kind: cex.Stuck, Trace: &v.Trace, Summary: r.summary(i, cex.Stuck, &v.Trace), Bounded: v.Bounded})
 	}
 	if len(found) > 0 {
 		first := found[0]
@@ -484,15 +521,6 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict, goal bool)
 	return base
 }
 
-func firstInt(m model.Value) (int, bool) {
-	for _, a := range m.Elems() {
-		if n, ok := a.Int(); ok {
-			return n, true
-		}
-	}
-	return 0, false
-}
-
 // cycleSteps are the steps of a lasso's cycle, as data.
 func (r *Report) cycleSteps(t *explore.Trace) []model.StepInfo {
 	var out []model.StepInfo
@@ -503,27 +531,23 @@ func (r *Report) cycleSteps(t *explore.Trace) []model.StepInfo {
 }
 
 // explainCycle finds what keeps a fair cycle going: a message of a crashed
-// process delivered round it, or a step of the unreliable detector.
+// process that keeps being delivered round the cycle, or else a step of
+// the unreliable detector.
 func (r *Report) explainCycle(t *explore.Trace) *model.Cycle {
 	c := &model.Cycle{Steps: len(t.Steps) - 1 - t.CycleStart}
 	start := r.Expander.Snapshot(t.Steps[t.CycleStart].State)
-	crashed := func(id int) bool {
-		for _, p := range start.Processes {
-			if p.ID == id {
-				return !p.Alive
-			}
-		}
-		return false
+	crashed := func(name string) bool {
+		i := slices.IndexFunc(start.Processes, func(p model.ProcessSnapshot) bool { return p.Name() == name })
+		return i >= 0 && !start.Processes[i].Alive
 	}
 	steps := r.cycleSteps(t)
-	// A message of a crashed process (its first integer argument, an ID,
-	// as in ELECTION(4)) that keeps being delivered round the cycle.
-	for _, s := range steps {
+	origins := r.origins(t)
+	for k, s := range steps {
 		if s.Kind != model.KindDeliver || s.Msg == nil {
 			continue
 		}
-		if id, ok := firstInt(*s.Msg); ok && crashed(id) {
-			c.Orphan, c.OrphanID = s.Msg.String(), id
+		if o, ok := origins[t.CycleStart+1+k]; ok && crashed(o.name) {
+			c.Orphan, c.OrphanID = s.Msg.String(), o.id
 			return c
 		}
 	}
@@ -534,4 +558,69 @@ func (r *Report) explainCycle(t *explore.Trace) *model.Cycle {
 		}
 	}
 	return c
+}
+
+// origin is the process a message comes from.
+type origin struct {
+	id   int
+	name string // "p9", or its alias
+}
+
+// origins are, for each delivery step of t (by its index), the process
+// its message comes from: the one that sent it, or, where that step
+// passed on the message it had delivered (sent the same value on), where
+// that one came from; a message in a channel initially comes from its
+// sender. They are worked out from the steps' data (model.Sender), not
+// from what a message says; nil when the expander does not say what a
+// step sends.
+func (r *Report) origins(t *explore.Trace) map[int]origin {
+	sender, ok := r.Expander.(model.Sender)
+	if !ok {
+		return nil
+	}
+	type inFlight struct {
+		val  model.Value
+		from origin
+	}
+	type ends struct{ from, to string } // a channel, by its processes' names
+	queues := map[ends][]inFlight{}
+	for _, ch := range r.Expander.Snapshot(t.Steps[0].State).Channels {
+		k := ends{ch.FromName(), ch.ToName()}
+		for _, v := range ch.Messages {
+			queues[k] = append(queues[k], inFlight{v, origin{ch.From, ch.FromName()}})
+		}
+	}
+	out := map[int]origin{}
+	for i := 1; i < len(t.Steps); i++ {
+		prev, a := t.Steps[i-1].State, t.Steps[i].Action
+		s := r.Expander.Step(prev, a)
+		var got *inFlight
+		switch s.Kind {
+		case model.KindDeliver:
+			k := ends{s.PeerName(), s.ProcessName()}
+			if q := queues[k]; len(q) > 0 {
+				got, queues[k] = &q[0], q[1:]
+				out[i] = got.from
+			}
+		case model.KindCrash:
+			// The messages on their way to the crashed process are lost.
+			for k := range queues {
+				if k.to == s.ProcessName() {
+					delete(queues, k)
+				}
+			}
+		}
+		for _, m := range sender.Sends(prev, a) {
+			if m.Lost {
+				continue
+			}
+			from := origin{m.From, m.FromName()}
+			if got != nil && m.Msg.Equal(got.val) {
+				from = got.from // passed on
+			}
+			k := ends{m.FromName(), m.ToName()}
+			queues[k] = append(queues[k], inFlight{m.Msg, from})
+		}
+	}
+	return out
 }

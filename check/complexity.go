@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
@@ -113,9 +114,9 @@ func (r *Report) WitnessFile(name string) (*trace.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, summary := trace.KindWitness, ""
+	kind, summary := cex.Witness, ""
 	if t.CycleStart >= 0 {
-		kind = trace.KindLasso
+		kind = cex.Lasso
 	}
 	cfg, exp := r.Config, r.Expander
 	if name == "sync" {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -102,10 +103,10 @@ func TestWitnessFiles(t *testing.T) {
 		assert.Equal(t, "messages."+name, f.Property)
 		require.NoError(t, trace.Verify(sys, f), name)
 		if name == "max" {
-			assert.Equal(t, trace.KindLasso, f.Kind, "the maximum is unbounded")
+			assert.Equal(t, cex.Lasso, f.Kind, "the maximum is unbounded")
 			require.NotNil(t, f.CycleStart)
 		} else if name == "min" || name == "sync" {
-			assert.Equal(t, trace.KindWitness, f.Kind, name)
+			assert.Equal(t, cex.Witness, f.Kind, name)
 			assert.Nil(t, f.CycleStart, name)
 		}
 	}

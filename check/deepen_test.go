@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -90,7 +91,7 @@ func TestDeepenReportsViolationAtBoundOne(t *testing.T) {
 	assert.Equal(t, 1, d.Verdicts)
 	v := verdict(t, rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "fair-cycle", v.Kind)
+	assert.Equal(t, cex.FairCycle, v.Kind)
 	assert.False(t, v.Bounded)
 	require.NotNil(t, v.File, "the trace was replayed")
 	assert.Len(t, v.Trace.Steps, 6)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -11,16 +12,16 @@ import (
 )
 
 // summary is the one-line explanation of counterexample t of checked
-// property i, of the given kind (trace.KindInvariant, ...).
-func (r *Report) summary(i int, kind string, t *explore.Trace) string {
+// property i, of the given kind (cex.Invariant, ...).
+func (r *Report) summary(i int, kind cex.Kind, t *explore.Trace) string {
 	var ev model.Evidence
 	switch kind {
-	case trace.KindFairCycle:
+	case cex.FairCycle:
 		ev = model.Evidence{Steps: t.CycleStart, State: t.Steps[t.CycleStart].State, Cycle: r.explainCycle(t)}
-	case trace.KindStuck:
+	case cex.Stuck:
 		ev = model.Evidence{Steps: len(t.Steps) - 1, State: t.Final().State, Stuck: true}
 	default:
-		ev = r.evidence(t, kind == trace.KindStep)
+		ev = r.evidence(t, kind == cex.Step)
 	}
 	if t.Premise != nil {
 		ev.PremiseStep, ev.Premise = *t.Premise, t.Steps[*t.Premise].State

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -28,7 +29,7 @@ func TestSummaryIsTheChecksFromTheReplayedRun(t *testing.T) {
 		require.NoError(t, err, n)
 		spec, err := specs.Builtin().Lookup(f.Config.Algo)
 		require.NoError(t, err)
-		if f.Kind == trace.KindWitness || f.Kind == trace.KindLasso {
+		if f.Kind == cex.Witness || f.Kind == cex.Lasso {
 			// A measure's run claims no violation: it has no summary to check.
 			require.Empty(t, f.Summary, n)
 			got, err := check.Summary(spec, f)

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
-	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -48,7 +48,7 @@ func (simulation) search(req Request, rep *Report, sys model.System, t targets) 
 	preds := sys.Predicates()
 	for i, v := range res.Violations {
 		rep.Found = append(rep.Found, Found{
-			Property: preds[v.Predicate], Kind: traceKinds[v.Kind], Steps: len(v.Trace.Steps) - 1, FoundBy: res.Simulation.Found[i],
+			Property: preds[v.Predicate], Kind: v.Kind, Steps: len(v.Trace.Steps) - 1, FoundBy: res.Simulation.Found[i],
 		})
 	}
 	return res, nil
@@ -58,19 +58,9 @@ func (simulation) search(req Request, rep *Report, sys model.System, t targets) 
 // how, in how many steps, and the run that found it.
 type Found struct {
 	Property string
-	Kind     string // as a trace file's kind
+	Kind     cex.Kind
 	Steps    int
 	explore.FoundBy
-}
-
-// TraceKind names explore's kind of violation as trace files do
-// (trace.KindInvariant, ...).
-func TraceKind(k explore.Kind) string { return traceKinds[k] }
-
-// traceKinds names explore's kinds of violation as trace files do.
-var traceKinds = map[explore.Kind]string{
-	explore.Invariant: trace.KindInvariant, explore.StepViolation: trace.KindStep,
-	explore.Stuck: trace.KindStuck, explore.FairCycle: trace.KindFairCycle, explore.Reached: trace.KindExample,
 }
 
 func (simulation) proof(res *explore.Result) (Proof, string) {

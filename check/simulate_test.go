@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -80,7 +81,7 @@ func TestSimulationFindsTerminationAtSixteen(t *testing.T) {
 	require.Len(t, rep.Found, 1)
 	f := rep.Found[0]
 	assert.Equal(t, "Termination", f.Property)
-	assert.Equal(t, trace.KindStuck, f.Kind)
+	assert.Equal(t, cex.Stuck, f.Kind)
 	assert.Equal(t, int64(33), f.Run)
 	assert.Equal(t, 26, f.RawSteps)
 	assert.Equal(t, 24, f.Steps)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -22,7 +23,7 @@ func TestSometimesGivesAShortestExample(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "bully"), Config: bully4, Properties: []string{"TakeOver"}})
 	v := verdict(t, rep, "TakeOver")
 	assert.Equal(t, check.Reachable, v.Status)
-	assert.Equal(t, trace.KindExample, v.Kind)
+	assert.Equal(t, cex.Example, v.Kind)
 	assert.Equal(t, "after 3 steps p3 is leader while p4 (ID 4) is down", v.Summary)
 	require.NotNil(t, v.File)
 	assert.Equal(t, []string{"initial state", "crash p4", "detect p3", "timeout-ok p3"}, labelsOf(v.File))
@@ -83,7 +84,7 @@ func TestSometimesUnreachable(t *testing.T) {
 		rep = run(t, req)
 		v = verdict(t, rep, "TakeOver")
 		assert.Equal(t, check.Reachable, v.Status, rep.Strategy)
-		assert.Equal(t, trace.KindExample, v.File.Kind)
+		assert.Equal(t, cex.Example, v.File.Kind)
 	}
 
 	// A search that did not finish says unknown.
@@ -99,7 +100,7 @@ func TestLeaderCrashRecovered(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: model.Config{N: 3, MaxCrashes: 1}, Properties: []string{"LeaderCrashRecovered"}, Continue: true})
 	v := verdict(t, rep, "LeaderCrashRecovered")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, trace.KindFairCycle, v.Kind)
+	assert.Equal(t, cex.FairCycle, v.Kind)
 	require.NotNil(t, v.File.Premise)
 	m := *v.File.Premise
 	assert.Equal(t, 6, m)
@@ -116,7 +117,7 @@ func TestLeaderCrashRecovered(t *testing.T) {
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true}, Properties: []string{"LeaderCrashRecovered"}})
 	v = verdict(t, rep, "LeaderCrashRecovered")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, trace.KindStuck, v.Kind)
+	assert.Equal(t, cex.Stuck, v.Kind)
 	assert.Equal(t, "crash p3", v.File.Steps[*v.File.Premise].Label())
 
 	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, InitialLeader: true}, Properties: []string{"LeaderCrashRecovered"}})
@@ -149,7 +150,7 @@ func TestQuiescent(t *testing.T) {
 	rep = run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: model.Config{N: 3, MaxCrashes: 1}, Properties: []string{"Quiescent"}, Continue: true})
 	q = verdict(t, rep, "Quiescent")
 	require.Equal(t, check.Violated, q.Status)
-	assert.Equal(t, trace.KindFairCycle, q.Kind)
+	assert.Equal(t, cex.FairCycle, q.Kind)
 	assert.Equal(t, "a fair cycle of 2 steps repeats forever, so the system never falls quiet (in flight where it starts: p1→p2 ELECTION(3))", q.Summary)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -80,7 +81,7 @@ func TestViolatedInvariantIsViolated(t *testing.T) {
 	require.True(t, rep.Violated())
 	single := verdict(t, rep, "SingleLeader")
 	require.Equal(t, check.Violated, single.Status)
-	assert.Equal(t, trace.KindInvariant, single.Kind)
+	assert.Equal(t, cex.Invariant, single.Kind)
 	require.NotNil(t, single.File)
 	assert.Equal(t, []string{"initial state", "crash p3", "detect p2", "timeout-ok p2", "restart p3"}, labelsOf(single.File))
 	assert.Equal(t, "SingleLeader", single.File.Property)
@@ -99,7 +100,7 @@ func TestViolatedStepPropertyIsViolated(t *testing.T) {
 	rep := run(t, check.Request{Spec: changRoberts(nobodyElects), Config: model.Config{N: 3}, Properties: []string{"SingleLeader", "NobodyElects"}})
 	v := verdict(t, rep, "NobodyElects")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, trace.KindStep, v.Kind)
+	assert.Equal(t, cex.Step, v.Kind)
 	require.NotNil(t, v.File)
 	assert.Equal(t, []string{"initial state", "initiate p3", "deliver p3→p1 ELECTION(3)", "deliver p1→p2 ELECTION(3)", "deliver p2→p3 ELECTION(3)"}, labelsOf(v.File))
 	assert.Equal(t, "step 4, deliver p2→p3 ELECTION(3), breaks NobodyElects", v.Summary)
@@ -254,13 +255,13 @@ func TestEventuallyAlwaysVerdicts(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: crash, Properties: []string{"Termination"}})
 	term := verdict(t, rep, "Termination")
 	require.Equal(t, check.Violated, term.Status)
-	assert.Equal(t, trace.KindFairCycle, term.Kind)
+	assert.Equal(t, cex.FairCycle, term.Kind)
 	assert.Equal(t, "ELECTION(4) of crashed p4 circulates forever; Stable (elected=3) is never reached: p1 elected=⊥, p2 elected=⊥, p3 elected=⊥", term.Summary)
 	assert.Len(t, term.File.Steps, 9)
 	assert.Equal(t, 5, *term.File.CycleStart)
 	require.Len(t, term.Also, 1)
 	stuck := term.Also[0]
-	assert.Equal(t, trace.KindStuck, stuck.Kind)
+	assert.Equal(t, cex.Stuck, stuck.Kind)
 	assert.Equal(t, "stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥ (Stable needs elected=3)", stuck.Summary)
 	assert.Len(t, stuck.File.Steps, 5)
 	assert.Equal(t, []*trace.File{term.File, stuck.File}, rep.Files())

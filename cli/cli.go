@@ -33,10 +33,24 @@ const (
 // Main runs mcheck with args (without the program name) against the
 // algorithms of reg, and returns the exit status. A report that could not
 // be written to stdout (a full disk, a closed pipe) is no report: exit
-// status 2, and stderr says why.
+// status 2, and stderr says why. It changes no setting of the process, so
+// that two can run at once (tests); a program passes its Hooks to MainWith.
 func Main(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+	return MainWith(args, reg, stdout, stderr, Hooks{})
+}
+
+// Hooks are what a program (cmd/mcheck) does to its process for a check:
+// the process's settings are the program's, never the library's.
+type Hooks struct {
+	// Budget, when set, is called with the memory budget (--memory) before
+	// the search starts: the program tells the Go runtime.
+	Budget func(bytes int64)
+}
+
+// MainWith is Main with the program's hooks.
+func MainWith(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks Hooks) int {
 	out := &checkedWriter{w: stdout}
-	code := mainTo(args, reg, out, stderr)
+	code := mainTo(args, reg, out, stderr, hooks)
 	if out.err != nil {
 		fmt.Fprintf(stderr, "mcheck: writing to standard output: %s (the output is incomplete; exit status %d)\n", oneLine(unwrapPath(out.err).Error()), ExitIncomplete)
 		return ExitIncomplete
@@ -69,7 +83,7 @@ func failed(w io.Writer) bool {
 	return ok && c.err != nil
 }
 
-func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
+func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks Hooks) int {
 	if len(args) > 0 && args[0] == "replay" {
 		return replayMain(args[1:], reg, stdout, stderr)
 	}
@@ -124,18 +138,11 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer) int {
 	if o.memory == 0 {
 		o.memory = defaultMemoryBudget()
 	}
-	// The budget is for the whole process: the runtime's collector keeps
-	// the heap within it, and the search stops before its own data would
-	// leave the runtime too little (explore's budget).
-	debug.SetMemoryLimit(explore.MemoryLimit(o.memory))
-	if os.Getenv("GOGC") == "" {
-		// The search's memory is a few large arrays without pointers, so
-		// collecting often costs almost nothing, and the default (let the
-		// heap double between collections) only raises the peak: 781 -> 666
-		// MB for bully --n 4 --initial-leader=false at the same speed. With
-		// the state table mapped outside the heap, 10 saves only 3-4 MB
-		// more there, for about 5% more CPU (BENCHMARKS.md).
-		debug.SetGCPercent(25)
+	// The budget is for the whole process: the search stops before its own
+	// data would leave the runtime too little (explore's budget), and the
+	// program tells the runtime's collector to keep the heap within it.
+	if hooks.Budget != nil {
+		hooks.Budget(o.memory)
 	}
 
 	ctx, release := stopOnSignal(stderr)

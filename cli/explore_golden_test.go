@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/webui"
@@ -87,8 +88,8 @@ func TestExplorerOpensEveryGoldenTrace(t *testing.T) {
 			}
 			assert.Equal(t, want, v.Config, "the page's configuration is the file's")
 			assert.Equal(t, f.CycleStart, v.Cycle)
-			if f.Kind == trace.KindWitness || f.Kind == trace.KindLasso {
-				assert.Contains(t, home.Note, path+": "+f.Property+" is a measure's run ("+f.Kind)
+			if f.Kind == cex.Witness || f.Kind == cex.Lasso {
+				assert.Contains(t, home.Note, path+": "+f.Property+" is a measure's run ("+f.Kind.String())
 				assert.Empty(t, v.Property, "a walk, not a counterexample")
 			} else {
 				assert.Equal(t, f.Property, v.Property)
@@ -101,14 +102,14 @@ func TestExplorerOpensEveryGoldenTrace(t *testing.T) {
 				assert.Equal(t, p.Alive, v.Processes[i].Alive)
 			}
 
-			seen[f.Kind] = true
+			seen[f.Kind.String()] = true
 			seen["anonymous"] = seen["anonymous"] || f.Config.Anonymous
 			seen["perm"] = seen["perm"] || f.Config.Perm
 			seen["itf"] = seen["itf"] || strings.HasSuffix(path, ".itf.json")
 		})
 	}
 	for _, want := range []string{
-		trace.KindInvariant, trace.KindStep, trace.KindStuck, trace.KindFairCycle, trace.KindWitness, trace.KindLasso,
+		cex.Invariant.String(), cex.Step.String(), cex.Stuck.String(), cex.FairCycle.String(), cex.Witness.String(), cex.Lasso.String(),
 		"anonymous", "perm", "itf",
 	} {
 		assert.True(t, seen[want], "no golden trace of %s (keys seen: %v)", want, slices.Sorted(func(yield func(string) bool) {

@@ -101,7 +101,7 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 				body.WriteString("\n")
 				trace.WriteText(&body, f, false)
 			}
-			c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind + ")", Body: body.String()}
+			c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind.String() + ")", Body: body.String()}
 			s.Failures++
 		case check.Unreachable:
 			c.Failure = &junitProblem{Message: v.Summary, Type: "unreachable"}

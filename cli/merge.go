@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
@@ -283,7 +284,7 @@ type jsonMergedResult struct {
 
 type jsonFinding struct {
 	Member int        `json:"member"`
-	Kind   string     `json:"kind"`
+	Kind   cex.Kind   `json:"kind"`
 	Steps  int        `json:"steps"`
 	By     *swarm.Run `json:"found_by,omitempty"`
 }

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/internal/plural"
@@ -95,7 +96,7 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	switch {
 	case !shown.ClaimsProperty():
 		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%s; every step replays)\n", name, shown.Kind, oneLine(shown.Property), plural.Count(len(shown.Steps)-1, "step"))
-	case shown.Kind == trace.KindExample:
+	case shown.Kind == cex.Example:
 		fmt.Fprintf(stdout, "%s: a genuine example: %s is reachable (%s; every step replays, and %s holds in the last state)\n",
 			name, shown.Property, plural.Count(len(shown.Steps)-1, "step"), shown.Property)
 	default:
@@ -200,7 +201,7 @@ func writeTraceFiles(path string, files []*trace.File, rep *check.Report, stderr
 
 // traceName is the name of a counterexample's file in a --trace-out
 // directory.
-func traceName(f *trace.File) string { return f.Property + "-" + f.Kind + ".trace.json" }
+func traceName(f *trace.File) string { return f.Property + "-" + f.Kind.String() + ".trace.json" }
 
 // staleTrace removes the trace file an earlier run left at path, if it is
 // one and this run's search was exhaustive, and says what it did.

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/plural"
@@ -296,11 +297,11 @@ type jsonBitstate struct {
 }
 
 type jsonProperty struct {
-	Name    string `json:"name"`
-	Status  string `json:"status"`
-	Kind    string `json:"kind,omitempty"`
-	Summary string `json:"summary,omitempty"`
-	Bounded bool   `json:"bounded_only,omitempty"`
+	Name    string   `json:"name"`
+	Status  string   `json:"status"`
+	Kind    cex.Kind `json:"kind,omitempty"`
+	Summary string   `json:"summary,omitempty"`
+	Bounded bool     `json:"bounded_only,omitempty"`
 	// Vacuity is why a property that holds had nothing to hold of
 	// (check.Vacuity), and Vacuous the line that says it with what to
 	// change.
@@ -316,7 +317,7 @@ type jsonProperty struct {
 }
 
 type jsonCounterexample struct {
-	Kind       string     `json:"kind"`
+	Kind       cex.Kind   `json:"kind"`
 	Summary    string     `json:"summary"`
 	Bounded    bool       `json:"bounded_only,omitempty"`
 	CycleStart *int       `json:"cycle_start,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/plural"
@@ -242,13 +243,13 @@ type jsonSample struct {
 // jsonFound is the run that found a counterexample: --run-seed RunSeed
 // replays it, and its shortening gives the trace under properties.
 type jsonFound struct {
-	Property string `json:"property"`
-	Kind     string `json:"kind"`
-	Run      int64  `json:"run"`
-	RunSeed  uint64 `json:"run_seed"`
-	RawSteps int    `json:"run_steps"`
-	Steps    int    `json:"steps"`
-	Replays  int    `json:"shortening_replays"`
+	Property string   `json:"property"`
+	Kind     cex.Kind `json:"kind"`
+	Run      int64    `json:"run"`
+	RunSeed  uint64   `json:"run_seed"`
+	RawSteps int      `json:"run_steps"`
+	Steps    int      `json:"steps"`
+	Replays  int      `json:"shortening_replays"`
 }
 
 func simulationJSON(r *check.Report) *jsonSimulation {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -75,11 +76,11 @@ func TestBitstateFindsViolations(t *testing.T) {
 	opts.Bitstate = 1 << 20
 	bs, err := explore.Run(sys, opts)
 	require.NoError(t, err)
-	v := bs.Violated(explore.Invariant, 0)
+	v := bs.Violated(cex.Invariant, 0)
 	require.NotNil(t, v)
-	assert.Equal(t, full.Violated(explore.Invariant, 0).Trace, v.Trace)
+	assert.Equal(t, full.Violated(cex.Invariant, 0).Trace, v.Trace)
 	assert.Equal(t, "a bitstate search keeps no state graph", bs.LivenessSkipped)
-	assert.Nil(t, bs.Violated(explore.FairCycle, 2))
+	assert.Nil(t, bs.Violated(cex.FairCycle, 2))
 }
 
 // A hash seed changes which states a small bit array takes for visited,

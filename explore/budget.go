@@ -19,10 +19,11 @@ import (
 // the Go runtime's own slack: garbage not yet collected, fragmentation,
 // stacks. The search stops (after giving up the liveness graph) before
 // what it keeps plus what the next batch may allocate passes
-// searchShare of the budget; the rest is the runtime's, and the caller
-// tells the runtime the budget (SetMemoryLimit) so that its collector
-// keeps garbage within it. The state table is mapped outside the Go heap
-// (internal/offheap), which lowers the runtime's limit by what it maps:
+// searchShare of the budget; the rest is the runtime's, and the program
+// (cmd/mcheck, never this library) tells the runtime the budget
+// (SetMemoryLimit) so that its collector keeps garbage within it. The
+// state table is mapped outside the Go heap (internal/offheap), and the
+// program lowers the runtime's limit by what is mapped (offheap.Listen):
 // the heap gets the budget less the table, and the table has no slack.
 const (
 	searchShare = 0.80

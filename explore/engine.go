@@ -258,7 +258,36 @@ func (s *search) bfs() {
 	}
 }
 
+// runBatch takes the states lo..hi of the current level through the
+// phases of a batch: expand them (in chunks, on all workers), total what
+// the chunks found, claim the new states, give them their places, write
+// them (and resolve the graph's edges), and record what they violate.
 func (s *search) runBatch(lo, hi int) {
+	chunks, ok := s.loadBatch(lo, hi)
+	if !ok || !s.expandBatch(chunks, hi) {
+		return
+	}
+	succs, edges := s.tallyBatch(chunks)
+	defer func() { s.maxSuccs, s.maxEdges = max(s.maxSuccs, succs), max(s.maxEdges, edges) }()
+	if s.stop || !s.claimBatch(chunks, succs) {
+		return
+	}
+	capped := s.placeBatch(chunks)
+	if capped {
+		// The graph is of no use to an incomplete search.
+		s.graph = nil
+		s.tab.dropIndex()
+	}
+	base := s.growGraph(lo, hi, edges)
+	if !s.writeBatch(chunks, base) {
+		return
+	}
+	s.finishBatch(chunks)
+}
+
+// loadBatch cuts the states lo..hi into chunks and loads them; false when
+// the frontier file fails (the search halts).
+func (s *search) loadBatch(lo, hi int) ([]chunk, bool) {
 	nch := (hi - lo + chunkStates - 1) / chunkStates
 	for len(s.chunks) < nch {
 		s.chunks = append(s.chunks, chunk{})
@@ -276,8 +305,14 @@ func (s *search) runBatch(lo, hi int) {
 	}
 	if err := s.cur.load(lo, hi); err != nil {
 		s.halt(StopIO, err.Error())
-		return
+		return nil, false
 	}
+	return chunks, true
+}
+
+// expandBatch expands the chunks on all workers; false when writing the
+// files failed (the search halts).
+func (s *search) expandBatch(chunks []chunk, hi int) bool {
 	// Beside the expansion, as its first items (they start at once), work
 	// that would otherwise run while the other workers wait: the previous
 	// batch's new states go to the files, and the graph maps the blocks
@@ -292,7 +327,7 @@ func (s *search) runBatch(lo, hi int) {
 		side = append(side, func() error { g.reserve(end, edges); return nil })
 	}
 	sideErr := make([]error, len(side))
-	s.parallel(len(side)+nch, func(w *worker, c int) {
+	s.parallel(len(side)+len(chunks), func(w *worker, c int) {
 		if c < len(side) {
 			sideErr[c] = side[c]()
 			return
@@ -301,17 +336,15 @@ func (s *search) runBatch(lo, hi int) {
 	})
 	if err := errors.Join(sideErr...); err != nil {
 		s.halt(StopIO, err.Error())
-		return
+		return false
 	}
-	if s.ioFailed(chunks) {
-		return
-	}
+	return !s.ioFailed(chunks)
+}
 
-	// Between phases: totals in chunk order, room in the table, the graph's
-	// per-state bookkeeping, the first stuck state.
-	succs, edges := 0, 0
-	defer func() { s.maxSuccs, s.maxEdges = max(s.maxSuccs, succs), max(s.maxEdges, edges) }()
-	g := s.graph
+// tallyBatch works between the phases: the totals in chunk order (each
+// chunk's first edge among them), the first violated step and the first
+// stuck state; it returns the batch's successors and edges.
+func (s *search) tallyBatch(chunks []chunk) (succs, edges int) {
 	for c := range chunks {
 		ch := &chunks[c]
 		ch.firstEdge = edges
@@ -339,39 +372,49 @@ func (s *search) runBatch(lo, hi int) {
 			s.stuckSeen[k], s.stuckAt[k], s.stuckCut[k] = true, s.cur.base+uint32(at), ch.stuckCut[k]
 			// With liveness on the search goes on: the fair-cycle check
 			// needs the whole graph and may find the other way to fail.
-			if !s.opt.Continue && g == nil {
+			if !s.opt.Continue && s.graph == nil {
 				s.halt(StopFirstViolation, "stopped at the first violation")
 			}
 		}
 	}
-	if s.stop {
-		return
-	}
+	return succs, edges
+}
+
+// claimBatch decides which of the batch's succs successors are new
+// states, and which record of each is kept (the first in BFS order);
+// false when two
+// new states share a fingerprint in an exact search (the search halts).
+func (s *search) claimBatch(chunks []chunk, succs int) bool {
 	if s.bits != nil {
 		for c := range chunks {
 			s.claimBits(&chunks[c])
 		}
-	} else {
-		s.claims.reset(succs)
-		s.claimGen = s.tab.gen
-		s.parallel(nch, func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
-		s.parallel(nch, func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
-		for c := range chunks {
-			if chunks[c].collided {
-				// Rare beyond measure (about batch²/2^65 per batch), and then
-				// no verdict rests on it: the search stops, incomplete.
-				s.halt(StopCollision, "two distinct new states of one batch share a 64-bit fingerprint; the exact search cannot go on")
-				return
-			}
+		return true
+	}
+	s.claims.reset(succs)
+	s.claimGen = s.tab.gen
+	s.parallel(len(chunks), func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
+	s.parallel(len(chunks), func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
+	for c := range chunks {
+		if chunks[c].collided {
+			// Rare beyond measure (about batch²/2^65 per batch), and then
+			// no verdict rests on it: the search stops, incomplete.
+			s.halt(StopCollision, "two distinct new states of one batch share a 64-bit fingerprint; the exact search cannot go on")
+			return false
 		}
 	}
+	return true
+}
 
+// placeBatch gives the new states their indices and their bytes in the
+// next level, in chunk order, and makes room for them everywhere they go;
+// it reports whether --max-states cut the batch short.
+func (s *search) placeBatch(chunks []chunk) (capped bool) {
 	next, nbytes := uint32(s.links.n), s.next.size
 	limit := uint32(maxStates)
 	if s.opt.MaxStates > 0 && s.opt.MaxStates < maxStates {
 		limit = uint32(s.opt.MaxStates)
 	}
-	capped := false
 	for c := range chunks {
 		ch := &chunks[c]
 		ch.firstIdx, ch.firstByte = next, nbytes
@@ -399,44 +442,58 @@ func (s *search) runBatch(lo, hi int) {
 	from := s.next.size
 	s.next.reserve(int(next-s.next.base), nbytes)
 	s.next.batch(from, nbytes)
-	if capped {
-		// The graph is of no use to an incomplete search.
-		s.graph, g = nil, nil
-		s.tab.dropIndex()
+	return capped
+}
+
+// growGraph makes the graph's room for the batch's states lo..hi and its
+// edges, and returns the graph's index of the batch's first edge (0
+// without a graph).
+func (s *search) growGraph(lo, hi, edges int) int {
+	g := s.graph
+	if g == nil {
+		return 0
 	}
-	base := 0 // the graph's index of the batch's first edge
-	if g != nil {
-		// One start per expanded state, in state order: the batch's states
-		// are the next ones.
-		if g.starts.len() != int(s.cur.base)+lo {
-			panic(fmt.Sprintf("mcheck: internal error: the graph has %d states, the batch starts at state %d", g.starts.len(), int(s.cur.base)+lo))
-		}
-		end := s.cur.base + uint32(hi)
-		g.starts.grow(int(end))
-		for k := range g.good {
-			g.good[k].fit(end)
-		}
-		g.cut.fit(end)
-		g.quiet.fit(end)
-		g.dst.grow(g.dst.len() + edges)
-		g.class.grow(g.class.len() + edges)
-		if g.measured {
-			g.sent.grow(g.sent.len() + edges)
-		}
-		base = g.dst.len() - edges
+	// One start per expanded state, in state order: the batch's states
+	// are the next ones.
+	if g.starts.len() != int(s.cur.base)+lo {
+		panic(fmt.Sprintf("mcheck: internal error: the graph has %d states, the batch starts at state %d", g.starts.len(), int(s.cur.base)+lo))
 	}
-	// A chunk's edges need no other chunk's writes (see resolveChunk), so
-	// they are resolved in the same phase.
-	s.parallel(nch, func(_ *worker, c int) {
+	end := s.cur.base + uint32(hi)
+	g.starts.grow(int(end))
+	for k := range g.good {
+		g.good[k].fit(end)
+	}
+	g.cut.fit(end)
+	g.quiet.fit(end)
+	g.dst.grow(g.dst.len() + edges)
+	g.class.grow(g.class.len() + edges)
+	if g.measured {
+		g.sent.grow(g.sent.len() + edges)
+	}
+	return g.dst.len() - edges
+}
+
+// writeBatch writes the new states of every chunk, and resolves each
+// chunk's edges in the same phase (they need no other chunk's writes, see
+// resolveChunk); false when writing failed (the search halts).
+func (s *search) writeBatch(chunks []chunk, base int) bool {
+	g := s.graph
+	s.parallel(len(chunks), func(_ *worker, c int) {
 		s.writeChunk(&chunks[c])
 		if g != nil {
 			s.resolveChunk(&chunks[c], base)
 		}
 	})
 	if s.ioFailed(chunks) {
-		return
+		return false
 	}
 	s.flushPending = true // with the next batch's expansion, or at the level's end
+	return true
+}
+
+// finishBatch records the invariants the new states violate, and halts
+// the search at its state limits.
+func (s *search) finishBatch(chunks []chunk) {
 	for c := range chunks {
 		for p, idx := range chunks[c].bad {
 			if idx >= 0 {

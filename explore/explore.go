@@ -16,27 +16,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
-)
-
-// Kind is the kind of a violation.
-type Kind uint8
-
-const (
-	// Invariant: a reachable state where an invariant predicate is false.
-	Invariant Kind = iota
-	// Stuck: a reachable state outside the goal with no fair step enabled;
-	// the system stops there for good.
-	Stuck
-	// FairCycle: a lasso whose weakly fair cycle passes a state outside the
-	// goal, so the goal is never reached for good.
-	FairCycle
-	// StepViolation: a step (the last of the trace) where a step predicate
-	// is false.
-	StepViolation
-	// Reached: a reachable state where a predicate of Options.Reach
-	// holds: an example, not a violation.
-	Reached
 )
 
 // Goal is the predicates that stuck states must satisfy and fair cycles must
@@ -94,7 +75,7 @@ type Options struct {
 	Quiet Goal
 	// Reach are predicate indices to find a state of (Sometimes): the
 	// shortest trace to a state where each holds is reported as a
-	// violation of kind Reached, an example. Finding one never stops the
+	// violation of kind cex.Example, an example. Finding one never stops the
 	// search.
 	Reach []int
 	// LeadsTo are leads-to properties (From ~> To, under the weak fairness
@@ -251,7 +232,7 @@ func collisionProbability(n, generated int64) float64 {
 
 // Violation is a property violation with its shortest trace.
 type Violation struct {
-	Kind      Kind
+	Kind      cex.Kind
 	Predicate int // the invariant or step predicate violated, or the Goal, or a LeadsTo's To
 	// Bounded: the counterexample may not exist without the channel bound:
 	// the bound discarded a weakly fair step of the stuck state, or of a
@@ -278,7 +259,7 @@ type Result struct {
 }
 
 // Violated returns the violation of kind k at predicate p, if found.
-func (r *Result) Violated(k Kind, p int) *Violation {
+func (r *Result) Violated(k cex.Kind, p int) *Violation {
 	for i := range r.Violations {
 		if r.Violations[i].Kind == k && r.Violations[i].Predicate == p {
 			return &r.Violations[i]
@@ -392,12 +373,45 @@ func (s *search) addWorker() int64 {
 
 // Run explores sys breadth first.
 func Run(sys ts.System, opt Options) (*Result, error) {
+	opt = opt.withDefaults()
+	s := newSearch(sys, opt)
+	defer s.close()
+	if err := s.staff(); err != nil {
+		return nil, err
+	}
+	if err := conflicts(opt); err != nil {
+		return nil, err
+	}
+	if opt.Exact {
+		s.tab.enc = &encStore{}
+	}
+	if err := s.setProperties(); err != nil {
+		return nil, err
+	}
+	if err := s.setGraph(); err != nil {
+		return nil, err
+	}
+	s.askPredicates()
+	s.started = time.Now()
+	s.bfs()
+	s.stats.Elapsed = time.Since(s.started)
+	return s.result()
+}
+
+// withDefaults fills in the options left zero that have a default.
+func (opt Options) withDefaults() Options {
 	if opt.Context == nil {
 		opt.Context = context.Background()
 	}
 	if opt.ProgressEvery == 0 {
 		opt.ProgressEvery = time.Second
 	}
+	return opt
+}
+
+// newSearch is a search of sys with its table, links and level files, and
+// one worker.
+func newSearch(sys ts.System, opt Options) *search {
 	// Indices are needed for the graph's edges, with reduction for the
 	// depth of a revisited state, and in an exact table for the encodings.
 	// A bitstate search keeps its states in the bits; its table stays empty.
@@ -412,17 +426,27 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	}
 	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
 	s.cur.io, s.next.io = &s.levelIO, &s.levelIO
-	defer func() {
-		s.links.close()
-		s.cur.close()
-		s.next.close()
-		// The table and the graph's edges live outside the Go heap:
-		// nothing collects them.
-		s.tab.free()
-		if s.graph != nil {
-			s.graph.free()
-		}
-	}()
+	return s
+}
+
+// close gives back what the search holds outside the Go heap and on disk.
+func (s *search) close() {
+	s.links.close()
+	s.cur.close()
+	s.next.close()
+	// The table and the graph's edges live outside the Go heap: nothing
+	// collects them.
+	s.tab.free()
+	if s.graph != nil {
+		s.graph.free()
+	}
+}
+
+// staff makes the search's workers, as many as asked for (one per CPU by
+// default) and as fit in the memory budget, and lets the table grow on
+// them.
+func (s *search) staff() error {
+	opt := s.opt
 	n := opt.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -441,7 +465,7 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 				if fit == 1 {
 					most = "1 worker"
 				}
-				return nil, fmt.Errorf("%d workers need about %s (%s each), more than half of what the memory budget of %s leaves the search: give at most %s, or a larger budget",
+				return fmt.Errorf("%d workers need about %s (%s each), more than half of what the memory budget of %s leaves the search: give at most %s, or a larger budget",
 					n, FormatBytes(int64(n)*per), FormatBytes(per), FormatBytes(b), most)
 			}
 			n = fit
@@ -455,47 +479,62 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	// are idle).
 	s.tab.parts = n
 	s.tab.run = func(k int, f func(i int)) { s.parallel(k, func(_ *worker, i int) { f(i) }) }
-	if opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0 || len(opt.LeadsTo) > 0) {
-		return nil, fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it, nor a leads-to")
-	}
-	if opt.Exact && opt.Bitstate > 0 {
-		return nil, fmt.Errorf("an exact search stores whole states, a bitstate search none: not both")
-	}
-	if opt.Exact {
-		s.tab.enc = &encStore{}
-	}
-	if opt.BitstateSeed != 0 && opt.Bitstate <= 0 {
-		return nil, fmt.Errorf("a hash seed is for a bitstate search's bit array: not without one")
-	}
-	if opt.Reduce && opt.Bitstate > 0 {
+	return nil
+}
+
+// conflicts says which options do not go together, if any.
+func conflicts(opt Options) error {
+	switch {
+	case opt.Reduce && (opt.Goal.mask != 0 || opt.Liveness || len(opt.Steps) > 0 || len(opt.LeadsTo) > 0):
+		return fmt.Errorf("partial-order reduction preserves invariants only: no goal, liveness or step predicate with it, nor a leads-to")
+	case opt.Exact && opt.Bitstate > 0:
+		return fmt.Errorf("an exact search stores whole states, a bitstate search none: not both")
+	case opt.BitstateSeed != 0 && opt.Bitstate <= 0:
+		return fmt.Errorf("a hash seed is for a bitstate search's bit array: not without one")
+	case opt.Reduce && opt.Bitstate > 0:
 		// The cycle proviso needs the depth of revisited states.
-		return nil, fmt.Errorf("partial-order reduction needs the state table: not with bitstate")
+		return fmt.Errorf("partial-order reduction needs the state table: not with bitstate")
 	}
-	pm, err := masksOf(sys, opt.Invariants, opt.Steps, opt.Goal)
+	return nil
+}
+
+// setProperties checks the options' predicates against the system and
+// keeps them as masks: invariants, step predicates, goals, examples to
+// reach, quiet goals and leads-to pairs.
+func (s *search) setProperties() error {
+	opt := s.opt
+	pm, err := masksOf(s.sys, opt.Invariants, opt.Steps, opt.Goal)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.invMask, s.stepMask, s.goalMask, s.goals = pm.inv, pm.step, pm.goal, pm.goals
-	if s.reachMask, err = reachMask(sys, opt.Reach); err != nil {
-		return nil, err
+	if s.reachMask, err = reachMask(s.sys, opt.Reach); err != nil {
+		return err
 	}
 	if s.quietMask = opt.Quiet.mask; opt.Quiet.bad || s.quietMask&^s.goalMask != 0 {
-		return nil, fmt.Errorf("a quiet goal must be one of the goals")
+		return fmt.Errorf("a quiet goal must be one of the goals")
 	}
 	if err := s.setLeadsTo(opt.LeadsTo); err != nil {
-		return nil, err
+		return err
 	}
 	nstuck := len(s.goals) + len(s.leads)
 	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, nstuck), make([]bool, nstuck), make([]bool, nstuck)
+	return nil
+}
+
+// setGraph decides whether the search keeps the state graph (for liveness
+// and the measures) and, with bitstate, sets up the bit array instead.
+func (s *search) setGraph() error {
+	opt := s.opt
 	if opt.Liveness {
 		if len(s.goals) == 0 && len(s.leads) == 0 {
-			return nil, fmt.Errorf("liveness needs a goal or a leads-to predicate")
+			return fmt.Errorf("liveness needs a goal or a leads-to predicate")
 		}
 		s.graph = &graph{good: make([]bitset, len(s.kept)), marks: len(s.kept) - len(s.goals), all: len(s.leads) > 0}
 	}
 	if opt.Measure {
 		if opt.Reduce || opt.Bitstate > 0 {
-			return nil, fmt.Errorf("the measures need the full state graph: not with partial-order reduction or bitstate")
+			return fmt.Errorf("the measures need the full state graph: not with partial-order reduction or bitstate")
 		}
 		if s.graph == nil {
 			s.graph = &graph{}
@@ -508,20 +547,20 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
 	}
+	return nil
+}
+
+// askPredicates tells the workers' batches which predicates to evaluate:
+// of an expanded state, those of the goals only (the invariants were
+// checked when the state was found); of a successor, the invariants and
+// the examples only (its goals count when it is expanded).
+func (s *search) askPredicates() {
 	for _, w := range s.workers {
-		// The expanded state's predicates are needed for the goals only
-		// (the invariants were checked when the state was found), and a
-		// successor's for the invariants only (its goals count when it
-		// is expanded).
 		for _, b := range []*ts.Batch{&w.x.batch, &w.alt.batch} {
 			b.NoStateProps, b.StatePropsOnly = s.keptMask == 0, s.keptMask
 			b.NoSuccProps, b.SuccPropsOnly = s.invMask|s.reachMask == 0, s.invMask|s.reachMask
 		}
 	}
-	s.started = time.Now()
-	s.bfs()
-	s.stats.Elapsed = time.Since(s.started)
-	return s.result()
 }
 
 // predMasks are the properties of a search as bits of predicates.
@@ -593,7 +632,7 @@ func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, erro
 	if err := s.walk(&tr, cycle); err != nil {
 		return nil, err
 	}
-	return &Violation{Kind: FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
+	return &Violation{Kind: cex.FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
 }
 
 // walk extends tr, which ends in the state the first edge leaves, along
@@ -710,9 +749,9 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		kind, holds := Invariant, tr.Final().Props&(1<<p) != 0
+		kind, holds := cex.Invariant, tr.Final().Props&(1<<p) != 0
 		if s.reachMask&(1<<p) != 0 {
-			kind, holds = Reached, !holds
+			kind, holds = cex.Example, !holds
 		}
 		if holds {
 			return nil, fmt.Errorf("internal error: replayed trace does not violate predicate %d", p)
@@ -737,7 +776,7 @@ func (s *search) result() (*Result, error) {
 				return nil, err
 			}
 		}
-		r.Violations = append(r.Violations, Violation{Kind: Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
+		r.Violations = append(r.Violations, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
 	}
 	for p := 0; p < 64; p++ {
 		at, ok := s.stepFound[p]
@@ -748,7 +787,7 @@ func (s *search) result() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Violations = append(r.Violations, Violation{Kind: StepViolation, Predicate: p, Trace: tr})
+		r.Violations = append(r.Violations, Violation{Kind: cex.Step, Predicate: p, Trace: tr})
 	}
 	r.LivenessSkipped = s.livenessSkipped
 	// The fair-cycle check first: it finds the components while it judges

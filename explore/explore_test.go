@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -198,9 +199,9 @@ func TestShortestCounterexampleOfAnInvariant(t *testing.T) {
 	sys := newCounter(t, mod5)
 	res := run(t, sys, explore.Options{Invariants: []int{notFour}})
 	require.Len(t, res.Violations, 1)
-	viol := res.Violated(explore.Invariant, notFour)
+	viol := res.Violated(cex.Invariant, notFour)
 	require.NotNil(t, viol)
-	assert.Equal(t, explore.Invariant, viol.Kind)
+	assert.Equal(t, cex.Invariant, viol.Kind)
 	assert.Equal(t, notFour, viol.Predicate)
 	// Breadth first: 0 →inc 1 →inc 2 →dbl 4, not the longer 0 → 1 → 2 → 3 → 4.
 	assert.Equal(t, []int{0, 1, 2, 4}, values(sys, viol.Trace))
@@ -217,16 +218,16 @@ func TestShortestCounterexampleOfAnInvariant(t *testing.T) {
 	assert.Equal(t, int64(5), res.States)
 	assert.Equal(t, int64(6), res.Transitions)
 	assert.Equal(t, 2, res.Depth)
-	assert.Nil(t, res.Violated(explore.Stuck, notFour))
+	assert.Nil(t, res.Violated(cex.Stuck, notFour))
 }
 
 func TestContinueVersusStopAtFirst(t *testing.T) {
 	sys := newCounter(t, mod5)
 	first := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}})
 	require.Len(t, first.Violations, 1)
-	require.NotNil(t, first.Violated(explore.Invariant, notTwo))
-	assert.Nil(t, first.Violated(explore.Invariant, notFour))
-	assert.Equal(t, []int{0, 1, 2}, values(sys, first.Violated(explore.Invariant, notTwo).Trace))
+	require.NotNil(t, first.Violated(cex.Invariant, notTwo))
+	assert.Nil(t, first.Violated(cex.Invariant, notFour))
+	assert.Equal(t, []int{0, 1, 2}, values(sys, first.Violated(cex.Invariant, notTwo).Trace))
 	assert.False(t, first.Complete)
 	assert.Equal(t, "stopped at the first violation", first.Stopped)
 	assert.Equal(t, int64(3), first.States)
@@ -256,7 +257,7 @@ func TestContinueVersusStopAtFirst(t *testing.T) {
 func TestInvariantViolatedInTheInitialState(t *testing.T) {
 	sys := newCounter(t, mod5)
 	res := run(t, sys, explore.Options{Invariants: []int{nonZero}})
-	viol := res.Violated(explore.Invariant, nonZero)
+	viol := res.Violated(cex.Invariant, nonZero)
 	require.NotNil(t, viol)
 	require.Len(t, viol.Trace.Steps, 1)
 	requireReplays(t, sys, viol.Trace)
@@ -268,7 +269,7 @@ func TestInvariantViolatedInTheInitialState(t *testing.T) {
 	res = run(t, sys, explore.Options{Invariants: []int{nonZero}, Continue: true})
 	assert.True(t, res.Complete)
 	assert.Equal(t, int64(5), res.States)
-	assert.Len(t, res.Violated(explore.Invariant, nonZero).Trace.Steps, 1)
+	assert.Len(t, res.Violated(cex.Invariant, nonZero).Trace.Steps, 1)
 }
 
 func TestMaxStatesStopsIncompleteWithoutClaims(t *testing.T) {
@@ -375,7 +376,7 @@ func TestStuckState(t *testing.T) {
 	sys := newCounter(t, stuck)
 	res := run(t, sys, explore.Options{Goal: explore.GoalOf(even)})
 	require.Len(t, res.Violations, 1)
-	viol := res.Violated(explore.Stuck, even)
+	viol := res.Violated(cex.Stuck, even)
 	require.NotNil(t, viol)
 	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, viol.Trace))
 	assert.Equal(t, []string{"", "inc p1", "inc p1", "inc p1"}, labels(viol.Trace))
@@ -393,8 +394,8 @@ func TestStuckState(t *testing.T) {
 	// fair cycle 1 → 2 → 3 → 1 (inc is disabled at 3, so dbl may close it).
 	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true})
 	assert.True(t, res.Complete)
-	require.NotNil(t, res.Violated(explore.Stuck, even))
-	cyc := res.Violated(explore.FairCycle, even)
+	require.NotNil(t, res.Violated(cex.Stuck, even))
+	cyc := res.Violated(cex.FairCycle, even)
 	require.NotNil(t, cyc)
 	requireReplays(t, sys, cyc.Trace)
 
@@ -412,7 +413,7 @@ func TestFairCycleLasso(t *testing.T) {
 	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true})
 	assert.True(t, res.Complete)
 	require.Len(t, res.Violations, 1)
-	viol := res.Violated(explore.FairCycle, zero)
+	viol := res.Violated(cex.FairCycle, zero)
 	require.NotNil(t, viol)
 	requireReplays(t, sys, viol.Trace)
 	// The shallowest bad state is 1; the shortest fair cycle through it
@@ -480,10 +481,10 @@ func TestWideLevelsAndWorkers(t *testing.T) {
 		assert.Equal(t, int64(2*c.k), res.Transitions)
 		assert.Equal(t, maxDepth, res.Depth)
 		require.Len(t, res.Violations, 4)
-		assert.Equal(t, []int{0, 1, 2}, values(sys, res.Violated(explore.Invariant, notTwo).Trace))
-		assert.Equal(t, []int{0, 1, 2, 4}, values(sys, res.Violated(explore.Invariant, notFour).Trace))
-		assert.Equal(t, []int{0, 1}, values(sys, res.Violated(explore.Invariant, even).Trace))
-		cyc := res.Violated(explore.FairCycle, zero)
+		assert.Equal(t, []int{0, 1, 2}, values(sys, res.Violated(cex.Invariant, notTwo).Trace))
+		assert.Equal(t, []int{0, 1, 2, 4}, values(sys, res.Violated(cex.Invariant, notFour).Trace))
+		assert.Equal(t, []int{0, 1}, values(sys, res.Violated(cex.Invariant, even).Trace))
+		cyc := res.Violated(cex.FairCycle, zero)
 		require.NotNil(t, cyc)
 		for _, viol := range res.Violations {
 			requireReplays(t, sys, viol.Trace)
@@ -560,7 +561,7 @@ func TestStepPredicateGivesShortestTraceEndingInTheStep(t *testing.T) {
 	require.NoError(t, err)
 	for _, cont := range []bool{false, true} {
 		res := run(t, sys, explore.Options{Steps: []int{1}, Continue: cont})
-		v := res.Violated(explore.StepViolation, 1)
+		v := res.Violated(cex.Step, 1)
 		require.NotNil(t, v, "continue=%v", cont)
 		assert.Equal(t, []int{0, 1, 2, 3, 1}, values(sys, v.Trace))
 		assert.Equal(t, "early-dbl p1", v.Trace.Final().Label)

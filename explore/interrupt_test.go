@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 )
@@ -42,7 +43,7 @@ func cancelAtLastLevel(t *testing.T, sys model.System, opt explore.Options, caus
 func TestFairCycleCheckInterrupted(t *testing.T) {
 	sys := newCounter(t, mod5)
 	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}, errors.New("SIGINT (Ctrl-C)"))
-	require.NotNil(t, full.Violated(explore.FairCycle, zero))
+	require.NotNil(t, full.Violated(cex.FairCycle, zero))
 	assert.Empty(t, full.LivenessSkipped)
 
 	assert.True(t, cut.Complete, "the search itself finished")
@@ -57,9 +58,9 @@ func TestFairCycleCheckInterrupted(t *testing.T) {
 func TestStuckStateSurvivesAnInterruptedFairCycleCheck(t *testing.T) {
 	sys := newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 3})
 	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true}, errors.New("time limit of 1s reached"))
-	require.NotNil(t, full.Violated(explore.FairCycle, even))
+	require.NotNil(t, full.Violated(cex.FairCycle, even))
 	require.Len(t, cut.Violations, 1)
-	stuck := cut.Violated(explore.Stuck, even)
+	stuck := cut.Violated(cex.Stuck, even)
 	require.NotNil(t, stuck)
 	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, stuck.Trace))
 	requireReplays(t, sys, stuck.Trace)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -142,13 +143,13 @@ func (s *search) leadsToCheck(r *Result) error {
 		if err := s.walk(&tr, run.path); err != nil {
 			return err
 		}
-		v := Violation{Kind: Stuck, Predicate: lt.To, Bounded: g.cut.has(run.end)}
+		v := Violation{Kind: cex.Stuck, Predicate: lt.To, Bounded: g.cut.has(run.end)}
 		if run.cycle != nil {
 			tr.CycleStart = len(tr.Steps) - 1
 			if err := s.walk(&tr, run.cycle); err != nil {
 				return err
 			}
-			v.Kind, v.Bounded = FairCycle, g.cutOn(run.cycle)
+			v.Kind, v.Bounded = cex.FairCycle, g.cutOn(run.cycle)
 		}
 		if err := lt.mark(&tr); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -224,7 +225,7 @@ func TestLeadsToAgreesWithAnOracleOnRealConfigurations(t *testing.T) {
 		res, err := explore.Run(sys, explore.Options{LeadsTo: []explore.LeadsTo{{From: info.Premise, To: 0}}, Liveness: true, Continue: true})
 		require.NoError(t, err)
 		require.True(t, res.Complete)
-		got := res.Violated(explore.Stuck, 0) != nil || res.Violated(explore.FairCycle, 0) != nil
+		got := res.Violated(cex.Stuck, 0) != nil || res.Violated(cex.FairCycle, 0) != nil
 		assert.Equal(t, want, got, "%s %+v", tc.algo, tc.cfg)
 		assert.EqualValues(t, len(g.props), res.States)
 		t.Logf("%s %+v: %d states, violated %v", tc.algo, tc.cfg, res.States, got)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/ts"
 )
@@ -186,9 +187,9 @@ func checkLeadsToRun(t *testing.T, g ltSys, v Violation) {
 		return cls
 	}
 	switch v.Kind {
-	case Stuck:
+	case cex.Stuck:
 		require.Empty(t, fairOut(last), "the last state is stuck")
-	case FairCycle:
+	case cex.FairCycle:
 		c := tr.CycleStart
 		require.Equal(t, state(c), last, "the cycle returns to its start")
 		for _, cl := range fairOut(state(c)) {
@@ -207,7 +208,7 @@ func checkLeadsToRun(t *testing.T, g ltSys, v Violation) {
 func leadsToViolations(r *Result) []Violation {
 	var vs []Violation
 	for _, v := range r.Violations {
-		if v.Kind == Stuck || v.Kind == FairCycle {
+		if v.Kind == cex.Stuck || v.Kind == cex.FairCycle {
 			vs = append(vs, v)
 		}
 	}
@@ -218,24 +219,24 @@ func TestLeadsToOnHandBuiltGraphs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		g    ltSys
-		want []Kind
+		want []cex.Kind
 	}{
-		{"P then stuck outside Q", ltSys{".P.", []edge{{0, 1, 0}, {1, 2, 0}}}, []Kind{Stuck}},
+		{"P then stuck outside Q", ltSys{".P.", []edge{{0, 1, 0}, {1, 2, 0}}}, []cex.Kind{cex.Stuck}},
 		{"P then Q", ltSys{".PQ", []edge{{0, 1, 0}, {1, 2, 0}}}, nil},
-		{"Q before P does not count", ltSys{"QP.", []edge{{0, 1, 0}, {1, 2, 0}}}, []Kind{Stuck}},
+		{"Q before P does not count", ltSys{"QP.", []edge{{0, 1, 0}, {1, 2, 0}}}, []cex.Kind{cex.Stuck}},
 		{"P and Q in one state", ltSys{"B.", []edge{{0, 1, 0}}}, nil},
 		{"never P", ltSys{"..", []edge{{0, 1, 0}, {1, 0, 0}}}, nil},
 		// 1 and 2 loop fairly outside Q; Q is one step away, by an unfair
 		// crash-like step.
-		{"fair cycle outside Q", ltSys{".P.Q", []edge{{0, 1, 0}, {1, 2, 0}, {2, 1, 1}, {2, 3, unfair}}}, []Kind{FairCycle}},
+		{"fair cycle outside Q", ltSys{".P.Q", []edge{{0, 1, 0}, {1, 2, 0}, {2, 1, 1}, {2, 3, unfair}}}, []cex.Kind{cex.FairCycle}},
 		// The class that leads to Q is enabled all round the cycle: weak
 		// fairness takes it.
 		{"unfair cycle", ltSys{"P.Q", []edge{{0, 1, 0}, {0, 2, 1}, {1, 0, 0}, {1, 2, 1}}}, nil},
 		// The same, but the class leaves the cycle at 1 only: the cycle
 		// 0→1→0 is fair.
-		{"class not enabled everywhere", ltSys{"P.Q", []edge{{0, 1, 0}, {1, 0, 0}, {1, 2, 1}}}, []Kind{FairCycle}},
+		{"class not enabled everywhere", ltSys{"P.Q", []edge{{0, 1, 0}, {1, 0, 0}, {1, 2, 1}}}, []cex.Kind{cex.FairCycle}},
 		// Stuck only after a crash-like (unfair, acyclic) step.
-		{"stuck after an unfair step", ltSys{"P.Q.", []edge{{0, 1, 0}, {1, 2, 0}, {0, 3, unfair}}}, []Kind{Stuck}},
+		{"stuck after an unfair step", ltSys{"P.Q.", []edge{{0, 1, 0}, {1, 2, 0}, {0, 3, unfair}}}, []cex.Kind{cex.Stuck}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := len(tc.want) > 0
@@ -243,7 +244,7 @@ func TestLeadsToOnHandBuiltGraphs(t *testing.T) {
 			res, err := Run(tc.g, Options{LeadsTo: pLeadsToQ, Liveness: true, Continue: true, Workers: 1})
 			require.NoError(t, err)
 			vs := leadsToViolations(res)
-			var kinds []Kind
+			var kinds []cex.Kind
 			for _, v := range vs {
 				kinds = append(kinds, v.Kind)
 				assert.Equal(t, 0, v.Predicate)
@@ -293,7 +294,7 @@ func TestLeadsToAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
 		require.NoError(t, err)
 		for _, v := range leadsToViolations(bfs) {
 			require.True(t, want, "graph %d: the search found a stuck state the oracle rejects", i)
-			require.Equal(t, Stuck, v.Kind)
+			require.Equal(t, cex.Stuck, v.Kind)
 			checkLeadsToRun(t, g, v)
 		}
 	}
@@ -319,7 +320,7 @@ func TestReachGivesAShortestExample(t *testing.T) {
 			assert.Equal(t, StopExamples, res.Stop, "nothing left to find")
 			assert.Less(t, res.States, int64(6))
 		}
-		ex := res.Violated(Reached, 1)
+		ex := res.Violated(cex.Example, 1)
 		require.NotNil(t, ex)
 		var path []uint32
 		for _, s := range ex.Trace.Steps {
@@ -332,8 +333,8 @@ func TestReachGivesAShortestExample(t *testing.T) {
 	res, err := Run(g, Options{Reach: []int{1}, Invariants: []int{0}, Workers: 1})
 	require.NoError(t, err)
 	assert.Equal(t, StopFirstViolation, res.Stop)
-	require.NotNil(t, res.Violated(Reached, 1))
-	inv := res.Violated(Invariant, 0)
+	require.NotNil(t, res.Violated(cex.Example, 1))
+	inv := res.Violated(cex.Invariant, 0)
 	require.NotNil(t, inv)
 	assert.Len(t, inv.Trace.Steps, 4)
 
@@ -341,7 +342,7 @@ func TestReachGivesAShortestExample(t *testing.T) {
 	res, err = Run(ltSys{"Q.", []edge{{0, 1, 0}}}, Options{Reach: []int{1}, Workers: 1})
 	require.NoError(t, err)
 	assert.True(t, res.Complete)
-	assert.Nil(t, res.Violated(Reached, 1))
+	assert.Nil(t, res.Violated(cex.Example, 1))
 }
 
 // A simulation finds examples too, goes on after them, and its example is
@@ -352,7 +353,7 @@ func TestSimulationFindsExamples(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Complete)
 	assert.EqualValues(t, 20, res.Simulation.Runs, "an example ends no run")
-	ex := res.Violated(Reached, 1)
+	ex := res.Violated(cex.Example, 1)
 	require.NotNil(t, ex)
 	assert.Equal(t, uint32(3), binary.LittleEndian.Uint32(ex.Trace.Final().State))
 	assert.Len(t, ex.Trace.Steps, 3, "shortened to 0 → 4 → 3")
@@ -395,10 +396,10 @@ func TestQuietGoals(t *testing.T) {
 	for _, tc := range []struct {
 		g     graphSys
 		quiet bool
-		want  []Kind
+		want  []cex.Kind
 	}{
 		{busy, false, nil},
-		{busy, true, []Kind{FairCycle}},
+		{busy, true, []cex.Kind{cex.FairCycle}},
 		{calm, true, nil},
 	} {
 		opt := Options{Goal: GoalOf(0), Liveness: true, Continue: true, Workers: 1}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -380,7 +381,7 @@ type Walked struct {
 // WalkViolation is a violation at the end of a walk; a FairCycle's cycle
 // starts at step CycleStart of the whole path (0: the initial state).
 type WalkViolation struct {
-	Kind       Kind
+	Kind       cex.Kind
 	Predicate  int
 	Bounded    bool
 	CycleStart int

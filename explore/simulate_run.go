@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -41,7 +42,7 @@ type plan struct {
 
 // runFault is a violation a run found at its last position.
 type runFault struct {
-	kind       Kind
+	kind       cex.Kind
 	pred       int
 	bounded    bool
 	cycleStart int // FairCycle: the position the last state returns to
@@ -95,7 +96,7 @@ type runner struct {
 	taken     []int64 // per kind
 	enabled   uint64  // kinds enabled, as bits
 	bad       []runFault
-	hits      []runFault // the reach predicates met, first time each (kind Reached)
+	hits      []runFault // the reach predicates met, first time each (kind cex.Example)
 	hitMask   uint64
 	// Per leads-to: the first position from which on its To has not held,
 	// where its From holds (-1: none), and the last position where To held.
@@ -187,7 +188,7 @@ func (r *runner) checkState(props uint64) bool {
 	bad := r.p.inv &^ props
 	for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 		if bad&1 != 0 {
-			r.bad = append(r.bad, runFault{kind: Invariant, pred: p})
+			r.bad = append(r.bad, runFault{kind: cex.Invariant, pred: p})
 		}
 	}
 	hit := r.p.reach & props &^ r.hitMask
@@ -197,9 +198,9 @@ func (r *runner) checkState(props uint64) bool {
 			continue
 		}
 		if r.p.reachEnds {
-			r.bad = append(r.bad, runFault{kind: Reached, pred: p})
+			r.bad = append(r.bad, runFault{kind: cex.Example, pred: p})
 		} else {
-			r.hits = append(r.hits, runFault{kind: Reached, pred: p})
+			r.hits = append(r.hits, runFault{kind: cex.Example, pred: p})
 		}
 	}
 	return len(r.bad) == 0
@@ -252,12 +253,12 @@ func (r *runner) run() (end RunEnd, ok bool) {
 			if bad := p.goal &^ good; (bad != 0 || r.anyArmed()) && p.stuck {
 				for q := 0; bad != 0; q, bad = q+1, bad>>1 {
 					if bad&1 != 0 {
-						r.bad = append(r.bad, runFault{kind: Stuck, pred: q, bounded: b.DiscardedFair > 0})
+						r.bad = append(r.bad, runFault{kind: cex.Stuck, pred: q, bounded: b.DiscardedFair > 0})
 					}
 				}
 				for k, lt := range p.leads {
 					if r.armedAt[k] >= 0 {
-						r.bad = append(r.bad, runFault{kind: Stuck, pred: lt.To, bounded: b.DiscardedFair > 0})
+						r.bad = append(r.bad, runFault{kind: cex.Stuck, pred: lt.To, bounded: b.DiscardedFair > 0})
 					}
 				}
 				return EndViolation, true
@@ -360,7 +361,7 @@ func (r *runner) take(b *ts.Batch, k int) (RunEnd, bool) {
 	bad := p.step &^ y.Props
 	for q := 0; bad != 0; q, bad = q+1, bad>>1 {
 		if bad&1 != 0 {
-			r.bad = append(r.bad, runFault{kind: StepViolation, pred: q})
+			r.bad = append(r.bad, runFault{kind: cex.Step, pred: q})
 		}
 	}
 	if !r.checkState(y.Props) {
@@ -383,14 +384,14 @@ func (r *runner) take(b *ts.Batch, k int) (RunEnd, bool) {
 	}
 	for q := 0; bad2 != 0; q, bad2 = q+1, bad2>>1 {
 		if bad2&1 != 0 {
-			r.bad = append(r.bad, runFault{kind: FairCycle, pred: q, bounded: bounded, cycleStart: c})
+			r.bad = append(r.bad, runFault{kind: cex.FairCycle, pred: q, bounded: bounded, cycleStart: c})
 		}
 	}
 	// A leads-to's run goes round the cycle for good after its premise,
 	// its To holding nowhere on the cycle nor after the premise.
 	for k, lt := range p.leads {
 		if r.armedAt[k] >= 0 && r.lastTo[k] < c {
-			r.bad = append(r.bad, runFault{kind: FairCycle, pred: lt.To, bounded: bounded, cycleStart: c})
+			r.bad = append(r.bad, runFault{kind: cex.FairCycle, pred: lt.To, bounded: bounded, cycleStart: c})
 		}
 	}
 	switch {

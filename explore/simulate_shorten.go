@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -48,14 +49,14 @@ func (sh *shortener) violation(f *foundRun) (*Violation, FoundBy, error) {
 	}
 	script = slices.Clone(r.act[1:])
 	cs := -1
-	if f.kind == FairCycle {
+	if f.kind == cex.FairCycle {
 		cs = got.cycleStart
 	}
 	tr, err := traceOf(sh.sys, f.init, script, cs)
 	if err != nil {
 		return nil, by, err
 	}
-	if lt, ok := leadsToOf(sh.p.leads, f.pred); ok && (f.kind == Stuck || f.kind == FairCycle) {
+	if lt, ok := leadsToOf(sh.p.leads, f.pred); ok && (f.kind == cex.Stuck || f.kind == cex.FairCycle) {
 		if err := lt.mark(&tr); err != nil {
 			return nil, by, err
 		}
@@ -67,23 +68,23 @@ func (sh *shortener) violation(f *foundRun) (*Violation, FoundBy, error) {
 func (sh *shortener) runnerFor(f runFault) *runner {
 	p := plan{depth: sh.p.depth, kinds: 1}
 	bit := uint64(1) << f.pred
-	if lt, ok := leadsToOf(sh.p.leads, f.pred); ok && (f.kind == Stuck || f.kind == FairCycle) {
+	if lt, ok := leadsToOf(sh.p.leads, f.pred); ok && (f.kind == cex.Stuck || f.kind == cex.FairCycle) {
 		p.leads, p.leadMask = []LeadsTo{lt}, 1<<lt.From|1<<lt.To
-		p.stuck, p.cycles = f.kind == Stuck, f.kind == FairCycle
+		p.stuck, p.cycles = f.kind == cex.Stuck, f.kind == cex.FairCycle
 		r := newRunner(sh.sys, &p)
 		r.skip = true
 		return r
 	}
 	switch f.kind {
-	case Invariant:
+	case cex.Invariant:
 		p.inv = bit
-	case StepViolation:
+	case cex.Step:
 		p.step = bit
-	case Stuck:
+	case cex.Stuck:
 		p.goal, p.stuck = bit, true
-	case FairCycle:
+	case cex.FairCycle:
 		p.goal, p.cycles = bit, true
-	case Reached:
+	case cex.Example:
 		p.reach, p.reachEnds = bit, true
 	}
 	p.quiet = sh.p.quiet & p.goal

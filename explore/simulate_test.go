@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -64,8 +65,8 @@ func (e graphExp) Expand(state []byte, out *ts.Batch) {
 func (graphExp) Label(_ []byte, a ts.Action) string { return fmt.Sprint("edge ", a) }
 
 // kindsOf lists the kinds of the violations of r.
-func kindsOf(r *Result) []Kind {
-	var ks []Kind
+func kindsOf(r *Result) []cex.Kind {
+	var ks []cex.Kind
 	for _, v := range r.Violations {
 		ks = append(ks, v.Kind)
 	}
@@ -86,30 +87,30 @@ func TestSimulationJudgesCyclesAsTheSearch(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		g    graphSys
-		want []Kind
+		want []cex.Kind
 		// sim, when set, is what the simulation finds: a run ends at its
 		// first violation, so a stuck state hides the cycles past it.
-		sim []Kind
+		sim []cex.Kind
 	}{
-		{"a fair self-loop outside the goal", graphSys{"GB", []edge{{0, 1, 0}, {1, 1, 1}}}, []Kind{FairCycle}, nil},
+		{"a fair self-loop outside the goal", graphSys{"GB", []edge{{0, 1, 0}, {1, 1, 1}}}, []cex.Kind{cex.FairCycle}, nil},
 		// Class 1 is enabled in the loop's one state and never taken in it.
 		{"an unfair self-loop", graphSys{"BG", []edge{{0, 0, 0}, {0, 1, 1}}}, nil, nil},
 		// Both directions of a two-state cycle: each class is enabled in
 		// one state only, so the cycle is fair.
-		{"a fair two-state cycle", graphSys{"BB", []edge{{0, 1, 0}, {1, 0, 1}}}, []Kind{FairCycle}, nil},
+		{"a fair two-state cycle", graphSys{"BB", []edge{{0, 1, 0}, {1, 0, 1}}}, []cex.Kind{cex.FairCycle}, nil},
 		// Classes 5, 6 and 7 are each enabled in two of the cycle's three
 		// states, not in all (whichever state the run closes it at): the
 		// cycle is fair without them.
 		{"classes enabled in some of a cycle's states", graphSys{"BBBG", []edge{
 			{0, 1, 0}, {1, 2, 1}, {2, 0, 2}, {0, 3, 5}, {2, 3, 5}, {0, 3, 6}, {1, 3, 6}, {1, 3, 7}, {2, 3, 7},
-		}}, []Kind{FairCycle}, nil},
+		}}, []cex.Kind{cex.FairCycle}, nil},
 		{"a fair cycle inside the goal", graphSys{"GG", []edge{{0, 1, 0}, {1, 0, 1}}}, nil, nil},
-		{"stuck outside the goal", graphSys{"GB", []edge{{0, 1, 0}}}, []Kind{Stuck}, nil},
-		{"stuck, with only an unfair step", graphSys{"BG", []edge{{0, 1, unfair}}}, []Kind{Stuck}, nil},
+		{"stuck outside the goal", graphSys{"GB", []edge{{0, 1, 0}}}, []cex.Kind{cex.Stuck}, nil},
+		{"stuck, with only an unfair step", graphSys{"BG", []edge{{0, 1, unfair}}}, []cex.Kind{cex.Stuck}, nil},
 		// An unfair step round a loop: no fair class is enabled, the loop
 		// is fair (and its state stuck besides).
-		{"an unfair loop outside the goal", graphSys{"B", []edge{{0, 0, unfair}}}, []Kind{Stuck, FairCycle}, []Kind{Stuck}},
-		{"a fair cycle past an unfair step", graphSys{"GBB", []edge{{0, 1, unfair}, {1, 2, 0}, {2, 1, 0}}}, []Kind{FairCycle}, nil},
+		{"an unfair loop outside the goal", graphSys{"B", []edge{{0, 0, unfair}}}, []cex.Kind{cex.Stuck, cex.FairCycle}, []cex.Kind{cex.Stuck}},
+		{"a fair cycle past an unfair step", graphSys{"GBB", []edge{{0, 1, unfair}, {1, 2, 0}, {2, 1, 0}}}, []cex.Kind{cex.FairCycle}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			search, err := Run(tc.g, Options{Goal: GoalOf(0), Liveness: true, Continue: true, Workers: 1})
@@ -151,7 +152,7 @@ func TestSimulationAgreesWithTheSearchOnRandomGraphs(t *testing.T) {
 			require.Contains(t, want, k, "graph %d: %+v", i, g)
 		}
 		for _, v := range sim.Violations {
-			if v.Kind == FairCycle {
+			if v.Kind == cex.FairCycle {
 				assert.True(t, validLasso(g, v.Trace), "graph %d: %+v", i, v.Trace)
 			}
 		}

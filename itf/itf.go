@@ -28,11 +28,13 @@ package itf
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -63,7 +65,7 @@ type Mcheck struct {
 	Format   string       `json:"format"` // trace.Format
 	Config   trace.Config `json:"config"`
 	Property string       `json:"property"`
-	Kind     string       `json:"kind"`
+	Kind     cex.Kind     `json:"kind"`
 	Summary  string       `json:"summary,omitempty"`
 	// LoopStep is the step from the last state back to the state at
 	// "loop", for a lasso.
@@ -161,7 +163,7 @@ func FromFile(f *trace.File) (*Trace, error) {
 	m := &Mcheck{Format: trace.Format, Config: f.Config, Property: f.Property, Kind: f.Kind, Summary: f.Summary,
 		CrashesVar: "crashes", RestartVar: "restarts", Premise: f.Premise}
 	what := "violated"
-	if f.Kind == trace.KindExample {
+	if f.Kind == cex.Example {
 		what = "reachable, an example"
 	}
 	t := &Trace{
@@ -370,6 +372,9 @@ func malformed(format string, args ...any) error {
 func Read(data []byte) (*trace.File, error) {
 	var t Trace
 	if err := json.Unmarshal(data, &t); err != nil {
+		if unknown := (*cex.UnknownError)(nil); errors.As(err, &unknown) {
+			return nil, malformed("#meta.mcheck: %v", unknown)
+		}
 		return nil, malformed("not a JSON trace: %v", err)
 	}
 	m := t.Meta.Mcheck

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/mchecktest"
@@ -118,7 +119,7 @@ func TestLivenessViolationShowsTheLasso(t *testing.T) {
 	assert.Contains(t, msg, "↩ back to step")
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "SingleLeader"))
 	assert.Equal(t, check.Violated, mchecktest.Status(rep, "Termination"))
-	assert.Equal(t, "fair-cycle", mchecktest.Verdict(rep, "Termination").Kind)
+	assert.Equal(t, cex.FairCycle, mchecktest.Verdict(rep, "Termination").Kind)
 }
 
 func TestFullStates(t *testing.T) {
@@ -270,7 +271,7 @@ func TestConfigPropertiesEventuallyAlways(t *testing.T) {
 	require.Equal(t, check.Violated, v.Status)
 	var kinds []string
 	for _, c := range append([]check.Counterexample{{Kind: v.Kind, Summary: v.Summary, File: v.File}}, v.Also...) {
-		kinds = append(kinds, c.Kind+": "+c.Summary)
+		kinds = append(kinds, c.Kind.String()+": "+c.Summary)
 		require.NotNil(t, c.File, "replayed")
 	}
 	assert.Equal(t, []string{

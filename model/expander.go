@@ -654,6 +654,33 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 	return s
 }
 
+// Sends implements Sender: the step a takes from state again, with the
+// handlers' sends going through a recorder (the search's path has no
+// recording to check for).
+func (e *expander[L, M]) Sends(state []byte, ta ts.Action) []Send {
+	e.load(state)
+	e.sync()
+	r := &recorder[L, M]{expander: e, out: []Send{}}
+	e.ctx.env = r
+	defer func() { e.ctx.env = e }()
+	e.apply(Action(ta))
+	return r.out
+}
+
+// recorder is the expander as the handlers' env, recording each send as
+// data before the expander takes it.
+type recorder[L, M any] struct {
+	*expander[L, M]
+	out []Send
+}
+
+func (r *recorder[L, M]) send(from, to int, m M) {
+	lay := r.lay()
+	r.out = append(r.out, Send{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to),
+		Msg: r.k.elemValue(m), Lost: !r.alive(to)})
+	r.expander.send(from, to, m)
+}
+
 // Snapshot implements Expander.
 func (e *expander[L, M]) Snapshot(state []byte) Snapshot {
 	w := e.load(state)

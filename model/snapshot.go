@@ -69,6 +69,12 @@ type ProcessSnapshot struct {
 	// Timer is the process's timer in a timed mode: its countdown in ticks
 	// (an Int) or "off" (a Str); nil in the asynchronous model.
 	Timer *Value `json:"timer,omitempty"`
+	// Elected is the ID of the leader the process has elected, as the
+	// algorithm's Elected reads it from the local state (0: ⊥), whatever
+	// the field is called. It is the kernel's, not the file's (the fields
+	// show it there): a snapshot read from a trace file has it once the
+	// file is replayed (trace.Replayed).
+	Elected int `json:"-"`
 }
 
 // Name is how people call the process: "p9".

@@ -269,7 +269,7 @@ func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) {
 // procSnapshot shows process p, with its timer in a shape with timers.
 func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
 	lay := &e.k.layouts[w.lay]
-	ps := ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p)}
+	ps := ProcessSnapshot{ID: lay.ids[p], Alias: lay.alias(p), Alive: w.alive&(1<<p) != 0, Fields: e.localFields(w, p), Elected: e.k.alg.Elected(&w.local[p])}
 	if e.k.shape.timers {
 		t := timerValue(w.timer[p])
 		ps.Timer = &t

@@ -35,6 +35,20 @@ type StepInfo struct {
 	Msg *Value `json:"msg,omitempty"`
 }
 
+// Send is a message a step sends, as data: from the process with ID From
+// to the one with ID To (aliases as in ChannelSnapshot). Lost: the
+// receiver is down, so it never enters the channel.
+type Send struct {
+	From, To           int
+	FromAlias, ToAlias string
+	Msg                Value
+	Lost               bool
+}
+
+// FromName and ToName name the ends: "p9".
+func (s Send) FromName() string { return procLabel(s.From, s.FromAlias) }
+func (s Send) ToName() string   { return procLabel(s.To, s.ToAlias) }
+
 // Equal compares steps as data.
 func (s StepInfo) Equal(o StepInfo) bool {
 	if s.Kind != o.Kind || s.Action != o.Action || s.Process != o.Process || s.Peer != o.Peer || s.Timer != o.Timer ||

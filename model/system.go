@@ -60,6 +60,13 @@ type Expander interface {
 	Fields(state []byte) []Field
 }
 
+// Sender is implemented by expanders that say what a step sends (the
+// kernel's do): the messages action a sends from state, in the order its
+// handler sends them, as data.
+type Sender interface {
+	Sends(state []byte, a ts.Action) []Send
+}
+
 // ExpanderOf returns a new expander of sys that describes its states. A
 // ts.System returns only a ts.Expander (Go has no covariant results), so
 // tools that show states and steps ask through here.

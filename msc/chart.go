@@ -10,12 +10,11 @@
 // SVG draws the chart for people and READMEs; Mermaid writes a Mermaid
 // sequenceDiagram, which GitHub renders in Markdown and job summaries.
 //
-// Message instances are not numbered in a trace, so they are worked out
-// from the snapshots (as data): a message that appears at the tail of
-// chan(p,q) at step i was sent at step i, a delivery step from p to q takes
-// the head of chan(p,q), and a message that leaves a channel otherwise (the
-// channels into a crashed process are emptied) is lost. What is still in a
-// channel at the end is in flight.
+// Message instances come from the steps' data (the kernel's, which
+// trace.New records): a message that step i sends (trace.Step.Sends) joins
+// the tail of its channel at row i, a delivery step from p to q takes the
+// head of chan(p,q), and a crash of q loses the messages on their way to
+// it. What is still in a channel at the end is in flight.
 package msc
 
 import (
@@ -61,7 +60,8 @@ type mark struct {
 	text      string // "initiate", "timeout-ok", ...
 }
 
-// note is a decision (a change of a process's elected field) or, in a
+// note is a decision (a change of the leader a process has elected, as
+// the algorithm's Elected reads it) or, in a
 // timed run, a timer set by a step (a timer note).
 type note struct {
 	row, lane int
@@ -132,14 +132,25 @@ type chart struct {
 
 // instance is a message in a channel while the trace is walked.
 type instance struct {
-	val model.Value
 	msg int // index into chart.msgs
 	age int // in the state of the row walked last
 }
 
 type chanKey struct{ from, to int }
 
-// analyze works a trace out into a chart.
+// walker is a trace being worked out into a chart, step by step.
+type walker struct {
+	c        *chart
+	lane     map[string]int // process name (distinct, unlike IDs with --anonymous) → lane
+	queues   map[chanKey][]instance
+	kindSeen map[string]bool
+}
+
+// analyze works a trace out into a chart. The messages come from the
+// steps' data: what each step sends (trace.Step.Sends), which message a
+// delivery takes (the head of its channel), and what a crash loses (the
+// messages on their way to the crashed process); the snapshots give only
+// the messages in the channels initially and their ages.
 func analyze(f *trace.File) (*chart, error) {
 	if f == nil || len(f.Steps) == 0 {
 		return nil, fmt.Errorf("msc: the trace has no steps")
@@ -148,65 +159,16 @@ func analyze(f *trace.File) (*chart, error) {
 	if f.CycleStart != nil {
 		c.cycle = *f.CycleStart
 	}
-	lane := map[string]int{} // process name (distinct, unlike IDs with --anonymous) → lane
+	w := &walker{c: c, lane: map[string]int{}, queues: map[chanKey][]instance{}, kindSeen: map[string]bool{}}
 	for _, p := range f.Steps[0].State.Processes {
-		lane[p.Name()] = len(c.lanes)
+		w.lane[p.Name()] = len(c.lanes)
 		c.lanes = append(c.lanes, p.Name())
 	}
 	if len(c.lanes) == 0 {
 		return nil, fmt.Errorf("msc: the trace has no processes")
 	}
-	laneOf := func(name string) (int, bool) {
-		i, ok := lane[name]
-		return i, ok
-	}
-	kindSeen := map[string]bool{}
-	addMsg := func(m message, v model.Value) int {
-		m.text = v.String()
-		k := v.Type()
-		if k == "" {
-			k = m.text
-		}
-		c.kindOf[m.text] = k
-		if !kindSeen[k] {
-			kindSeen[k] = true
-			c.kinds = append(c.kinds, k)
-		}
-		c.msgs = append(c.msgs, m)
-		return len(c.msgs) - 1
-	}
-
-	queues := map[chanKey][]instance{}
-	channels := func(s model.Snapshot) (map[chanKey]model.ChannelSnapshot, error) {
-		out := map[chanKey]model.ChannelSnapshot{}
-		for _, ch := range s.Channels {
-			a, ok1 := laneOf(ch.FromName())
-			b, ok2 := laneOf(ch.ToName())
-			if !ok1 || !ok2 {
-				return nil, fmt.Errorf("msc: channel %s names an unknown process", ch.Ends())
-			}
-			out[chanKey{a, b}] = ch
-		}
-		return out, nil
-	}
-	// aged records the ages of a channel's messages in the state of the
-	// row just walked.
-	aged := func(q []instance, ch model.ChannelSnapshot) {
-		for j := range q {
-			if j < len(ch.Ages) {
-				q[j].age = ch.Ages[j]
-			}
-		}
-	}
-	first, err := channels(f.Steps[0].State)
-	if err != nil {
+	if err := w.initial(f.Steps[0].State); err != nil {
 		return nil, err
-	}
-	for _, k := range sortedKeys(first) {
-		for _, v := range first[k].Messages {
-			queues[k] = append(queues[k], instance{val: v, msg: addMsg(message{from: k.from, to: k.to}, v)})
-		}
-		aged(queues[k], first[k])
 	}
 	premise := -1
 	if f.Premise != nil {
@@ -216,94 +178,20 @@ func analyze(f *trace.File) (*chart, error) {
 	c.rows = append(c.rows, row{step: 0, action: f.Steps[0].Label(), deliver: -1, premise: premise == 0})
 	c.alive = append(c.alive, aliveOf(f.Steps[0].State, len(c.lanes)))
 	for i, p := range f.Steps[0].State.Processes {
-		if v, ok := p.Field("elected"); ok && !v.IsNone() && p.Alive {
-			c.notes = append(c.notes, note{row: 0, lane: i, text: "elected = " + v.String()})
+		if p.Elected != 0 && p.Alive {
+			c.notes = append(c.notes, note{row: 0, lane: i, text: "elected = " + electedText(p.Elected)})
 		}
 	}
-
 	for i := 1; i < len(f.Steps); i++ {
-		prev, cur := f.Steps[i-1].State, f.Steps[i].State
-		if len(cur.Processes) != len(c.lanes) {
-			return nil, fmt.Errorf("msc: step %d has %d processes, step 0 has %d", i, len(cur.Processes), len(c.lanes))
-		}
-		st := f.Steps[i].Step
-		r := row{step: i, action: f.Steps[i].Label(), deliver: -1, premise: premise == i,
-			time: times[i], tick: st.Kind == model.KindTick, gst: st.Kind == model.KindGST}
-		for _, ch := range trace.Diff(prev, cur) {
-			r.changes = append(r.changes, ch.Name+": "+ch.Old+" → "+ch.New)
-		}
-		target, dk, isDeliver := placeStep(st, laneOf)
-
-		now, err := channels(cur)
-		if err != nil {
+		r := row{step: i, action: f.Steps[i].Label(), deliver: -1, premise: premise == i, time: times[i]}
+		if err := w.step(i, &r); err != nil {
 			return nil, err
 		}
-		keys := map[chanKey]bool{}
-		for k := range queues {
-			keys[k] = true
-		}
-		for k := range now {
-			keys[k] = true
-		}
-		for _, k := range sortedKeys(keys) {
-			old, next := queues[k], now[k].Messages
-			need := 0
-			if isDeliver && k == dk && len(old) > 0 {
-				need = 1
-			}
-			// The fewest messages taken from the head that leave the rest
-			// of the old queue as the head of the new one.
-			taken := len(old)
-			for n := need; n <= len(old); n++ {
-				if isPrefix(old[n:], next) {
-					taken = n
-					break
-				}
-			}
-			for j, in := range old[:taken] {
-				m := &c.msgs[in.msg]
-				m.end, m.age = i, in.age
-				if j == 0 && need == 1 {
-					m.fate = delivered
-					r.deliver = in.msg
-				} else {
-					m.fate = lost
-				}
-			}
-			q := slices.Clone(old[taken:])
-			for _, v := range next[len(q):] {
-				q = append(q, instance{val: v, msg: addMsg(message{from: k.from, to: k.to, sent: i}, v)})
-			}
-			aged(q, now[k])
-			if len(q) == 0 {
-				delete(queues, k)
-			} else {
-				queues[k] = q
-			}
-		}
-		if isDeliver && r.deliver < 0 {
-			c.warnings = append(c.warnings, fmt.Sprintf("step %d: no message to deliver in %s", i, r.action))
-		}
-
-		if !isDeliver && target >= 0 && !r.tick && !r.gst {
-			c.marks = append(c.marks, mark{row: i, lane: target, kind: markKindOf(st.Kind), text: st.Action})
-		}
-		for j, p := range cur.Processes {
-			op := prev.Processes[j]
-			if !p.Alive {
-				continue // a crash resets the local state: the mark says it
-			}
-			was, _ := op.Field("elected")
-			is, ok := p.Field("elected")
-			if ok && (!is.Equal(was) || !op.Alive && !is.IsNone()) {
-				c.notes = append(c.notes, note{row: i, lane: j, text: "elected := " + is.String()})
-			}
-		}
 		c.rows = append(c.rows, r)
-		c.alive = append(c.alive, aliveOf(cur, len(c.lanes)))
+		c.alive = append(c.alive, aliveOf(f.Steps[i].State, len(c.lanes)))
 	}
 	last := len(c.rows) - 1
-	for _, q := range queues {
+	for _, q := range w.queues {
 		for _, in := range q {
 			m := &c.msgs[in.msg]
 			m.end, m.fate, m.age = last, inFlight, in.age
@@ -312,6 +200,192 @@ func analyze(f *trace.File) (*chart, error) {
 	c.timed = f.Config.Timing != ""
 	c.timersOf(f)
 	return c, nil
+}
+
+func (w *walker) laneOf(name string) (int, bool) {
+	i, ok := w.lane[name]
+	return i, ok
+}
+
+// addMsg adds a message instance with its text and type.
+func (w *walker) addMsg(m message, v model.Value) int {
+	c := w.c
+	m.text = v.String()
+	k := v.Type()
+	if k == "" {
+		k = m.text
+	}
+	c.kindOf[m.text] = k
+	if !w.kindSeen[k] {
+		w.kindSeen[k] = true
+		c.kinds = append(c.kinds, k)
+	}
+	c.msgs = append(c.msgs, m)
+	return len(c.msgs) - 1
+}
+
+// channels are the non-empty channels of a state by their lanes.
+func (w *walker) channels(s model.Snapshot) (map[chanKey]model.ChannelSnapshot, error) {
+	out := map[chanKey]model.ChannelSnapshot{}
+	for _, ch := range s.Channels {
+		a, ok1 := w.laneOf(ch.FromName())
+		b, ok2 := w.laneOf(ch.ToName())
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("msc: channel %s names an unknown process", ch.Ends())
+		}
+		out[chanKey{a, b}] = ch
+	}
+	return out, nil
+}
+
+// initial takes the messages in the channels of the initial state, sent
+// at row 0.
+func (w *walker) initial(s model.Snapshot) error {
+	first, err := w.channels(s)
+	if err != nil {
+		return err
+	}
+	for _, k := range sortedKeys(first) {
+		for _, v := range first[k].Messages {
+			w.queues[k] = append(w.queues[k], instance{msg: w.addMsg(message{from: k.from, to: k.to}, v)})
+		}
+	}
+	w.age(first)
+	return nil
+}
+
+// step walks step i into row r: what it delivers, loses and sends, its
+// mark and its decisions.
+func (w *walker) step(i int, r *row) error {
+	c, f := w.c, w.c.f
+	prev, cur := f.Steps[i-1].State, f.Steps[i].State
+	if len(cur.Processes) != len(c.lanes) {
+		return fmt.Errorf("msc: step %d has %d processes, step 0 has %d", i, len(cur.Processes), len(c.lanes))
+	}
+	st := f.Steps[i].Step
+	if f.Steps[i].Sends == nil {
+		return fmt.Errorf("msc: step %d has no record of what it sends: draw the run as the model renders it (trace.New, or trace.Replayed for a file)", i)
+	}
+	r.tick, r.gst = st.Kind == model.KindTick, st.Kind == model.KindGST
+	for _, ch := range trace.Diff(prev, cur) {
+		r.changes = append(r.changes, ch.Name+": "+ch.Old+" → "+ch.New)
+	}
+	target, dk, isDeliver := placeStep(st, w.laneOf)
+	now, err := w.channels(cur)
+	if err != nil {
+		return err
+	}
+	if isDeliver {
+		w.deliver(dk, i, r)
+	}
+	if st.Kind == model.KindCrash && target >= 0 {
+		w.loseTo(target, i)
+	}
+	if err := w.send(i, f.Steps[i].Sends); err != nil {
+		return err
+	}
+	w.age(now)
+	if !isDeliver && target >= 0 && !r.tick && !r.gst {
+		c.marks = append(c.marks, mark{row: i, lane: target, kind: markKindOf(st.Kind), text: st.Action})
+	}
+	w.decisions(i, prev, cur)
+	return nil
+}
+
+// deliver: step i (row r) takes the head of channel k.
+func (w *walker) deliver(k chanKey, i int, r *row) {
+	q := w.queues[k]
+	if len(q) == 0 {
+		w.c.warnings = append(w.c.warnings, fmt.Sprintf("step %d: no message to deliver in %s", i, r.action))
+		return
+	}
+	w.end(q[0], i, delivered)
+	r.deliver = q[0].msg
+	w.queues[k] = q[1:]
+}
+
+// loseTo: a crash of the process of lane to, at step i, loses the
+// messages on their way to it.
+func (w *walker) loseTo(to, i int) {
+	for k, q := range w.queues {
+		if k.to == to {
+			for _, in := range q {
+				w.end(in, i, lost)
+			}
+			w.queues[k] = nil
+		}
+	}
+}
+
+// decisions notes, at step i, each live process whose elected leader the
+// step changed (or that a restart brought back with one).
+func (w *walker) decisions(i int, prev, cur model.Snapshot) {
+	for j, p := range cur.Processes {
+		op := prev.Processes[j]
+		if !p.Alive {
+			continue // a crash resets the local state: the mark says it
+		}
+		if p.Elected != op.Elected || !op.Alive && p.Elected != 0 {
+			w.c.notes = append(w.c.notes, note{row: i, lane: j, text: "elected := " + electedText(p.Elected)})
+		}
+	}
+}
+
+// end ends a message at row i, delivered or lost, with its age then.
+func (w *walker) end(in instance, i, fate int) {
+	m := &w.c.msgs[in.msg]
+	m.end, m.fate, m.age = i, fate, in.age
+}
+
+// send adds what step i sends to the channels, channel by channel in lane
+// order and in the order sent within each; a message to a crashed
+// process is lost as it is sent, and never drawn.
+func (w *walker) send(i int, sends []model.Send) error {
+	by := map[chanKey][]model.Value{}
+	for _, s := range sends {
+		if s.Lost {
+			continue
+		}
+		a, ok1 := w.laneOf(s.FromName())
+		b, ok2 := w.laneOf(s.ToName())
+		if !ok1 || !ok2 {
+			return fmt.Errorf("msc: step %d sends from %s to %s, an unknown process", i, s.FromName(), s.ToName())
+		}
+		by[chanKey{a, b}] = append(by[chanKey{a, b}], s.Msg)
+	}
+	for _, k := range sortedKeys(by) {
+		for _, v := range by[k] {
+			w.queues[k] = append(w.queues[k], instance{msg: w.addMsg(message{from: k.from, to: k.to, sent: i}, v)})
+		}
+	}
+	return nil
+}
+
+// age records the ages of the messages in the channels of the row just
+// walked (now), and forgets the empty channels.
+func (w *walker) age(now map[chanKey]model.ChannelSnapshot) {
+	for k, q := range w.queues {
+		if len(q) == 0 {
+			delete(w.queues, k)
+			continue
+		}
+		ages := now[k].Ages
+		for j := range q {
+			if j < len(ages) {
+				q[j].age = ages[j]
+			}
+		}
+	}
+}
+
+// electedText is a process's elected leader (model.ProcessSnapshot's
+// Elected, the algorithm's own reading, whatever its field is called) as
+// a note says it: the ID, or ⊥.
+func electedText(id int) string {
+	if id == 0 {
+		return model.None().String()
+	}
+	return model.Int(id).String()
 }
 
 // timersOf finds the timers' notes and spans: a step other than a tick
@@ -428,18 +502,6 @@ func markKindOf(k model.Kind) int {
 		return markTimeout
 	}
 	return markOther
-}
-
-func isPrefix(q []instance, vals []model.Value) bool {
-	if len(q) > len(vals) {
-		return false
-	}
-	for i, in := range q {
-		if !in.val.Equal(vals[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 func aliveOf(s model.Snapshot, n int) []bool {

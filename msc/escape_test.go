@@ -6,13 +6,14 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -21,12 +22,33 @@ import (
 // with them escaped: no raw control character in the SVG (where most are
 // not even valid XML), the Mermaid chart or the Markdown.
 func TestChartsEscapeControlCharacters(t *testing.T) {
-	data, err := os.ReadFile("../testdata/golden/circulating-election.Termination-fair-cycle.trace.json")
+	fh, err := os.Open("../testdata/golden/circulating-election.Termination-fair-cycle.trace.json")
 	require.NoError(t, err)
-	text := strings.ReplaceAll(string(data), `"text": "ELECTION(4)"`, `"text": "E\u001b[31m\u0007\u202e(4)\nX"`)
-	text = strings.Replace(text, `"summary": "`, `"summary": "\u001b[2J`, 1)
-	f, err := trace.Read(strings.NewReader(text))
+	defer fh.Close()
+	f, err := trace.Read(fh)
 	require.NoError(t, err)
+	// The run as the model renders it, with its texts made odd where
+	// they are drawn from: the summary, and ELECTION(4) in the channels
+	// and in what the steps send.
+	summary := f.Summary
+	f, err = trace.Replayed(f, specs.Builtin())
+	require.NoError(t, err)
+	f.Summary = "\u001b[2J" + summary
+	oddly := func(v *model.Value) {
+		if v.String() == "ELECTION(4)" {
+			*v = v.WithText("E\u001b[31m\u0007\u202e(4)\nX")
+		}
+	}
+	for i := range f.Steps {
+		for j := range f.Steps[i].Sends {
+			oddly(&f.Steps[i].Sends[j].Msg)
+		}
+		for _, ch := range f.Steps[i].State.Channels {
+			for k := range ch.Messages {
+				oddly(&ch.Messages[k])
+			}
+		}
+	}
 
 	var svg, md bytes.Buffer
 	require.NoError(t, msc.SVG(&svg, f))

@@ -2,11 +2,14 @@ package msc
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -16,6 +19,10 @@ func loadChart(t *testing.T, path string) *chart {
 	require.NoError(t, err)
 	defer fh.Close()
 	f, err := trace.Read(fh)
+	require.NoError(t, err)
+	// As the model renders the run: the kernel's data (each process's
+	// elected leader) is not in the file.
+	f, err = trace.Replayed(f, specs.Builtin())
 	require.NoError(t, err)
 	c, err := analyze(f)
 	require.NoError(t, err)
@@ -134,4 +141,28 @@ func TestSegmentHitsBox(t *testing.T) {
 	assert.False(t, segmentHitsBox(point{0, 0}, point{30, 0}, b))
 	assert.False(t, segmentHitsBox(point{0, 30}, point{9, 21}, b))
 	assert.False(t, segmentHitsBox(point{0, 0}, point{5, 5}, b), "stops short")
+}
+
+// Which step sent which message is the steps' data (trace.Step.Sends, the
+// kernel's), not worked out from the snapshots: a file as read, without
+// that data, is no chart until it is replayed.
+func TestChartNeedsTheStepsSends(t *testing.T) {
+	fh, err := os.Open(lasso)
+	require.NoError(t, err)
+	defer fh.Close()
+	f, err := trace.Read(fh)
+	require.NoError(t, err)
+	_, err = analyze(f)
+	require.EqualError(t, err, "msc: step 1 has no record of what it sends: draw the run as the model renders it (trace.New, or trace.Replayed for a file)")
+
+	c := loadChart(t, lasso)
+	for _, m := range c.msgs {
+		if m.sent == 0 {
+			continue
+		}
+		sends := c.f.Steps[m.sent].Sends
+		assert.True(t, slices.ContainsFunc(sends, func(s model.Send) bool {
+			return s.FromName() == c.lanes[m.from] && s.ToName() == c.lanes[m.to] && s.Msg.String() == m.text
+		}), "%s from %s to %s is one of step %d's sends", m.text, c.lanes[m.from], c.lanes[m.to], m.sent)
+	}
 }

@@ -22,9 +22,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/internal/chromium"
 	"github.com/mcheck/mcheck/internal/golden" // also defines -update: go test ./msc -update
 	"github.com/mcheck/mcheck/internal/needs"
+	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
 	"github.com/mcheck/mcheck/specs"
@@ -93,7 +96,12 @@ func load(t *testing.T, path string) *trace.File {
 	defer fh.Close()
 	f, err := trace.Read(fh)
 	require.NoError(t, err)
-	return f
+	// Charts are drawn from the run as the model renders it (the kernel's
+	// data, such as each process's elected leader, is not in the file).
+	shown, err := trace.Replayed(f, specs.Builtin())
+	require.NoError(t, err)
+	shown.Summary = f.Summary
+	return shown
 }
 
 func render(t *testing.T, fn func(io.Writer, *trace.File) error, f *trace.File) string {
@@ -404,22 +412,26 @@ func TestMarkdown(t *testing.T) {
 // odd is a trace whose texts need escaping everywhere: in XML, in Mermaid,
 // in Markdown.
 func odd() *trace.File {
-	procs := func(alive bool, elected string) []model.ProcessSnapshot {
+	procs := func(alive bool, elected int) []model.ProcessSnapshot {
+		v := model.None()
+		if elected != 0 {
+			v = model.Int(elected)
+		}
 		return []model.ProcessSnapshot{
 			{ID: 1, Alive: true, Fields: []model.Field{{Name: "elected", Value: model.None()}}},
-			{ID: 2, Alive: alive, Fields: []model.Field{{Name: "elected", Value: model.Str(elected)}}},
+			{ID: 2, Alive: alive, Fields: []model.Field{{Name: "elected", Value: v}}, Elected: elected},
 		}
 	}
 	msg := model.Msg("M").WithText(`M<1>&"x";#y`)
 	return &trace.File{
-		Format: trace.Format, Property: "SingleLeader", Kind: trace.KindInvariant,
+		Format: trace.Format, Property: "SingleLeader", Kind: cex.Invariant,
 		Summary: `a <b> & "c" ; #d | e`,
 		Config:  trace.Config{Algo: "a<b", N: 2, IDs: []int{1, 2}, Detector: "perfect"},
 		Steps: []trace.Step{
-			{State: model.Snapshot{Processes: procs(true, "⊥")}},
-			{Step: &model.StepInfo{Kind: model.KindInitiate, Action: "initiate", Process: 1}, State: model.Snapshot{Processes: procs(true, "⊥"),
-				Channels: []model.ChannelSnapshot{{From: 1, To: 2, Messages: []model.Value{msg}}}}},
-			{Step: &model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 2, Peer: 1, Msg: &msg}, State: model.Snapshot{Processes: procs(true, "<9>")}},
+			{State: model.Snapshot{Processes: procs(true, 0)}},
+			{Step: &model.StepInfo{Kind: model.KindInitiate, Action: "initiate", Process: 1}, State: model.Snapshot{Processes: procs(true, 0),
+				Channels: []model.ChannelSnapshot{{From: 1, To: 2, Messages: []model.Value{msg}}}}, Sends: []model.Send{{From: 1, To: 2, Msg: msg}}},
+			{Step: &model.StepInfo{Kind: model.KindDeliver, Action: "deliver", Process: 2, Peer: 1, Msg: &msg}, State: model.Snapshot{Processes: procs(true, 9)}, Sends: []model.Send{}},
 		},
 	}
 }
@@ -429,7 +441,7 @@ func TestEscaping(t *testing.T) {
 	d := decodeSVG(t, render(t, msc.SVG, f))
 	assert.Contains(t, d.text, `a <b> & "c" ; #d | e`, "the summary round-trips through XML")
 	assert.Contains(t, d.text, `M<1>&"x";#y`)
-	assert.Contains(t, d.text, "elected := <9>")
+	assert.Contains(t, d.text, "elected := 9")
 	assert.Equal(t, 1, d.classes["delivered"])
 
 	out := render(t, msc.Mermaid, f)
@@ -508,9 +520,46 @@ func TestSVGRendersInChromium(t *testing.T) {
 // as a run, with a lasso's cycle still named.
 func TestRunTitle(t *testing.T) {
 	f := load(t, fixtures[1].path)
-	f.Property, f.Kind, f.Summary = "", "", ""
+	f.Property, f.Kind, f.Summary = "", 0, ""
 	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 4 steps</title>")
 	f = load(t, fixtures[0].path)
 	f.Property, f.Summary = "", ""
 	assert.Contains(t, render(t, msc.SVG, f), "<title>a run of 8 steps: a lasso (a prefix, then a cycle repeated forever)</title>")
+}
+
+// usurper calls its leader field Leader: each process, when it starts,
+// makes itself leader and tells the next one, which ignores it.
+type usurper struct{}
+
+type usurperLocal struct {
+	Started bool
+	Leader  int
+}
+
+type usurperMsg struct{ ID int }
+
+func (usurper) Init() usurperLocal            { return usurperLocal{} }
+func (usurper) Elected(l *usurperLocal) int   { return l.Leader }
+func (usurper) FormatMsg(m usurperMsg) string { return fmt.Sprintf("MINE(%d)", m.ID) }
+func (usurper) CanInitiate(_ *model.Ctx[usurperMsg], l *usurperLocal, _ bool) bool {
+	return !l.Started
+}
+func (usurper) Initiate(c *model.Ctx[usurperMsg], l *usurperLocal) {
+	l.Started, l.Leader = true, c.ID()
+	c.SendNext(model.CW, usurperMsg{c.ID()})
+}
+func (usurper) Receive(*model.Ctx[usurperMsg], *usurperLocal, int, usurperMsg) {}
+
+// A chart's decisions are the algorithm's Elected, whatever its field is
+// called: usurper's Leader field gets its notes.
+func TestNotesFollowElectedNotAFieldName(t *testing.T) {
+	rep, err := mchecktest.Run(usurper{}, mchecktest.Config{Name: "usurper", N: 2})
+	require.NoError(t, err)
+	v := mchecktest.Verdict(rep, "SingleLeader")
+	require.Equal(t, check.Violated, v.Status)
+	require.NotNil(t, v.File)
+	d := decodeSVG(t, render(t, msc.SVG, v.File))
+	assert.Contains(t, d.text, "\nelected := 1\n")
+	assert.Contains(t, d.text, "\nelected := 2\n")
+	assert.Contains(t, render(t, msc.Mermaid, v.File), "elected := 2")
 }

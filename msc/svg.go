@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -105,30 +106,12 @@ func textW(s string) float64 { return float64(utf8.RuneCountInString(s)) * charW
 func (l *layout) laneX(i int) float64 { return l.lanesLeft + l.sidePad + l.laneW*(float64(i)+0.5) }
 func (l *layout) rowY(r int) float64  { return l.rowsTop + l.rowH*(float64(r)+0.5) }
 
-var kindWords = map[string]string{
-	trace.KindInvariant: "the last state breaks the invariant",
-	trace.KindStep:      "the last step breaks the step property",
-	trace.KindStuck:     "ends in a stuck state",
-	trace.KindFairCycle: "a lasso (a prefix, then a cycle repeated forever)",
-	trace.KindExample:   "an example (a shortest run to a state where it holds; not a violation)",
-}
-
-// witnessWords name the runs of --complexity, which break nothing: the
-// words of the text report's heading ("messages.max witness run").
-var witnessWords = map[string]string{
-	trace.KindWitness: "witness run",
-	trace.KindLasso:   "witness: a lasso (a prefix, then a cycle that sends and can be repeated at will)",
-}
-
 // titleLines: the property and the kind of counterexample (or the figure
 // and the kind of witness), and the summary.
 func titleLines(f *trace.File) (head, summary string) {
-	if w, ok := witnessWords[f.Kind]; ok && f.Property != "" {
-		return fmt.Sprintf("%s %s, %s", f.Property, w, plural.Count(len(f.Steps)-1, "step")), f.Summary
-	}
-	kind := kindWords[f.Kind]
-	if kind == "" {
-		kind = f.Kind
+	kind := f.Kind.Chart()
+	if f.Kind.Witnessing() && f.Property != "" {
+		return fmt.Sprintf("%s %s, %s", f.Property, kind, plural.Count(len(f.Steps)-1, "step")), f.Summary
 	}
 	if f.Property == "" {
 		// A run that is no counterexample (mcheck explore).
@@ -139,7 +122,7 @@ func titleLines(f *trace.File) (head, summary string) {
 		return head, f.Summary
 	}
 	what := "violated"
-	if f.Kind == trace.KindExample {
+	if f.Kind == cex.Example {
 		what = "is reachable"
 	}
 	return fmt.Sprintf("%s %s: %s, %s", f.Property, what, kind, plural.Count(len(f.Steps)-1, "step")), f.Summary
@@ -234,23 +217,63 @@ func direction(m message) int {
 	return 1
 }
 
+// Offsets of the layout, in pixels, beside the geometry above.
+const (
+	gutterNumGap  = 10.0  // between a step's number and its action
+	gutterPad     = 18.0  // after the widest action, before the lanes
+	laneLabelRoom = 40.0  // a lane is this much wider than its widest label
+	sideLabelRoom = 12.0  // a label beside the first or last lane sticks out by this
+	minWidth      = 520.0 // the narrowest chart, for the title
+	bracketText   = 18.0  // from the cycle's bracket to its words
+	titleGap      = 10.0  // below the title, above the lane heads
+	headsGap      = 8.0   // below the lane heads, above the first row
+	laneOvershoot = 8.0   // a lane starts this far above the first row
+	laneTail      = 6.0   // and ends this far below the in-flight messages
+	flightGap     = 14.0  // below the in-flight messages, above the lane heads at the foot
+	legendGap     = 16.0  // below the lane heads at the foot, above the legend
+	headBox       = 6.0   // half the side of an arrowhead's (or ✗'s) room
+	tailBox       = 3.0   // half the side of an arrow's start's room
+	markBox       = 7.0   // half the side of a mark's room
+	noteDX        = 8.0   // a note or a message's label starts this far from its lane
+	labelGap      = 3.0   // between a label and the row's line, below it
+	labelRise     = 2.0   // between a label and the row's line, above it
+	alongRoom     = 20.0  // an arrow this much longer than a label can carry it
+	markWordDX    = 7.0   // a mark's word, above or below it, starts this far from its lane
+	nextRowGap    = 4.0   // a label a row further down starts this far (and a label) below the row's line
+)
+
+// compute works out where everything goes: the sizes (gutter, lanes,
+// width, title, rows), the obstacles that labels avoid, and the labels,
+// placed in order of importance.
 func (l *layout) compute() {
+	gs := l.groups()
+	l.sizeLanes(gs)
+	l.sizeRows()
+	p := l.obstacles()
+	// Notes first: decisions matter most; then the message labels; the
+	// marks' words last (the gutter says them too).
+	l.placeNotes(p)
+	l.placeMsgLabels(p, gs)
+	l.placeMarkLabels(p)
+}
+
+// sizeLanes sizes the gutter (step numbers and actions) and the lanes,
+// wide enough for the widest label, and the chart's width; it colours
+// each message type.
+func (l *layout) sizeLanes(gs []group) {
 	c := l.c
-	n := len(c.lanes)
-	// The gutter: step numbers and actions.
 	digits := len(strconv.Itoa(len(c.rows) - 1))
 	l.gutterNumW = float64(digits) * charW
 	actionW := 0.0
 	for _, r := range c.rows {
 		actionW = max(actionW, textW(r.gutter()))
 	}
-	gutterW := l.gutterNumW + 10 + actionW + 18
+	gutterW := l.gutterNumW + gutterNumGap + actionW + gutterPad
 
 	l.msgColor = map[string]string{}
 	for i, k := range c.kinds {
 		l.msgColor[k] = palette[i%len(palette)]
 	}
-	gs := l.groups()
 	widest := 0.0
 	for _, g := range gs {
 		widest = max(widest, textW(strings.Join(g.texts, " ")))
@@ -258,19 +281,24 @@ func (l *layout) compute() {
 	for _, nt := range c.notes {
 		widest = max(widest, textW(nt.text))
 	}
-	l.laneW = math.Round(min(maxLaneW, max(minLaneW, widest+2*labelPad+40)))
+	l.laneW = math.Round(min(maxLaneW, max(minLaneW, widest+2*labelPad+laneLabelRoom)))
 	l.lanesLeft = margin + gutterW
-	l.sidePad = math.Round(max(0, widest+2*labelPad+12-l.laneW/2))
-	l.lanesRight = l.lanesLeft + 2*l.sidePad + l.laneW*float64(n)
-	lanesRight := l.lanesRight
-	l.bracketX = lanesRight + bracketGap
-	right := lanesRight + margin
+	l.sidePad = math.Round(max(0, widest+2*labelPad+sideLabelRoom-l.laneW/2))
+	l.lanesRight = l.lanesLeft + 2*l.sidePad + l.laneW*float64(len(c.lanes))
+	l.bracketX = l.lanesRight + bracketGap
+	right := l.lanesRight + margin
 	if c.cycle >= 0 {
 		repeat, back := c.cycleWords()
-		right = l.bracketX + 18 + max(textW(repeat), textW("↩ "+back)) + margin
+		right = l.bracketX + bracketText + max(textW(repeat), textW("↩ "+back)) + margin
 	}
-	l.width = math.Ceil(max(right, 520))
+	l.width = math.Ceil(max(right, minWidth))
+}
 
+// sizeRows wraps the title to the width and places everything from top to
+// bottom: the lane heads, the rows, the in-flight messages, the heads at
+// the foot, the legend and the warnings.
+func (l *layout) sizeRows() {
+	c := l.c
 	head, summary := titleLines(c.f)
 	for _, t := range wrap(head, int((l.width-2*margin)/titleCharW)) {
 		l.title = append(l.title, tline{t, styleHead})
@@ -281,23 +309,29 @@ func (l *layout) compute() {
 	for _, t := range wrap(c.f.Config.Describe(), int((l.width-2*margin)/charW)) {
 		l.title = append(l.title, tline{t, styleConfig})
 	}
-	l.headTop = margin + lineH*float64(len(l.title)) + 10
-	l.rowsTop = l.headTop + headH + 8
+	l.headTop = margin + lineH*float64(len(l.title)) + titleGap
+	l.rowsTop = l.headTop + headH + headsGap
 	last := len(c.rows) - 1
 	l.flightY = l.rowY(last) + flightDY
-	l.headsBottomTop = l.flightY + 14
-	l.legendTop = l.headsBottomTop + headH + 16
+	l.headsBottomTop = l.flightY + flightGap
+	l.legendTop = l.headsBottomTop + headH + legendGap
 	l.legend = l.legendItems()
 	l.footTop = l.legendTop + l.legendHeight()
 	l.height = math.Ceil(l.footTop + lineH*float64(len(c.warnings)) + margin)
+}
 
-	// Arrows.
+// obstacles is a placer that knows what labels must not cover: the lanes,
+// the arrows with their heads, the marks, and in a timed run the time
+// axis (whose labels it places, at each rule's left end) and the timers'
+// bars.
+func (l *layout) obstacles() *placer {
+	c := l.c
 	l.arrowStart = make([]point, len(c.msgs))
 	l.arrowEnd = make([]point, len(c.msgs))
-	p := &placer{minX: l.lanesLeft + 2, maxX: lanesRight + 4}
-	for i := range n {
+	p := &placer{minX: l.lanesLeft + 2, maxX: l.lanesRight + 4}
+	for i := range len(c.lanes) {
 		x := l.laneX(i)
-		p.addSegment(point{x, l.rowsTop - 8}, point{x, l.flightY + 6}, costLane)
+		p.addSegment(point{x, l.rowsTop - laneOvershoot}, point{x, l.flightY + laneTail}, costLane)
 	}
 	for i, m := range c.msgs {
 		s, e := l.ends(m)
@@ -309,12 +343,12 @@ func (l *layout) compute() {
 		}
 		// The arrowhead (or ✗) is drawn back from the end along the arrow.
 		h := headCentre(s, e, m.from == m.to)
-		p.addBox(box{h.x - 6, h.y - 6, h.x + 6, h.y + 6}, costHead)
-		p.addBox(box{s.x - 3, s.y - 3, s.x + 3, s.y + 3}, costHead)
+		p.addBox(box{h.x - headBox, h.y - headBox, h.x + headBox, h.y + headBox}, costHead)
+		p.addBox(box{s.x - tailBox, s.y - tailBox, s.x + tailBox, s.y + tailBox}, costHead)
 	}
 	for _, mk := range c.marks {
 		x, y := l.laneX(mk.lane), l.rowY(mk.row)
-		p.addBox(box{x - 7, y - 7, x + 7, y + 7}, costMark)
+		p.addBox(box{x - markBox, y - markBox, x + markBox, y + markBox}, costMark)
 	}
 	// The time axis: a rule across the lanes at each tick and gst, its
 	// label at its left end; a bar on a lane while its timer runs.
@@ -325,29 +359,33 @@ func (l *layout) compute() {
 		}
 		y := l.rowY(i)
 		if r.tick || r.gst {
-			p.addSegment(point{l.lanesLeft, y}, point{lanesRight, y}, costLane)
+			p.addSegment(point{l.lanesLeft, y}, point{l.lanesRight, y}, costLane)
 		}
-		b := box{l.lanesLeft + 2, y - 2 - labelH, l.lanesLeft + 2 + textW(text) + 2*labelPad, y - 2}
+		b := box{l.lanesLeft + 2, y - labelRise - labelH, l.lanesLeft + 2 + textW(text) + 2*labelPad, y - labelRise}
 		p.addBox(b, costLabel)
 		l.ruleLabels = append(l.ruleLabels, placed{b, []part{{text, col}}})
 	}
 	for _, t := range c.timers {
 		p.addBox(l.timerBox(t), costArrow)
 	}
+	return p
+}
 
-	// Notes first: decisions matter most; then the message labels; the
-	// marks' words last (the gutter says them too).
-	for _, nt := range c.notes {
+// placeNotes places the decisions and the timers' notes: below the row
+// beside the lane first, then above it, then a row further down, then
+// centred under the lane.
+func (l *layout) placeNotes(p *placer) {
+	for _, nt := range l.c.notes {
 		x, y := l.laneX(nt.lane), l.rowY(nt.row)
 		w := textW(nt.text) + 2*labelPad
 		b := p.place([]box{
-			{x + 8, y + 3, x + 8 + w, y + 3 + labelH},
-			{x - 8 - w, y + 3, x - 8, y + 3 + labelH},
-			{x + 8, y - 3 - labelH, x + 8 + w, y - 3},
-			{x - 8 - w, y - 3 - labelH, x - 8, y - 3},
-			{x + 8, y + 4 + labelH, x + 8 + w, y + 4 + 2*labelH},
-			{x - 8 - w, y + 4 + labelH, x - 8, y + 4 + 2*labelH},
-			{x - w/2, y + 3, x + w/2, y + 3 + labelH},
+			{x + noteDX, y + labelGap, x + noteDX + w, y + labelGap + labelH},
+			{x - noteDX - w, y + labelGap, x - noteDX, y + labelGap + labelH},
+			{x + noteDX, y - labelGap - labelH, x + noteDX + w, y - labelGap},
+			{x - noteDX - w, y - labelGap - labelH, x - noteDX, y - labelGap},
+			{x + noteDX, y + nextRowGap + labelH, x + noteDX + w, y + nextRowGap + 2*labelH},
+			{x - noteDX - w, y + nextRowGap + labelH, x - noteDX, y + nextRowGap + 2*labelH},
+			{x - w/2, y + labelGap, x + w/2, y + labelGap + labelH},
 		})
 		if nt.timer {
 			l.timerLabels = append(l.timerLabels, placed{b, []part{{nt.text, orange}}})
@@ -355,6 +393,12 @@ func (l *layout) compute() {
 		}
 		l.noteLabels = append(l.noteLabels, placed{b, []part{{nt.text, ink}}})
 	}
+}
+
+// placeMsgLabels places each group's label: beside its start first; then
+// along the first arrow, above it and below it; then a row further up or
+// down; then anywhere along.
+func (l *layout) placeMsgLabels(p *placer, gs []group) {
 	for _, g := range gs {
 		text := strings.Join(g.texts, " ")
 		x, y := l.laneX(g.from), l.rowY(g.row)
@@ -372,25 +416,23 @@ func (l *layout) compute() {
 			}
 			return x + off, x + off + w
 		}
-		t0, t1 := toward(8)
-		a0, a1 := away(8)
-		f0, f1 := toward(8 + l.laneW/3)
-		// Beside the start first; then along the first arrow, above it and
-		// below it; then a row further up or down; then anywhere along.
-		cands := []box{{t0, y - 2 - labelH, t1, y - 2}, {a0, y - 2 - labelH, a1, y - 2}, {a0, y + 3, a1, y + 3 + labelH}}
+		t0, t1 := toward(noteDX)
+		a0, a1 := away(noteDX)
+		f0, f1 := toward(noteDX + l.laneW/3)
+		cands := []box{{t0, y - labelRise - labelH, t1, y - labelRise}, {a0, y - labelRise - labelH, a1, y - labelRise}, {a0, y + labelGap, a1, y + labelGap + labelH}}
 		first := g.msgs[0]
 		s, e := l.arrowStart[first], l.arrowEnd[first]
-		along := math.Abs(e.x-s.x) > w+20
+		along := math.Abs(e.x-s.x) > w+alongRoom
 		if along {
 			for _, t := range []float64{0.3, 0.5, 0.7} {
 				cands = append(cands, alongArrow(s, e, t, w, true), alongArrow(s, e, t, w, false))
 			}
 		}
 		cands = append(cands, []box{
-			{t0, y - 3 - 2*labelH, t1, y - 3 - labelH},
-			{a0, y - 3 - 2*labelH, a1, y - 3 - labelH},
-			{f0, y - 2 - labelH, f1, y - 2},
-			{a0, y + 4 + labelH, a1, y + 4 + 2*labelH},
+			{t0, y - labelGap - 2*labelH, t1, y - labelGap - labelH},
+			{a0, y - labelGap - 2*labelH, a1, y - labelGap - labelH},
+			{f0, y - labelRise - labelH, f1, y - labelRise},
+			{a0, y + nextRowGap + labelH, a1, y + nextRowGap + 2*labelH},
 		}...)
 		if along {
 			for _, t := range []float64{0.15, 0.4, 0.6, 0.85} {
@@ -404,18 +446,21 @@ func (l *layout) compute() {
 		}
 		l.msgLabels = append(l.msgLabels, placed{b, parts})
 	}
-	for _, mk := range c.marks {
+}
+
+// placeMarkLabels places the word beside a mark only where it is free:
+// the mark, the legend and the gutter say it too.
+func (l *layout) placeMarkLabels(p *placer) {
+	for _, mk := range l.c.marks {
 		x, y := l.laneX(mk.lane), l.rowY(mk.row)
 		w := textW(mk.text) + 2*labelPad
-		// The word beside a mark only where it is free: the mark, the
-		// legend and the gutter say it too.
 		b, ok := p.placeBelow([]box{
-			{x + 8, y - labelH/2, x + 8 + w, y + labelH/2},
-			{x - 8 - w, y - labelH/2, x - 8, y + labelH/2},
-			{x + 7, y + 3, x + 7 + w, y + 3 + labelH},
-			{x - 7 - w, y + 3, x - 7, y + 3 + labelH},
-			{x + 7, y - 3 - labelH, x + 7 + w, y - 3},
-			{x - 7 - w, y - 3 - labelH, x - 7, y - 3},
+			{x + noteDX, y - labelH/2, x + noteDX + w, y + labelH/2},
+			{x - noteDX - w, y - labelH/2, x - noteDX, y + labelH/2},
+			{x + markWordDX, y + labelGap, x + markWordDX + w, y + labelGap + labelH},
+			{x - markWordDX - w, y + labelGap, x - markWordDX, y + labelGap + labelH},
+			{x + markWordDX, y - labelGap - labelH, x + markWordDX + w, y - labelGap},
+			{x - markWordDX - w, y - labelGap - labelH, x - markWordDX, y - labelGap},
 		}, costArrow)
 		if ok {
 			l.markLabels = append(l.markLabels, placed{b, []part{{mk.text, markColor(mk.kind)}}})

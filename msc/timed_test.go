@@ -39,7 +39,7 @@ func walk(t *testing.T, cfg model.Config, labels ...string) *trace.File {
 		require.GreaterOrEqual(t, i, 0, "no step %q enabled", want)
 		run.Steps = append(run.Steps, explore.Step{Action: b.Succs[i].Action, State: slices.Clone(b.State(i))})
 	}
-	return trace.New("bully", cfg.WithDefaults(), "", "", "", run, exp)
+	return trace.New("bully", cfg.WithDefaults(), "", 0, "", run, exp)
 }
 
 // The race of issue 27 on the time axis: ELECTION(2) is sent at t=0 and

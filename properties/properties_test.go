@@ -68,7 +68,7 @@ func verdicts(t *testing.T, cfg model.Config, script ...[]act) map[string]string
 			out[v.Name] += ": " + v.Summary
 		}
 		for _, a := range v.Also {
-			out[v.Name+" also"] = a.Kind + ": " + a.Summary
+			out[v.Name+" also"] = a.Kind.String() + ": " + a.Summary
 		}
 	}
 	return out

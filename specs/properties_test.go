@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -63,7 +64,7 @@ func TestOwnPropertiesWhereTheNotesSayTheyHold(t *testing.T) {
 func TestLeLannDecidesWithoutAnIDLostInACrash(t *testing.T) {
 	_, v := checkOne(t, "lelann", model.Config{N: 3, MaxCrashes: 2}, "DecidedKnowsAllLive", 0)
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, trace.KindInvariant, v.Kind)
+	assert.Equal(t, cex.Invariant, v.Kind)
 	assert.Equal(t, "after 5 steps p1 has decided (elected=1) without seeing the ID of live p2", v.Summary)
 	var labels []string
 	for _, s := range v.Trace.Steps[1:] {
@@ -82,7 +83,7 @@ func TestLeaderNotDemotedShortestTraceEndsInTheStep(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		rep, v := checkOne(t, "bully", cfg, "LeaderNotDemoted", workers)
 		require.Equal(t, check.Violated, v.Status)
-		assert.Equal(t, trace.KindStep, v.Kind)
+		assert.Equal(t, cex.Step, v.Kind)
 		assert.Equal(t, "step 5, deliver p1→p2 ELECTION(1), demotes the live leader p2 (now elected=⊥)", v.Summary)
 		steps := v.Trace.Steps
 		require.Len(t, steps, 6)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
 )
@@ -684,7 +685,7 @@ func TestTimedClockStoppedByTheBound(t *testing.T) {
 	require.NoError(t, err)
 	v := verdict(t, rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "stuck", v.Kind)
+	assert.Equal(t, cex.Stuck, v.Kind)
 	assert.True(t, v.Bounded, "a bound effect")
 	last := v.File.Steps[len(v.File.Steps)-1].State
 	zero := slices.ContainsFunc(last.Processes, func(p model.ProcessSnapshot) bool { return p.Timer != nil && p.Timer.String() == "0" })

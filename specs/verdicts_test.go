@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
@@ -58,11 +59,11 @@ func run(t *testing.T, sp specs.Spec, cfg model.Config, cont bool) *check.Report
 	var vs []string
 	for _, v := range rep.Verdicts {
 		s := v.Name + "=" + string(v.Status)
-		if v.Kind != "" {
-			s += "/" + v.Kind
+		if v.Kind != 0 {
+			s += "/" + v.Kind.String()
 		}
 		for _, a := range v.Also {
-			s += "+" + a.Kind
+			s += "+" + a.Kind.String()
 		}
 		vs = append(vs, s)
 	}
@@ -93,10 +94,10 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 		single: verdict(t, rep, "SingleLeader").Status,
 		agree:  verdict(t, rep, "Agreement").Status,
 		term:   term.Status,
-		kind:   term.Kind,
+		kind:   term.Kind.String(),
 	}
 	for _, a := range term.Also {
-		got.also = append(got.also, a.Kind)
+		got.also = append(got.also, a.Kind.String())
 	}
 	require.Equal(t, w, got, "verdicts (SingleLeader, Agreement, Termination, kind, also)")
 
@@ -107,10 +108,10 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 			require.NotNil(t, v.Trace, v.Name)
 			assert.NotEmpty(t, v.Summary, v.Name)
 			if v.Name == "Termination" {
-				require.Contains(t, []string{"stuck", "fair-cycle"}, v.Kind)
+				require.Contains(t, []cex.Kind{cex.Stuck, cex.FairCycle}, v.Kind)
 			} else {
 				invViolated = true
-				require.Equal(t, "invariant", v.Kind, v.Name)
+				require.Equal(t, cex.Invariant, v.Kind, v.Name)
 				assert.Empty(t, v.Also, v.Name)
 			}
 			replay(t, rep, v.Name, v.Kind, v.Trace)
@@ -206,7 +207,7 @@ func view(t *testing.T, rep *check.Report, state []byte) model.Procs {
 // replay checks that the counterexample of v is a run of the system: it
 // starts in the initial state, every step is an enabled action leading to the
 // recorded state, and its end violates the property the way its kind says.
-func replay(t *testing.T, rep *check.Report, name, kind string, tr *explore.Trace) {
+func replay(t *testing.T, rep *check.Report, name string, kind cex.Kind, tr *explore.Trace) {
 	t.Helper()
 	steps := tr.Steps
 	require.NotEmpty(t, steps, name)
@@ -236,7 +237,7 @@ func replay(t *testing.T, rep *check.Report, name, kind string, tr *explore.Trac
 
 	final := view(t, rep, tr.Final().State)
 	switch kind {
-	case "invariant":
+	case cex.Invariant:
 		assert.Equal(t, -1, tr.CycleStart)
 		switch name {
 		case "SingleLeader":
@@ -253,7 +254,7 @@ func replay(t *testing.T, rep *check.Report, name, kind string, tr *explore.Trac
 				assert.True(t, agrees(&s), "step %d", i)
 			}
 		}
-	case "stuck":
+	case cex.Stuck:
 		assert.Equal(t, -1, tr.CycleStart)
 		assert.False(t, isStable(&final), "a stuck state is outside Stable")
 		exp.Expand(tr.Final().State, &b)
@@ -261,7 +262,7 @@ func replay(t *testing.T, rep *check.Report, name, kind string, tr *explore.Trac
 			assert.Equal(t, model.NoFairness, b.Succs[j].Fair, "stuck state has fair step %s enabled",
 				exp.Label(tr.Final().State, b.Succs[j].Action))
 		}
-	case "fair-cycle":
+	case cex.FairCycle:
 		cs := tr.CycleStart
 		require.GreaterOrEqual(t, cs, 0, "a lasso marks its cycle")
 		require.Less(t, cs, len(steps)-1, "a cycle has at least one step")

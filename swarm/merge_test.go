@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -20,7 +21,7 @@ var settings = swarm.Settings{
 
 // tr is a counterexample of prop with steps steps.
 func tr(prop string, steps int) *trace.File {
-	return &trace.File{Format: trace.Format, Config: settings.Config, Property: prop, Kind: trace.KindInvariant, Steps: make([]trace.Step, steps+1)}
+	return &trace.File{Format: trace.Format, Config: settings.Config, Property: prop, Kind: cex.Invariant, Steps: make([]trace.Step, steps+1)}
 }
 
 // member i of k, whose states are the fingerprints of states i*50 to

@@ -13,16 +13,6 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-var kindText = map[string]string{
-	KindInvariant: "counterexample",
-	KindStep:      "counterexample (ends in the step that breaks it)",
-	KindStuck:     "counterexample (ends in a stuck state)",
-	KindFairCycle: "counterexample (a lasso: a prefix, then a cycle repeated forever)",
-	KindExample:   "example (a shortest run to a state where it holds; not a violation)",
-	KindWitness:   "witness run",
-	KindLasso:     "witness (a lasso: a prefix, then a cycle that sends and can be repeated at will)",
-}
-
 // CycleWords say which steps a lasso's cycle repeats, first to last, and
 // where the run goes after last, in the one numbering that the text, the
 // charts and the explorer page use: the cycle's first step is the one after
@@ -52,7 +42,7 @@ func TimeWords(t int) string { return "t=" + strconv.Itoa(t) }
 // full the whole state after every step. A lasso's cycle is marked, and
 // so is the step where a leads-to's premise holds.
 func WriteText(w io.Writer, f *File, full bool) {
-	fmt.Fprintf(w, "%s %s, %s:\n", Printable(f.Property), kindText[f.Kind], plural.Count(len(f.Steps)-1, "step"))
+	fmt.Fprintf(w, "%s %s, %s:\n", Printable(f.Property), f.Kind.Text(), plural.Count(len(f.Steps)-1, "step"))
 	if f.Config.Timing != "" {
 		fmt.Fprintf(w, "      (%s)\n", TimedWords)
 	}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
@@ -33,21 +34,6 @@ const Format = "mcheck-trace/2"
 
 // FormatV1 is the first version of the format, no longer read.
 const FormatV1 = "mcheck-trace/1"
-
-// Kinds of counterexample.
-const (
-	KindInvariant = "invariant"  // the last state violates the invariant
-	KindStep      = "step"       // the last step violates the step property
-	KindStuck     = "stuck"      // the last state is not Stable and has no fair step
-	KindFairCycle = "fair-cycle" // steps from CycleStart on repeat forever, fairly, without Stable
-	// KindExample is no counterexample: the run of a Sometimes property to
-	// a state where its predicate holds.
-	KindExample = "example"
-	// Witnesses of --complexity: a run that attains a count, and a lasso
-	// whose cycle makes a count unbounded.
-	KindWitness = "witness"
-	KindLasso   = "unbounded-lasso"
-)
 
 // Config is the configuration a trace was found under: one key per field
 // of model.Config, the key of its row in internal/modelopt (config_test.go
@@ -167,11 +153,11 @@ func (c Config) Model() (model.Config, error) {
 
 // File is one counterexample.
 type File struct {
-	Format   string `json:"format"`
-	Config   Config `json:"config"`
-	Property string `json:"property"`
-	Kind     string `json:"kind"`
-	Summary  string `json:"summary,omitempty"`
+	Format   string   `json:"format"`
+	Config   Config   `json:"config"`
+	Property string   `json:"property"`
+	Kind     cex.Kind `json:"kind"`
+	Summary  string   `json:"summary,omitempty"`
 	// CycleStart is the step whose state the last step returns to, for
 	// fair-cycle traces; null otherwise.
 	CycleStart *int `json:"cycle_start"`
@@ -204,7 +190,7 @@ func (f *File) KernelOptions() []model.Option {
 
 // ClaimsProperty reports whether f claims something of its property: a
 // counterexample or an example does, a measure's witness run does not.
-func (f *File) ClaimsProperty() bool { return f.Kind != KindWitness && f.Kind != KindLasso }
+func (f *File) ClaimsProperty() bool { return !f.Kind.Witnessing() }
 
 // Times is the time after each step in a timed run (docs/semantics.md section
 // 6): the number of tick steps so far, 0 in the initial state. Time is no
@@ -225,6 +211,11 @@ func (f *File) Times() []int {
 type Step struct {
 	Step  *model.StepInfo `json:"step"`
 	State model.Snapshot  `json:"state"`
+	// Sends are the messages the step sends, as the model's data (nil in
+	// the initial state). They are the kernel's, not the file's (the
+	// states show them there): a file read has them once replayed
+	// (Replayed), as New records them.
+	Sends []model.Send `json:"-"`
 }
 
 // InitialAction labels the first step.
@@ -240,7 +231,7 @@ func (s Step) Label() string {
 }
 
 // New builds the file of an explorer trace.
-func New(algo string, cfg model.Config, property, kind, summary string, t *explore.Trace, exp model.Expander) *File {
+func New(algo string, cfg model.Config, property string, kind cex.Kind, summary string, t *explore.Trace, exp model.Expander) *File {
 	f := &File{Format: Format, Config: ConfigOf(algo, cfg), Property: property, Kind: kind, Summary: summary}
 	if t.CycleStart >= 0 {
 		cs := t.CycleStart
@@ -255,6 +246,9 @@ func New(algo string, cfg model.Config, property, kind, summary string, t *explo
 		if i > 0 {
 			info := exp.Step(t.Steps[i-1].State, s.Action)
 			st.Step = &info
+			if sn, ok := exp.(model.Sender); ok {
+				st.Sends = sn.Sends(t.Steps[i-1].State, s.Action)
+			}
 		}
 		f.Steps = append(f.Steps, st)
 	}
@@ -301,6 +295,9 @@ func Read(r io.Reader) (*File, error) {
 	dec.DisallowUnknownFields()
 	var f File
 	if err := dec.Decode(&f); err != nil {
+		if unknown := (*cex.UnknownError)(nil); errors.As(err, &unknown) {
+			return nil, malformed("%v", unknown)
+		}
 		return nil, malformed("not a JSON trace: %v", err)
 	}
 	if dec.More() {
@@ -339,21 +336,21 @@ func (f *File) Validate() error {
 	switch {
 	case f.Property == "":
 		return malformed("property is missing")
-	case !slices.Contains(kinds, f.Kind):
-		return malformed("kind %q is none of %s", f.Kind, quotedList(kinds))
-	case f.Kind == KindStep && len(f.Steps) < 2:
-		return malformed("a %q counterexample needs a step after the initial state", KindStep)
+	case !slices.Contains(cex.Kinds, f.Kind):
+		return malformed("%v", &cex.UnknownError{Name: f.Kind.String()})
+	case f.Kind == cex.Step && len(f.Steps) < 2:
+		return malformed("a %q counterexample needs a step after the initial state", cex.Step)
 	}
-	if (f.Kind == KindFairCycle || f.Kind == KindLasso) != (f.CycleStart != nil) {
-		return malformed("cycle_start must be given exactly for kinds %q and %q", KindFairCycle, KindLasso)
+	if f.Kind.Cyclic() != (f.CycleStart != nil) {
+		return malformed("cycle_start must be given exactly for kinds %q and %q", cex.FairCycle, cex.Lasso)
 	}
 	if cs := f.CycleStart; cs != nil && (*cs < 0 || *cs >= len(f.Steps)-1) {
 		return malformed("cycle_start %d is outside the steps 0..%d", *cs, len(f.Steps)-2)
 	}
 	if m := f.Premise; m != nil {
 		switch {
-		case f.Kind != KindStuck && f.Kind != KindFairCycle:
-			return malformed("premise goes with kinds %q and %q (a leads-to's counterexample), not %q", KindStuck, KindFairCycle, f.Kind)
+		case f.Kind != cex.Stuck && f.Kind != cex.FairCycle:
+			return malformed("premise goes with kinds %q and %q (a leads-to's counterexample), not %q", cex.Stuck, cex.FairCycle, f.Kind)
 		case *m < 0 || *m >= len(f.Steps):
 			return malformed("premise %d is outside the steps 0..%d", *m, len(f.Steps)-1)
 		}
@@ -365,17 +362,6 @@ func (f *File) Validate() error {
 		return malformed("config.timing: %v", err)
 	}
 	return nil
-}
-
-// kinds are the kinds a trace file may have.
-var kinds = []string{KindInvariant, KindStep, KindStuck, KindFairCycle, KindExample, KindWitness, KindLasso}
-
-func quotedList(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = strconv.Quote(x)
-	}
-	return strings.Join(q, ", ")
 }
 
 // DivergenceError says where a trace stops being a run of the model, or why
@@ -399,16 +385,16 @@ func (e *DivergenceError) Error() string {
 }
 
 // KindsOf lists the counterexample kinds of a property of kind k.
-func KindsOf(k model.PropertyKind) []string {
+func KindsOf(k model.PropertyKind) []cex.Kind {
 	switch k {
 	case model.Invariant:
-		return []string{KindInvariant}
+		return []cex.Kind{cex.Invariant}
 	case model.StepProperty:
-		return []string{KindStep}
+		return []cex.Kind{cex.Step}
 	case model.Sometimes:
-		return []string{KindExample}
+		return []cex.Kind{cex.Example}
 	}
-	return []string{KindStuck, KindFairCycle}
+	return []cex.Kind{cex.Stuck, cex.FairCycle}
 }
 
 // Replay rebuilds the configuration of f from reg and verifies it.
@@ -524,10 +510,10 @@ func (f *File) CheckProperty(all []model.PropertyInfo) error {
 	return nil
 }
 
-func quoted(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = strconv.Quote(x)
+func quoted(ks []cex.Kind) string {
+	q := make([]string, len(ks))
+	for i, k := range ks {
+		q[i] = strconv.Quote(k.String())
 	}
 	return strings.Join(q, " or ")
 }
@@ -563,7 +549,7 @@ func Verify(sys model.System, f *File) error {
 	r, err := follow(exp, f)
 	if err != nil {
 		if d, ok := err.(*DivergenceError); ok {
-			d.Example = f.Kind == KindExample
+			d.Example = f.Kind == cex.Example
 		}
 		return err
 	}
@@ -576,19 +562,19 @@ func Verify(sys model.System, f *File) error {
 		}
 	}
 	switch f.Kind {
-	case KindExample:
+	case cex.Example:
 		if props[last]&(1<<p) == 0 {
 			return &DivergenceError{Step: -1, Reason: f.Property + " does not hold in the last state", Example: true}
 		}
-	case KindInvariant:
+	case cex.Invariant:
 		if props[last]&(1<<p) != 0 {
 			return &DivergenceError{Step: -1, Reason: f.Property + " holds in the last state"}
 		}
-	case KindStep:
+	case cex.Step:
 		if props[last]&(1<<p) != 0 {
 			return &DivergenceError{Step: -1, Reason: f.Property + " holds of the last step"}
 		}
-	case KindStuck:
+	case cex.Stuck:
 		exp.Expand(states[last], &b)
 		if b.Props&(1<<p) != 0 {
 			return &DivergenceError{Step: -1, Reason: "the last state satisfies the goal of " + f.Property}
@@ -598,7 +584,7 @@ func Verify(sys model.System, f *File) error {
 				return &DivergenceError{Step: -1, Reason: fmt.Sprintf("the last state is not stuck: %q is enabled and fair", exp.Label(states[last], s.Action))}
 			}
 		}
-	case KindFairCycle:
+	case cex.FairCycle:
 		return verifyCycle(sys, exp, f, states, props, fair, p, info)
 	}
 	return nil

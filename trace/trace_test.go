@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
@@ -50,7 +51,7 @@ func TestReplayDiverges(t *testing.T) {
 		{"different state", func(f *trace.File) { f.Steps[2].State.Processes[2].Fields[1].Value = model.Int(7) }, 2, "p3.elected is ⊥, the trace says 7"},
 		{"different initial state", func(f *trace.File) { f.Steps[0].State.Crashes = 1 }, 0, "crashes is 0, the trace says 1"},
 		{"cycle does not close", func(f *trace.File) { f.Steps = f.Steps[:len(f.Steps)-1] }, -1, "the last state is not the state of step 5"},
-		{"not stuck", func(f *trace.File) { f.Steps = f.Steps[:6]; f.CycleStart = nil; f.Kind = trace.KindStuck }, -1, `the last state is not stuck: "deliver p1→p2 ELECTION(4)" is enabled and fair`},
+		{"not stuck", func(f *trace.File) { f.Steps = f.Steps[:6]; f.CycleStart = nil; f.Kind = cex.Stuck }, -1, `the last state is not stuck: "deliver p1→p2 ELECTION(4)" is enabled and fair`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := goldenFile(t, "circulating-election.Termination-fair-cycle.trace.json")
@@ -241,7 +242,7 @@ func TestPath(t *testing.T) {
 	f.Steps = f.Steps[:4] // no violation: Verify refuses it, Path follows it
 	var mal *trace.MalformedError
 	require.ErrorAs(t, trace.Verify(sys, f), &mal, "the cycle starts after the end: an error, not a panic")
-	f.Kind, f.CycleStart = trace.KindStuck, nil
+	f.Kind, f.CycleStart = cex.Stuck, nil
 	var div *trace.DivergenceError
 	require.ErrorAs(t, trace.Verify(sys, f), &div)
 	assert.Equal(t, -1, div.Step)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -38,12 +39,12 @@ type run struct {
 // walk takes moves from the first initial state of algo under cfg and
 // returns the walk as a trace file of property and kind, whose cycle (for
 // a lasso kind) starts at step cycleStart.
-func walk(t *testing.T, algo string, cfg model.Config, property, kind string, cycleStart int, moves ...move) run {
+func walk(t *testing.T, algo string, cfg model.Config, property string, kind cex.Kind, cycleStart int, moves ...move) run {
 	t.Helper()
 	spec, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
 	var check []string
-	if kind != trace.KindWitness && kind != trace.KindLasso {
+	if kind != cex.Witness && kind != cex.Lasso {
 		check = []string{property}
 	}
 	sys, err := spec.Build.System(cfg, check)
@@ -87,7 +88,7 @@ func roundTrip(t *testing.T, f *trace.File) (*trace.File, error) {
 // p4→p1 itself, before the cycle: it does not make the cycle fair.
 func unfairCycle(t *testing.T) run {
 	cfg := model.Config{N: 4, MaxCrashes: 3, MaxRestarts: 2, MaxQueue: 8}
-	return walk(t, "chang-roberts", cfg, "Termination", trace.KindFairCycle, 12,
+	return walk(t, "chang-roberts", cfg, "Termination", cex.FairCycle, 12,
 		initiate(4), crash(4), restart(4), initiate(4), crash(4), restart(4), initiate(4), crash(4),
 		deliver(4, 1), deliver(1, 2), deliver(2, 3), deliver(4, 1), // 12: the cycle starts
 		deliver(1, 2), deliver(2, 3), deliver(3, 1)) // back to the state of step 12
@@ -110,7 +111,7 @@ func TestReplayRejectsUnfairCycle(t *testing.T) {
 	// Delivered before the cycle, the waiting messages join the others
 	// round the ring, and the cycle is fair.
 	cfg := model.Config{N: 4, MaxCrashes: 3, MaxRestarts: 2, MaxQueue: 8}
-	fair := walk(t, "chang-roberts", cfg, "Termination", trace.KindFairCycle, 14,
+	fair := walk(t, "chang-roberts", cfg, "Termination", cex.FairCycle, 14,
 		initiate(4), crash(4), restart(4), initiate(4), crash(4), restart(4), initiate(4), crash(4),
 		deliver(4, 1), deliver(4, 1), deliver(4, 1), deliver(1, 2), deliver(2, 3), deliver(3, 1), // 14: the cycle starts
 		deliver(1, 2), deliver(2, 3), deliver(3, 1))
@@ -175,16 +176,17 @@ func TestReplayRefusesARunThatViolatesNothing(t *testing.T) {
 	cfg := model.Config{N: 2, MaxQueue: 4}
 	elect := []move{initiate(1), initiate(2), deliver(2, 1), deliver(1, 2), deliver(1, 2), deliver(2, 1), deliver(1, 2)}
 	for _, c := range []struct {
-		property, kind string
-		moves          []move
-		reason         string
+		property string
+		kind     cex.Kind
+		moves    []move
+		reason   string
 	}{
-		{"SingleLeader", trace.KindInvariant, elect, "SingleLeader holds in the last state"},
-		{"NonParticipantForwardsNoElection", trace.KindStep, elect[:1], "NonParticipantForwardsNoElection holds of the last step"},
-		{"Termination", trace.KindStuck, elect, "the last state satisfies the goal of Termination"},
-		{"Termination", trace.KindStuck, elect[:1], `the last state is not stuck: "deliver p1→p2 ELECTION(1)" is enabled and fair`},
+		{"SingleLeader", cex.Invariant, elect, "SingleLeader holds in the last state"},
+		{"NonParticipantForwardsNoElection", cex.Step, elect[:1], "NonParticipantForwardsNoElection holds of the last step"},
+		{"Termination", cex.Stuck, elect, "the last state satisfies the goal of Termination"},
+		{"Termination", cex.Stuck, elect[:1], `the last state is not stuck: "deliver p1→p2 ELECTION(1)" is enabled and fair`},
 	} {
-		t.Run(c.property+"/"+c.kind+"/"+fmt.Sprint(len(c.moves)), func(t *testing.T) {
+		t.Run(c.property+"/"+c.kind.String()+"/"+fmt.Sprint(len(c.moves)), func(t *testing.T) {
 			r := walk(t, "chang-roberts", cfg, c.property, c.kind, -1, c.moves...)
 			var div *trace.DivergenceError
 			require.ErrorAs(t, trace.Verify(r.sys, r.file), &div)
@@ -208,7 +210,7 @@ func TestReplayRefusesARunThatViolatesNothing(t *testing.T) {
 // round and round, and every state of that cycle is Stable.
 func TestReplayRefusesACycleInsideTheGoal(t *testing.T) {
 	cfg := model.Config{N: 3, MaxCrashes: 1, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 6}
-	r := walk(t, "lelann", cfg, "Termination", trace.KindFairCycle, 3,
+	r := walk(t, "lelann", cfg, "Termination", cex.FairCycle, 3,
 		move{kind: model.KindSuspect, process: 2}, crash(2), deliver(2, 3), deliver(3, 1), deliver(1, 3))
 	require.Empty(t, trace.Diff(r.file.Steps[3].State, r.file.Steps[5].State), "the cycle closes")
 	var div *trace.DivergenceError
@@ -258,7 +260,7 @@ func TestReplayChecksTheArrangement(t *testing.T) {
 // the cycle is fair without taking any.
 func TestFairCycleNeedNotTakeWhatComesAndGoes(t *testing.T) {
 	cfg := model.Config{N: 4, MaxCrashes: 2, MaxRestarts: 1, MaxQueue: 8}
-	r := walk(t, "chang-roberts", cfg, "Termination", trace.KindFairCycle, 13,
+	r := walk(t, "chang-roberts", cfg, "Termination", cex.FairCycle, 13,
 		initiate(4), deliver(4, 1), deliver(1, 2), deliver(2, 3), deliver(3, 4), // p4 is elected
 		deliver(4, 1), crash(4), restart(4), initiate(4), crash(4), deliver(4, 1), // ELECTED(4), ELECTION(4) in p1→p2
 		deliver(1, 2), deliver(2, 3), // 13: the cycle starts
@@ -302,7 +304,7 @@ func TestWriteTextWithoutACycle(t *testing.T) {
 // New keeps a cycle that starts at the initial state: step 0.
 func TestNewKeepsACycleAtStepZero(t *testing.T) {
 	cfg := model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 3}
-	r := walk(t, "bully", cfg, "Termination", trace.KindFairCycle, 0,
+	r := walk(t, "bully", cfg, "Termination", cex.FairCycle, 0,
 		move{kind: model.KindSuspect, process: 1}, deliver(1, 2), deliver(1, 3), deliver(2, 1), deliver(2, 3),
 		deliver(3, 1), deliver(3, 1), deliver(3, 1), deliver(3, 2), deliver(3, 2), deliver(3, 2))
 	require.NotNil(t, r.file.CycleStart)
@@ -313,7 +315,7 @@ func TestNewKeepsACycleAtStepZero(t *testing.T) {
 		assert.Equal(t, golden.Steps[i].Label(), s.Label(), "step %d", i)
 	}
 	require.NoError(t, trace.Verify(r.sys, r.file))
-	r = walk(t, "bully", cfg, "SingleLeader", trace.KindInvariant, -1)
+	r = walk(t, "bully", cfg, "SingleLeader", cex.Invariant, -1)
 	assert.Nil(t, r.file.CycleStart, "no cycle")
 }
 

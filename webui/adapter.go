@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/plural"
@@ -170,8 +171,9 @@ func stepOf(index int, info model.StepInfo, fair bool) Step {
 // the property, the kind, and for a leads-to the step where its premise
 // holds.
 type counterexample struct {
-	property, kind string
-	premise        *int
+	property string
+	kind     cex.Kind
+	premise  *int
 }
 
 // view renders the state after step at of w, the steps enabled there, and
@@ -243,7 +245,7 @@ func (s *session) view(w *walk, at int, cycle *int, cx counterexample) View {
 		// cycle, the state a run is stuck in). Elsewhere a goal not (yet)
 		// reached is no violation.
 		violating := p.Kind == model.Invariant || p.Kind == model.EventuallyAlways && v.Quiescent ||
-			p.Name == cx.property && cx.kind != trace.KindExample && (cycle != nil && at >= *cycle || cycle == nil && at == len(w.states)-1)
+			p.Name == cx.property && cx.kind != cex.Example && (cycle != nil && at >= *cycle || cycle == nil && at == len(w.states)-1)
 		if !holds && violating {
 			q.Violated = true
 		}
@@ -348,8 +350,8 @@ func (s *session) file(w *walk, cycle *int, cx counterexample) *trace.File {
 		t.Steps = append(t.Steps, explore.Step{Action: w.actions[i], State: st})
 	}
 	kind := cx.kind
-	if kind == "" && cycle != nil {
-		kind = trace.KindFairCycle // the chart names a walked lasso too
+	if kind == 0 && cycle != nil {
+		kind = cex.FairCycle // the chart names a walked lasso too
 	}
 	return trace.New(s.m.Spec.Name, s.cfg, cx.property, kind, "", t, s.exp)
 }
@@ -429,12 +431,12 @@ func (s *session) random(w *walk, path []int, at int, seed uint64, limit int) ([
 	switch res.End {
 	case explore.EndViolation:
 		v := res.Violations[0]
-		cx := counterexample{property: s.props[v.Predicate].Name, kind: check.TraceKind(v.Kind)}
+		cx := counterexample{property: s.props[v.Predicate].Name, kind: v.Kind}
 		if res.At < at {
 			return path, nil, counterexample{}, fmt.Sprintf("the path violates %s at step %d already (%s)", cx.property, res.At, cx.kind)
 		}
 		var cycle *int
-		if v.Kind == explore.FairCycle {
+		if v.Kind == cex.FairCycle {
 			cycle = &v.CycleStart
 		}
 		note := fmt.Sprintf("the run violates %s (%s) at step %d", cx.property, cx.kind, res.At)

@@ -5,6 +5,7 @@ package webui
 // shows, rendered in Go from that data.
 
 import (
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -22,8 +23,8 @@ type View struct {
 	Cycle *int  `json:"cycle"` // where a lasso's cycle starts, or null
 	// Property and Kind: the path is a counterexample of Property (verified
 	// by replay), of kind Kind; empty for a path walked by hand.
-	Property string `json:"property,omitempty"`
-	Kind     string `json:"kind,omitempty"`
+	Property string   `json:"property,omitempty"`
+	Kind     cex.Kind `json:"kind,omitempty"`
 	// Premise, for a leads-to's counterexample, is the step after which
 	// its premise holds (its goal never does from there on); null otherwise.
 	Premise *int   `json:"premise,omitempty"`
@@ -153,14 +154,14 @@ type Verdict struct {
 
 // Counterexample is one found by a check, as a path to load.
 type Counterexample struct {
-	Property string `json:"property"`
-	Kind     string `json:"kind"`
-	Summary  string `json:"summary"`
-	Bounded  bool   `json:"bounded"`
-	Path     []int  `json:"path"`
-	Cycle    *int   `json:"cycle"`
-	Premise  *int   `json:"premise,omitempty"`
-	Query    string `json:"query"` // the URL query that loads it
+	Property string   `json:"property"`
+	Kind     cex.Kind `json:"kind"`
+	Summary  string   `json:"summary"`
+	Bounded  bool     `json:"bounded"`
+	Path     []int    `json:"path"`
+	Cycle    *int     `json:"cycle"`
+	Premise  *int     `json:"premise,omitempty"`
+	Query    string   `json:"query"` // the URL query that loads it
 }
 
 // Problem is the body of every 4xx and 5xx answer.

@@ -25,6 +25,7 @@ import (
 
 	"golang.org/x/net/netutil"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/trace"
@@ -175,7 +176,7 @@ func New(opt Options) (*Server, error) {
 			// The note says what the replay checked; the file's summary is
 			// its own text, which nothing checks (trace.Replayed).
 			s.note = trace.Printable(fmt.Sprintf("%s: %v", opt.TraceName, notViolated))
-		case f.Kind == trace.KindExample:
+		case f.Kind == cex.Example:
 			home.cx = counterexample{property: f.Property, kind: f.Kind}
 			s.note = trace.Printable(fmt.Sprintf("%s: %s is reachable (an example, %s; every step replays)", opt.TraceName, f.Property, plural.Count(len(f.Steps)-1, "step")))
 		default:
@@ -344,10 +345,12 @@ func parseQuery(raw string) (pageQuery, error) {
 	if q.cx.property, _, err = one(paramProperty); err != nil {
 		return q, err
 	}
-	if q.cx.kind, _, err = one(paramKind); err != nil {
+	if v, _, err := one(paramKind); err != nil {
 		return q, err
+	} else if q.cx.kind, err = cex.Parse(v); v != "" && err != nil {
+		return q, bad("%s=%q: %v", paramKind, v, err)
 	}
-	if (q.cx.property == "") != (q.cx.kind == "") {
+	if (q.cx.property == "") != (q.cx.kind == 0) {
 		return q, bad("give both %s= and %s= (the property a path violates and how), or neither", paramProperty, paramKind)
 	}
 	if v, ok, err := one(paramPremise); err != nil {
@@ -389,7 +392,7 @@ func (q pageQuery) encode() string {
 		sb.WriteString("&" + paramCycle + "=" + strconv.Itoa(*q.cycle))
 	}
 	if q.cx.property != "" {
-		sb.WriteString("&" + paramProperty + "=" + url.QueryEscape(q.cx.property) + "&" + paramKind + "=" + url.QueryEscape(q.cx.kind))
+		sb.WriteString("&" + paramProperty + "=" + url.QueryEscape(q.cx.property) + "&" + paramKind + "=" + url.QueryEscape(q.cx.kind.String()))
 	}
 	if q.cx.premise != nil {
 		sb.WriteString("&" + paramPremise + "=" + strconv.Itoa(*q.cx.premise))

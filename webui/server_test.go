@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/model"
@@ -298,7 +299,7 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	require.NotNil(t, l.Cycle)
 	assert.Equal(t, 5, *l.Cycle)
 	assert.Equal(t, "Termination", l.Property)
-	assert.Equal(t, "fair-cycle", l.Kind)
+	assert.Equal(t, cex.FairCycle, l.Kind)
 	assert.False(t, l.Quiescent)
 	assert.Equal(t, "the run violates Termination (fair-cycle) at step 8", l.Note)
 	assert.Empty(t, a.Note)
@@ -309,7 +310,7 @@ func TestRandomRunIsReproducible(t *testing.T) {
 	assert.Equal(t, []int{2, 2, 1}, bq.Path)
 	assert.False(t, bq.Quiescent)
 	assert.Equal(t, 3, bq.Discarded)
-	assert.Equal(t, "stuck", bq.Kind)
+	assert.Equal(t, cex.Stuck, bq.Kind)
 	assert.Equal(t, "the run violates Termination (stuck) at step 3, for the bounded model only: the channel bound cut a fair step of it", bq.Note)
 	// A crash that loses the election: stuck outside Stable, a violation
 	// the walk names (once it said only that the run was quiescent).
@@ -343,7 +344,7 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	}, j.Result.Verdicts)
 	require.Len(t, j.Result.Counterexamples, 2)
 	cx := j.Result.Counterexamples[0]
-	assert.Equal(t, "fair-cycle", cx.Kind)
+	assert.Equal(t, cex.FairCycle, cx.Kind)
 	assert.Equal(t, lassoCx, cx.Query)
 
 	// The same paths as the check's trace files.
@@ -411,7 +412,7 @@ func TestTraceFileOpensAtItsLastStep(t *testing.T) {
 
 	// A file whose end violates nothing opens as a walk, and says why.
 	short := *f
-	short.Steps, short.Kind, short.CycleStart = f.Steps[:4], trace.KindStuck, nil
+	short.Steps, short.Kind, short.CycleStart = f.Steps[:4], cex.Stuck, nil
 	opt.Trace = &short
 	srv, err = webui.New(opt)
 	require.NoError(t, err)
@@ -598,7 +599,7 @@ func TestLeadsToAndExampleFilesOpen(t *testing.T) {
 	defer srv.Close()
 	assert.Contains(t, do(srv, "GET", "/api/home").Body.String(), `"note":"takeover.json: TakeOver is reachable (an example, 3 steps; every step replays)"`)
 	v = view(t, srv, "/api/view?"+srv.Home())
-	assert.Equal(t, "example", v.Kind)
+	assert.Equal(t, cex.Example, v.Kind)
 	assert.Contains(t, v.Properties, webui.Property{Name: "TakeOver", Kind: "sometimes", Holds: true, Of: []string{"TakeOver"}})
 	assert.Contains(t, v.Chart, "TakeOver is reachable: an example")
 }
@@ -630,7 +631,7 @@ func TestOnlyViolationsAreMarkedViolated(t *testing.T) {
 	stuckOpt := options(t, "algo=chang-roberts&crashes=1&n=3")
 	rep, err := check.Run(check.Request{Spec: stuckOpt.Start.Spec, Config: stuckOpt.Start.Config, Continue: true, Properties: []string{"Termination"}})
 	require.NoError(t, err)
-	i := slices.IndexFunc(rep.Files(), func(f *trace.File) bool { return f.Kind == trace.KindStuck })
+	i := slices.IndexFunc(rep.Files(), func(f *trace.File) bool { return f.Kind == cex.Stuck })
 	require.GreaterOrEqual(t, i, 0, "a stuck counterexample")
 	stuckOpt.Trace, stuckOpt.TraceName = rep.Files()[i], "stuck.json"
 	srv3, err := webui.New(stuckOpt)

@@ -4,9 +4,6 @@ package offheap
 
 import (
 	"fmt"
-	"math"
-	"runtime/debug"
-	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -42,7 +39,7 @@ func alloc(n int) []byte {
 		// As make would: a program out of memory cannot go on.
 		panic(fmt.Sprintf("offheap: mapping %d bytes: %v", n, err))
 	}
-	adjustLimit(int64(n))
+	tell(int64(n))
 	return b
 }
 
@@ -50,29 +47,5 @@ func release(b []byte) {
 	if err := syscall.Munmap(b); err != nil {
 		panic(fmt.Sprintf("offheap: unmapping %d bytes: %v", len(b), err))
 	}
-	adjustLimit(-int64(len(b)))
-}
-
-// limitMu serialises the read-modify-write of the runtime's memory limit.
-var limitMu sync.Mutex
-
-// adjustLimit lowers the Go runtime's memory limit by what is mapped here
-// (raises it by what is unmapped), when a limit is set. The limit
-// (debug.SetMemoryLimit) is meant for the whole process but the runtime
-// counts only its own memory: without this the heap would be allowed to
-// grow into the room the mapped arrays already take. A caller that sets the
-// limit while arrays are mapped sets it for the heap alone; the CLI sets it
-// once before any search.
-func adjustLimit(mapped int64) {
-	limitMu.Lock()
-	defer limitMu.Unlock()
-	cur := debug.SetMemoryLimit(-1)
-	if cur == math.MaxInt64 {
-		return // no limit
-	}
-	// The search keeps its own data (these arrays among it) within a share
-	// of the budget, so the limit stays well above zero; 0 would still be
-	// a valid limit (collect all the time) rather than a negative one,
-	// which the runtime ignores.
-	debug.SetMemoryLimit(max(cur-mapped, 0))
+	tell(-int64(len(b)))
 }

@@ -14,7 +14,32 @@
 // come from make instead: the detector watches only Go memory.
 package offheap
 
+import "sync/atomic"
+
 // Word is what an off-heap array may hold: plain integers, no pointers.
 type Word interface {
 	~uint16 | ~int32 | ~uint32 | ~uint64
+}
+
+// listener hears of every mapping and unmapping; nil: nobody listens.
+var listener atomic.Pointer[func(bytes int64)]
+
+// Listen has f told the size of every array mapped from now on (bytes > 0)
+// and of every one given back (bytes < 0); nil stops it. The mappings are
+// the process's, and so is this: only a program calls it (cmd/mcheck, to
+// keep the Go runtime's memory limit, which counts the heap alone, below
+// what is mapped), never a library, which changes no process-wide setting.
+func Listen(f func(bytes int64)) {
+	if f == nil {
+		listener.Store(nil)
+		return
+	}
+	listener.Store(&f)
+}
+
+// tell tells the listener of a mapping (bytes > 0) or an unmapping.
+func tell(bytes int64) {
+	if f := listener.Load(); f != nil {
+		(*f)(bytes)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"example.com/coursework/crnomarks"
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
@@ -51,7 +52,7 @@ func TestTerminationFailsWithoutCrashes(t *testing.T) {
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Agreement"))
 	v := mchecktest.Verdict(rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "fair-cycle", v.Kind)
+	assert.Equal(t, cex.FairCycle, v.Kind)
 	assert.False(t, v.Bounded, "a counterexample without the bound too")
 	assert.Equal(t, "a fair cycle of 8 steps repeats forever without reaching Stable (p1 elected=⊥, p2 elected=⊥; Stable needs elected=3)", v.Summary)
 	assert.Equal(t, []string{
@@ -76,7 +77,7 @@ func TestTerminationFailsWithoutCrashes(t *testing.T) {
 	// full, and every delivery would send a third message into a full one.
 	require.Len(t, v.Also, 1)
 	stuck := v.Also[0].File
-	assert.Equal(t, "stuck", stuck.Kind)
+	assert.Equal(t, cex.Stuck, stuck.Kind)
 	last := stuck.Steps[len(stuck.Steps)-1].State
 	require.Len(t, last.Channels, 3)
 	for _, ch := range last.Channels {

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"example.com/coursework/electedloop"
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/mchecktest"
-	"github.com/mcheck/mcheck/trace"
 )
 
 // Termination is not quiescence: everybody agrees on p3 for good, so
@@ -26,7 +26,7 @@ func TestTerminationHoldsQuiescentFails(t *testing.T) {
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Termination"))
 	q := mchecktest.Verdict(rep, "Quiescent")
 	require.Equal(t, check.Violated, q.Status)
-	assert.Equal(t, trace.KindFairCycle, q.Kind)
+	assert.Equal(t, cex.FairCycle, q.Kind)
 	assert.Equal(t, "a fair cycle of 3 steps repeats forever, so the system never falls quiet (in flight where it starts: p2→p3 ELECTED(3)), although every live process has elected 3", q.Summary)
 	var cycle []string
 	for _, s := range q.File.Steps[*q.File.CycleStart+1:] {

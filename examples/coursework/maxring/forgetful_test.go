@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"example.com/coursework/maxring"
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/mchecktest"
@@ -47,7 +48,7 @@ func TestSimulationFindsTheForgetfulRelay(t *testing.T) {
 	require.True(t, rep.Violated())
 	v := mchecktest.Verdict(rep, "Termination")
 	assert.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "stuck", v.Kind)
+	assert.Equal(t, cex.Stuck, v.Kind)
 	require.NotNil(t, v.File, "replayed through the transition function (trace.Verify)")
 	require.Len(t, rep.Found, 1)
 	f := rep.Found[0]

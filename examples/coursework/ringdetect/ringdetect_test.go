@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"example.com/coursework/ringdetect"
+	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
@@ -46,7 +47,7 @@ func TestNoCheckElectionOfCrashedProcessCirculates(t *testing.T) {
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Agreement"))
 	v := mchecktest.Verdict(rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "fair-cycle", v.Kind)
+	assert.Equal(t, cex.FairCycle, v.Kind)
 	assert.Equal(t, "ELECTION(3) of crashed p3 circulates forever; Stable (elected=2) is never reached: p2 elected=⊥", v.Summary)
 	assert.Equal(t, []string{
 		"initial state",
@@ -80,7 +81,7 @@ func TestCheckOriginatorElectedOfCrashedProcessCirculates(t *testing.T) {
 	assert.Equal(t, check.Holds, mchecktest.Status(rep, "Agreement"))
 	v := mchecktest.Verdict(rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "fair-cycle", v.Kind)
+	assert.Equal(t, cex.FairCycle, v.Kind)
 	assert.Equal(t, "ELECTED(3) of crashed p3 circulates forever; Stable (elected=2) is never reached: p2 elected=3", v.Summary)
 	assert.Equal(t, []string{
 		"initial state",
@@ -101,7 +102,7 @@ func TestCheckOriginatorElectedOfCrashedProcessCirculates(t *testing.T) {
 	assert.Equal(t, 6, *v.File.CycleStart)
 	// The stuck state of the next test is already there as well.
 	require.Len(t, v.Also, 1)
-	assert.Equal(t, "stuck", v.Also[0].Kind)
+	assert.Equal(t, cex.Stuck, v.Also[0].Kind)
 	assert.Equal(t, int64(308_150), rep.Stats.States)
 	assert.Equal(t, int64(191_311), rep.Stats.Discarded)
 }
@@ -120,7 +121,7 @@ func TestBothChecksStuckAfterALostMessage(t *testing.T) {
 
 	v := mchecktest.Verdict(rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
-	assert.Equal(t, "stuck", v.Kind)
+	assert.Equal(t, cex.Stuck, v.Kind)
 	assert.Empty(t, v.Also, "no fair cycle is left, only the stuck state")
 	assert.Equal(t, "stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥ (Stable needs elected=2)", v.Summary)
 	assert.Equal(t, []string{
