@@ -3,6 +3,7 @@ module github.com/mcheck/mcheck
 go 1.26
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/mitchellh/hashstructure/v2 v2.0.2
 	github.com/stretchr/testify v1.12.1

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // The optional methods of an Algorithm are found by type assertion, so a
@@ -190,33 +192,11 @@ func nearest(name string, lower map[string]string) string {
 		if len(l) <= 5 {
 			limit = 1
 		}
-		if d := levenshtein(n, l); d <= limit && (d < bestD || d == bestD && orig < best) {
+		if d := levenshtein.ComputeDistance(n, l); d <= limit && (d < bestD || d == bestD && orig < best) {
 			best, bestD = orig, d
 		}
 	}
 	return best
-}
-
-// levenshtein is the edit distance of a and b (insertions, deletions,
-// substitutions), on bytes: method names are identifiers.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // pkgPaths matches the import paths that reflect writes inside a generic

@@ -10,6 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // Problem is what is wrong with a flag on the command line.
@@ -139,30 +141,9 @@ func (r *recorded) Set(s string) error {
 func nearest(fs *flag.FlagSet, name string) string {
 	best, dist := "", min(3, len(name))
 	fs.VisitAll(func(f *flag.Flag) {
-		if d := edits(name, f.Name); d < dist {
+		if d := levenshtein.ComputeDistance(name, f.Name); d < dist {
 			best, dist = f.Name, d
 		}
 	})
 	return best
-}
-
-// edits is the Levenshtein distance between a and b.
-func edits(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
