@@ -174,6 +174,21 @@ func (g *oGraph) edgeOf(t *testing.T, i int, a ts.Action, to []byte) oEdge {
 	return oEdge{}
 }
 
+// costOf follows run through the graph to its last state, at, and sums
+// cost over its steps, and over the steps of its cycle when it is a lasso.
+func (g *oGraph) costOf(t *testing.T, run *explore.Trace, cost func(oEdge) int) (at, total, inCycle int) {
+	at = g.stateOf(t, run.Steps[0].State)
+	for k, st := range run.Steps[1:] {
+		e := g.edgeOf(t, at, st.Action, st.State)
+		total += cost(e)
+		if run.CycleStart >= 0 && k >= run.CycleStart {
+			inCycle += cost(e)
+		}
+		at = e.to
+	}
+	return at, total, inCycle
+}
+
 // quiescent: no fair step and nothing refused by the bound (section 5);
 // bounded also counts the states the bound stopped, which are no ends.
 func (g *oGraph) quiescent(i int, bounded bool) bool {
@@ -383,16 +398,7 @@ func TestMeasuresIgnoreStatesTheBoundStoppedAgainstAnOracle(t *testing.T) {
 				run  *explore.Trace
 				want int
 			}{{&f.fig.MinRun, lo}, {&f.fig.MaxRun, hi}} {
-				total, inCycle := 0, 0
-				at := g.stateOf(t, w.run.Steps[0].State)
-				for k, st := range w.run.Steps[1:] {
-					e := g.edgeOf(t, at, st.Action, st.State)
-					total += f.cost(e)
-					if w.run.CycleStart >= 0 && k >= w.run.CycleStart {
-						inCycle += f.cost(e)
-					}
-					at = e.to
-				}
+				at, total, inCycle := g.costOf(t, w.run, f.cost)
 				if w.run.CycleStart >= 0 {
 					assert.True(t, unb, name)
 					assert.Equal(t, string(w.run.Steps[w.run.CycleStart].State), string(w.run.Final().State), "%s: the lasso closes", name)

@@ -160,16 +160,7 @@ func TestTimedMeasuresAgainstAnOracle(t *testing.T) {
 				want     int
 				maximise bool
 			}{{&f.fig.MinRun, lo, false}, {&f.fig.MaxRun, hi, true}} {
-				total, inCycle := 0, 0
-				at := g.stateOf(t, w.run.Steps[0].State)
-				for k, st := range w.run.Steps[1:] {
-					e := g.edgeOf(t, at, st.Action, st.State)
-					total += f.cost(e)
-					if w.run.CycleStart >= 0 && k >= w.run.CycleStart {
-						inCycle += f.cost(e)
-					}
-					at = e.to
-				}
+				at, total, inCycle := g.costOf(t, w.run, f.cost)
 				if w.run.CycleStart >= 0 {
 					require.True(t, unb && w.maximise, fname)
 					assert.Equal(t, string(w.run.Steps[w.run.CycleStart].State), string(w.run.Final().State), "%s: the lasso closes", fname)
