@@ -68,6 +68,11 @@ func TestOwnProperties(t *testing.T) {
 	v = run(model.Config{N: 3, MaxCrashes: 1}, "WaitingAfterOK")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Empty(t, v.Vacuous, "processes start waiting")
+	// Only p2 detects: it has no higher process and becomes coordinator at
+	// once, so nobody ever waits and WaitingAfterOK holds vacuously.
+	v = run(model.Config{N: 2, Initiators: []int{2}}, "WaitingAfterOK")
+	assert.Equal(t, check.Holds, v.Status)
+	assert.Equal(t, check.NeverTriggered, v.Vacuous)
 
 	spec = specs.Spec{Name: "eager", Build: specs.Builder[bully.Local, bully.Msg](eager{})}
 	v = run(model.Config{N: 3}, "WaitingAfterOK")
