@@ -90,3 +90,15 @@ func (e eager) Receive(c *model.Ctx[bully.Msg], l *bully.Local, from int, m bull
 		l.Status = bully.Waiting
 	}
 }
+
+// With duplicate IDs (--anonymous), a COORDINATOR carrying the receiver's
+// own ID is neither from a higher process (adopt it) nor from a lower one
+// (bully it): it changes nothing.
+func TestCoordinatorWithAnEqualID(t *testing.T) {
+	s := setup{ids: []int{8, 9, 4, 8}}
+	for _, before := range []bully.Local{local(bully.Idle, 0), local(bully.Electing, 0), local(bully.Idle, 9)} {
+		stepCase{"COORDINATOR(8) to p8@3", s, 3, before, before, nil, nil}.run(t, func(c *model.Ctx[bully.Msg], l *bully.Local) {
+			bully.Algorithm{}.Receive(c, l, 0, coordinator(8))
+		})
+	}
+}
