@@ -90,6 +90,12 @@ func TestStubbornSetsOfChangRoberts(t *testing.T) {
 func TestStubbornSetOverTheBound(t *testing.T) {
 	sets, steps := reducedAt(t, changroberts.Algorithm{}, model.Config{N: 4, MaxQueue: 1}, "initiate p1", "initiate p4")
 	assert.Equal(t, []string{"{p1,p2}: deliver p1→p2 ELECTION(1); initiate p2", "{p2}: deliver p1→p2 ELECTION(1); initiate p2"}, sets, "steps %q", steps)
+
+	// The same at the last position of the ring (IDs 4,3,2,1): p1 at
+	// position 3 cannot pass on ELECTION(2) while p1→p4 is full, so p4
+	// joins p1's set.
+	sets, steps = reducedAt(t, changroberts.Algorithm{}, model.Config{N: 4, IDs: []int{4, 3, 2, 1}, MaxQueue: 1}, "initiate p1", "initiate p2")
+	assert.Equal(t, []string{"{p4}: deliver p1→p4 ELECTION(1); initiate p4", "{p4,p1}: deliver p1→p4 ELECTION(1); initiate p4"}, sets, "steps %q", steps)
 }
 
 // No reduction while a crash or a restart can still happen, or in a timed

@@ -51,7 +51,7 @@ var _ model.Algorithm[sLocal, sMsg] = scripted{}
 
 // verdicts checks the script on N=len(script) processes with IDs 1..N
 // (position p has ID p+1), every standard property selected, and returns
-// each property's status and one-line summary (under "Name also", the
+// each property's status, vacuity and one-line summary (under "Name also", the
 // further counterexample of another kind).
 func verdicts(t *testing.T, cfg model.Config, script ...[]act) map[string]string {
 	t.Helper()
@@ -64,6 +64,9 @@ func verdicts(t *testing.T, cfg model.Config, script ...[]act) map[string]string
 	out := map[string]string{}
 	for _, v := range rep.Verdicts {
 		out[v.Name] = string(v.Status)
+		if v.Vacuous != "" {
+			out[v.Name] += " (" + string(v.Vacuous) + ")"
+		}
 		if v.Summary != "" {
 			out[v.Name] += ": " + v.Summary
 		}
@@ -83,12 +86,16 @@ func elect(ids ...int) [][]act {
 }
 
 // Everybody elects the largest ID, which is the one leader: every
-// property holds (LeaderCrashRecovered without a crash holds vacuously).
+// property holds, LeaderNotDemoted of a leader that stays alive (the steps
+// after p3's), LeaderCrashRecovered vacuously (no leader crashes).
 func TestEverybodyElectsTheLargestID(t *testing.T) {
 	got := verdicts(t, model.Config{}, elect(3, 3, 3)...)
 	for _, name := range []string{"SingleLeader", "Agreement", "Termination", "LeaderNotDemoted", "Quiescent"} {
 		assert.Equal(t, "holds", got[name], name)
 	}
+	assert.Equal(t, "holds (never-triggered)", got["LeaderCrashRecovered"])
+	// Nobody is ever leader: LeaderNotDemoted holds vacuously.
+	assert.Equal(t, "holds (never-triggered)", verdicts(t, model.Config{}, elect(2, 0, 2)...)["LeaderNotDemoted"])
 }
 
 // Each process elects itself: two leaders after two steps, and the

@@ -68,6 +68,11 @@ func TestOwnProperties(t *testing.T) {
 	v = run(model.Config{N: 3, MaxCrashes: 1}, "WaitingAfterOK")
 	assert.Equal(t, check.Holds, v.Status)
 	assert.Empty(t, v.Vacuous, "processes start waiting")
+	// Only p2 detects: it has no higher process and becomes coordinator at
+	// once, so nobody ever waits and WaitingAfterOK holds vacuously.
+	v = run(model.Config{N: 2, Initiators: []int{2}}, "WaitingAfterOK")
+	assert.Equal(t, check.Holds, v.Status)
+	assert.Equal(t, check.NeverTriggered, v.Vacuous)
 
 	spec = specs.Spec{Name: "eager", Build: specs.Builder[bully.Local, bully.Msg](eager{})}
 	v = run(model.Config{N: 3}, "WaitingAfterOK")
@@ -83,5 +88,17 @@ func (e eager) Receive(c *model.Ctx[bully.Msg], l *bully.Local, from int, m bull
 	e.Algorithm.Receive(c, l, from, m)
 	if m.Kind == bully.Election {
 		l.Status = bully.Waiting
+	}
+}
+
+// With duplicate IDs (--anonymous), a COORDINATOR carrying the receiver's
+// own ID is neither from a higher process (adopt it) nor from a lower one
+// (bully it): it changes nothing.
+func TestCoordinatorWithAnEqualID(t *testing.T) {
+	s := setup{ids: []int{8, 9, 4, 8}}
+	for _, before := range []bully.Local{local(bully.Idle, 0), local(bully.Electing, 0), local(bully.Idle, 9)} {
+		stepCase{"COORDINATOR(8) to p8@3", s, 3, before, before, nil, nil}.run(t, func(c *model.Ctx[bully.Msg], l *bully.Local) {
+			bully.Algorithm{}.Receive(c, l, 0, coordinator(8))
+		})
 	}
 }
