@@ -61,9 +61,10 @@ type Request struct {
 	// ProgressEvery is how often Progress is called (0: the engine's
 	// default, explore.Options.ProgressEvery).
 	ProgressEvery time.Duration
-	// Bound, if set, is told the channel bound of each search Deepen
-	// starts, before its first Progress.
-	Bound func(maxQueue int)
+	// Sweeping, if set, is told the configuration of each search a sweep
+	// (Deepen, SearchTimeouts) starts, with its defaults applied, before
+	// its first Progress.
+	Sweeping func(model.Config)
 	// Simulate, when set, takes random runs instead of searching (the
 	// simulation strategy); MaxStates, Bitstate, Reduce and Exact are
 	// then not used.

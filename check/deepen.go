@@ -96,9 +96,6 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 		}
 		r := req
 		r.Config.MaxQueue = k
-		if req.Bound != nil {
-			req.Bound(k)
-		}
 		rep, a, err := s.run(r)
 		if err != nil {
 			return nil, fmt.Errorf("bound %d: %w", k, err)

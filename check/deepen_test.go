@@ -209,7 +209,7 @@ func cancelAtLastLevel(k, depth int, cause error) (context.Context, *check.Reque
 	ctx, cancel := context.WithCancelCause(context.Background())
 	bound := 0
 	req := &check.Request{Context: ctx, ProgressEvery: 1,
-		Bound: func(b int) { bound = b },
+		Sweeping: func(c model.Config) { bound = c.MaxQueue },
 		Progress: func(p explore.Progress) {
 			if bound == k && p.Depth == depth {
 				cancel(cause)
@@ -232,8 +232,8 @@ func TestDeepenStopsWhereTheFairCycleCheckIsInterrupted(t *testing.T) {
 	ctx, req, release := cancelAtLastLevel(2, full.Stats.Depth, errors.New("SIGINT (Ctrl-C)"))
 	defer release()
 	var started []int
-	count := req.Bound
-	req.Bound = func(b int) { started = append(started, b); count(b) }
+	count := req.Sweeping
+	req.Sweeping = func(c model.Config) { started = append(started, c.MaxQueue); count(c) }
 	req.Spec, req.Config = spec, cfg
 	rep, err := check.Deepen(*req, 0)
 	require.NoError(t, err)

@@ -70,6 +70,9 @@ func (s *sweep) skip() (Attempt, bool) {
 // run checks r within the sweep's time.
 func (s *sweep) run(r Request) (*Report, Attempt, error) {
 	r.Context = s.ctx
+	if r.Sweeping != nil {
+		r.Sweeping(r.Config.WithDefaults())
+	}
 	began := time.Now()
 	rep, err := Run(r)
 	if err != nil {

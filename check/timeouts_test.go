@@ -142,3 +142,19 @@ func TestSearchTimeoutsStopsAtTheBudget(t *testing.T) {
 	assert.False(t, rep.Stats.Complete, "the report is the search that stopped")
 	assert.Equal(t, check.Unknown, verdict(t, rep, "SingleLeader").Status)
 }
+
+// Sweeping is told each configuration the search checks, in order, before
+// the search starts: what the command line's progress lines name.
+func TestSearchTimeoutsTellsEachSearch(t *testing.T) {
+	cfg := model.Config{N: 3, MaxCrashes: 2, InitialLeader: true, Timing: model.Sync, Delay: 1}
+	var told [][2]int
+	rep := searchTimeouts(t, check.Request{Config: cfg, Sweeping: func(c model.Config) {
+		told = append(told, [2]int{c.Timeout, c.TimeoutCoord})
+	}})
+	var ran [][2]int
+	for _, r := range rep.Timeouts.Runs {
+		ran = append(ran, [2]int{r.Timeout, r.TimeoutCoord})
+	}
+	assert.Equal(t, [][2]int{{1, 4}, {2, 6}, {3, 8}, {3, 1}}, told)
+	assert.Equal(t, ran, told)
+}

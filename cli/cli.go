@@ -18,6 +18,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -156,7 +157,8 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 	var prog *progress
 	if o.progress || (!o.quiet && isTerminal(stderr)) {
 		prog = newProgress(stderr, o.maxStates, explore.SearchLimit(o.memory))
-		req.Progress, req.Bound = prog.update, prog.startBound
+		req.Progress = prog.update
+		req.Sweeping = func(c model.Config) { prog.startSearch(o.searchName(c)) }
 	}
 	rep, err := runCheck(req, &o)
 	if prog != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/plural"
+	"github.com/mcheck/mcheck/model"
 )
 
 // checkDeepen applies the rules of --max-queue auto, --timeout auto and
@@ -36,6 +37,14 @@ func (o *options) checkDeepen() error {
 // runCheck runs the check of o: one search, or with --max-queue auto one
 // per bound, or with --timeout auto one per timeout; --time-limit bounds
 // the time of all of it.
+// searchName names a search of the sweep o asks for in progress lines.
+func (o *options) searchName(c model.Config) string {
+	if o.model.AutoTimeout {
+		return fmt.Sprintf("T %d, T2 %d", c.Timeout, c.TimeoutCoord)
+	}
+	return fmt.Sprintf("bound %d", c.MaxQueue)
+}
+
 func runCheck(req check.Request, o *options) (*check.Report, error) {
 	if o.model.AutoTimeout {
 		return check.SearchTimeouts(req, o.timeLimit)

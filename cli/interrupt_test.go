@@ -74,15 +74,15 @@ func TestSignalDuringDeepeningIsIncomplete(t *testing.T) {
 		hook func(req *check.Request, stop func())
 	}{
 		{"between bounds", func(req *check.Request, stop func()) {
-			req.Bound = func(k int) {
-				if k == 2 {
+			req.Sweeping = func(c model.Config) {
+				if c.MaxQueue == 2 {
 					stop()
 				}
 			}
 		}},
 		{"within a bound", func(req *check.Request, stop func()) {
 			bound := 0
-			req.Bound = func(k int) { bound = k }
+			req.Sweeping = func(c model.Config) { bound = c.MaxQueue }
 			req.Progress = func(explore.Progress) {
 				if bound == 2 {
 					stop()

@@ -31,7 +31,7 @@ type progress struct {
 	budget    int64
 	shown     bool          // a terminal line is on screen
 	lastPlain time.Duration // search time of the last plain line
-	bound     int           // with --max-queue auto, the bound being searched
+	search    string        // in a sweep (--max-queue auto, --timeout auto), the search under way
 }
 
 func newProgress(w io.Writer, maxStates, budget int64) *progress {
@@ -42,17 +42,18 @@ func newProgress(w io.Writer, maxStates, budget int64) *progress {
 	return p
 }
 
-// startBound says that the search at channel bound k begins (--max-queue
-// auto): its lines say "bound k:", and its time starts again from zero.
-func (p *progress) startBound(k int) {
-	p.bound, p.lastPlain = k, -plainEvery
+// startSearch says that a search of a sweep begins (--max-queue auto: "bound
+// 2"; --timeout auto: "T 3, T2 8"): its lines begin with name, and its time
+// starts again from zero.
+func (p *progress) startSearch(name string) {
+	p.search, p.lastPlain = name, -plainEvery
 }
 
 // update shows pr.
 func (p *progress) update(pr explore.Progress) {
 	line := progressLine(pr, p.maxStates, p.budget)
-	if p.bound > 0 {
-		line = fmt.Sprintf("bound %d: %s", p.bound, line)
+	if p.search != "" {
+		line = p.search + ": " + line
 	}
 	if !p.terminal {
 		if pr.Elapsed-p.lastPlain < plainEvery {

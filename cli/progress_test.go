@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/model"
 )
 
 func at(secs int, states int64) explore.Progress {
@@ -76,10 +77,10 @@ func TestProgressLine(t *testing.T) {
 func TestProgressNamesTheBound(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, 0, 0)
-	p.startBound(1)
+	p.startSearch("bound 1")
 	p.update(at(1, 100))
 	p.update(at(7, 700))
-	p.startBound(2)
+	p.startSearch("bound 2")
 	p.update(at(1, 50))
 	p.update(at(3, 150))
 	assert.Equal(t,
@@ -87,4 +88,15 @@ func TestProgressNamesTheBound(t *testing.T) {
 			"mcheck: bound 1: 7s  700 states  100/s  depth 7  queue 10  memory 3.0 MiB\n"+
 			"mcheck: bound 2: 1s  50 states  50/s  depth 1  queue 10  memory 3.0 MiB\n",
 		b.String())
+}
+
+// A sweep's progress lines name its search: the bound with --max-queue
+// auto, T and T2 with --timeout auto.
+func TestSearchNames(t *testing.T) {
+	c := model.Config{MaxQueue: 2, Timeout: 3, TimeoutCoord: 8}
+	var o options
+	o.model.AutoQueue = true
+	assert.Equal(t, "bound 2", o.searchName(c))
+	o.model.AutoQueue, o.model.AutoTimeout = false, true
+	assert.Equal(t, "T 3, T2 8", o.searchName(c))
 }
