@@ -26,7 +26,7 @@ var listener atomic.Pointer[func(bytes int64)]
 
 // Listen has f told the size of every array mapped from now on (bytes > 0)
 // and of every one given back (bytes < 0); nil stops it. The mappings are
-// the process's, and so is this: only a program calls it (cmd/mcheck, to
+// the process's, and so is this: only a program calls it (membudget.Apply, to
 // keep the Go runtime's memory limit, which counts the heap alone, below
 // what is mapped), never a library, which changes no process-wide setting.
 func Listen(f func(bytes int64)) {

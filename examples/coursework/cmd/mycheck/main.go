@@ -14,6 +14,7 @@ import (
 	"example.com/coursework/maxring"
 	"example.com/coursework/ringdetect"
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/membudget"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/lelann"
 )
@@ -24,7 +25,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mycheck: %v\n", err)
 		os.Exit(2)
 	}
-	os.Exit(cli.Main(os.Args[1:], reg, os.Stdout, os.Stderr))
+	os.Exit(cli.MainWith(os.Args[1:], reg, os.Stdout, os.Stderr, cli.Hooks{Budget: membudget.Apply}))
 }
 
 func registry() (*specs.Registry, error) {
