@@ -11,12 +11,13 @@ import (
 )
 
 // internCodec is the generic path for algorithms without a Codec: each
-// distinct local state and message is identified by its hashstructure/v2
-// hash and numbered the first time it is seen, and a global state is encoded
-// as those numbers. Distinct values are few (tens to thousands) even when
-// global states are millions, so the tables stay small; the cost is one
-// reflective hash per value encoded, which is why built-in specs bring a
-// Codec of their own.
+// distinct local state and message is numbered the first time it is seen,
+// and a global state is encoded as those numbers. Distinct values are few
+// (tens to thousands) even when global states are millions, so the tables
+// stay small. A value is identified by itself, as the key of a Go map, when
+// Go's == is the identity (byEquality), and otherwise (slices, maps,
+// floats) by its hashstructure/v2 hash, a reflective walk that costs more
+// than the rest of a step: built-in specs bring a Codec of their own.
 type internCodec[L, M any] struct {
 	mu     sync.RWMutex
 	locals internTable[L]
@@ -24,8 +25,11 @@ type internCodec[L, M any] struct {
 }
 
 type internTable[T any] struct {
-	index  map[uint64]uint32
-	values []T
+	// byValue numbers the values themselves (boxed T) when byEquality
+	// holds for T; index numbers their hashstructure hashes otherwise.
+	byValue map[any]uint32
+	index   map[uint64]uint32
+	values  []T
 	// deep: T holds slices or maps, so values are stored and handed out
 	// as copies of their own. A handler that changes such a value in
 	// place (a fault, CheckSteps tells) then changes only its own copy,
@@ -39,10 +43,38 @@ func newInternCodec[L, M any]() (*internCodec[L, M], error) {
 			return nil, fmt.Errorf("generic state hashing: %w", err)
 		}
 	}
-	return &internCodec[L, M]{
-		locals: internTable[L]{index: map[uint64]uint32{}, deep: hasRefs(reflect.TypeFor[L]())},
-		msgs:   internTable[M]{index: map[uint64]uint32{}, deep: hasRefs(reflect.TypeFor[M]())},
-	}, nil
+	return &internCodec[L, M]{locals: newInternTable[L](), msgs: newInternTable[M]()}, nil
+}
+
+func newInternTable[T any]() internTable[T] {
+	t := reflect.TypeFor[T]()
+	if byEquality(t) {
+		return internTable[T]{byValue: map[any]uint32{}}
+	}
+	return internTable[T]{index: map[uint64]uint32{}, deep: hasRefs(t)}
+}
+
+// byEquality reports whether Go's == on values of t is the identity that
+// hashstructure gives them, so that a map keyed by the value can number
+// them: t is comparable (no slices or maps; checkHashable ruled out
+// pointers, interfaces, chans and funcs), holds no floats (NaN != NaN
+// would number one state again at every step, and -0 == +0 would merge
+// two that hashstructure tells apart) and no field with a hash tag
+// (hashstructure honours `hash:"ignore"` and the like).
+func byEquality(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.Slice, reflect.Map:
+		return false
+	case reflect.Array:
+		return byEquality(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.Tag.Get("hash") != "" || !byEquality(f.Type) {
+				return false
+			}
+		}
+	}
+	return t.Comparable()
 }
 
 // checkHashable rejects types whose values hashstructure cannot tell apart:
@@ -77,6 +109,9 @@ func checkHashable(t reflect.Type, path string) error {
 }
 
 func intern[T any](mu *sync.RWMutex, t *internTable[T], v *T) uint32 {
+	if t.byValue != nil {
+		return internValue(mu, t, v)
+	}
 	h, err := hashstructure.Hash(*v, hashstructure.FormatV2, nil)
 	if err != nil {
 		// checkHashable ruled out the types hashstructure refuses.
@@ -96,6 +131,26 @@ func intern[T any](mu *sync.RWMutex, t *internTable[T], v *T) uint32 {
 	i = uint32(len(t.values))
 	t.index[h] = i
 	t.values = append(t.values, t.copyOf(*v))
+	return i
+}
+
+// internValue is intern where byEquality holds: the map hashes and
+// compares the value with the runtime's functions for its type.
+func internValue[T any](mu *sync.RWMutex, t *internTable[T], v *T) uint32 {
+	mu.RLock()
+	i, ok := t.byValue[*v]
+	mu.RUnlock()
+	if ok {
+		return i
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if i, ok := t.byValue[*v]; ok {
+		return i
+	}
+	i = uint32(len(t.values))
+	t.byValue[*v] = i
+	t.values = append(t.values, *v)
 	return i
 }
 
