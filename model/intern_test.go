@@ -88,3 +88,34 @@ func TestInternConcurrently(t *testing.T) {
 	_, err := locals.value(n)
 	require.EqualError(t, err, "unknown interned value")
 }
+
+// The lock is for values the published view does not have yet: once the
+// table has numbered every value, a few rounds later every call finds its
+// value in the view.
+func TestInternPublishes(t *testing.T) {
+	type local struct{ ID int }
+	tab := newInternTable[local]()
+	for i := range 100 {
+		require.Equal(t, uint32(i), tab.number(&local{i}))
+	}
+	for range 3 {
+		for i := range 100 {
+			require.Equal(t, uint32(i), tab.number(&local{i}))
+			_, err := tab.value(uint64(i))
+			require.NoError(t, err)
+		}
+	}
+	require.Len(t, tab.read.Load().values, 100)
+	require.Len(t, tab.read.Load().byValue, 100)
+	tab.mu.Lock()
+	misses := tab.misses
+	tab.mu.Unlock()
+	for i := range 100 {
+		tab.number(&local{i})
+		_, err := tab.value(uint64(i))
+		require.NoError(t, err)
+	}
+	tab.mu.Lock()
+	defer tab.mu.Unlock()
+	assert.Equal(t, misses, tab.misses, "calls that took the lock")
+}
