@@ -100,8 +100,9 @@ func (t *internTable[T]) missed() {
 // them: t is comparable (no slices or maps; checkHashable ruled out
 // pointers, interfaces, chans and funcs), holds no floats (NaN != NaN
 // would number one state again at every step, and -0 == +0 would merge
-// two that hashstructure tells apart) and no field with a hash tag
-// (hashstructure honours `hash:"ignore"` and the like).
+// two that hashstructure tells apart), no field with a hash tag
+// (hashstructure honours `hash:"ignore"` and the like) and no struct that
+// chooses its own hash or fields (hashstructure.Hashable, Includable).
 func byEquality(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.Slice, reflect.Map:
@@ -109,6 +110,11 @@ func byEquality(t reflect.Type) bool {
 	case reflect.Array:
 		return byEquality(t.Elem())
 	case reflect.Struct:
+		for _, own := range []reflect.Type{reflect.TypeFor[hashstructure.Hashable](), reflect.TypeFor[hashstructure.Includable]()} {
+			if t.Implements(own) || reflect.PointerTo(t).Implements(own) {
+				return false
+			}
+		}
 		for i := range t.NumField() {
 			if f := t.Field(i); f.Tag.Get("hash") != "" || !byEquality(f.Type) {
 				return false

@@ -10,6 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// ownHash and ownFields tell hashstructure how to hash them.
+type ownHash struct{ ID, Round int }
+
+func (o ownHash) Hash() (uint64, error) { return uint64(o.ID), nil }
+
+type ownFields struct{ ID, Round int }
+
+func (*ownFields) HashInclude(field string, _ any) (bool, error) { return field == "ID", nil }
+
 // Only types whose == is hashstructure's identity are numbered by value.
 func TestByEquality(t *testing.T) {
 	type plain struct {
@@ -34,6 +43,7 @@ func TestByEquality(t *testing.T) {
 		{plain{}, true}, {nested{}, true}, {0, true}, {"", true}, {[2]string{}, true},
 		{withFloat{}, false}, {withFloatArray{}, false}, {complex64(0), false},
 		{withSlice{}, false}, {withMap{}, false}, {tagged{}, false},
+		{ownHash{}, false}, {[1]ownFields{}, false}, {struct{ O ownHash }{}, false},
 	} {
 		assert.Equal(t, c.want, byEquality(reflect.TypeOf(c.v)), "%T", c.v)
 	}
