@@ -28,8 +28,8 @@ type Request struct {
 	Continue     bool
 	MaxStates    int64
 	MemoryBudget int64
-	// Generic identifies states through hashstructure/v2 even when the
-	// algorithm has a Codec (slow; for cross-checking the fast path).
+	// Generic identifies states as for an algorithm without a Codec even
+	// when the algorithm has one (slower; for cross-checking the Codec).
 	Generic bool
 	// Bitstate, when positive, is the size in bytes of a bit array that
 	// replaces the fingerprint table (supertrace): not exhaustive, so no

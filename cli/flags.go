@@ -231,8 +231,8 @@ Checking:
                         so that no fingerprint collision can hide a state
                         (the report gives the collision odds otherwise);
                         costs the states' bytes in memory
-  --generic-hash        identify states with hashstructure/v2 (slow; for
-                        cross-checking the fast encoding)
+  --generic-hash        ignore the algorithm's Codec: number states by value
+                        (slower; for cross-checking the Codec)
 
 Simulation (random runs, for models too large to search; finds bugs,
 proves nothing):

@@ -61,8 +61,9 @@ type (
 		MsgType(m *M) int
 	}
 	// Codec encodes local states and messages canonically and compactly.
-	// Algorithms with a Codec take the fast path; the others are fingerprinted
-	// with hashstructure/v2 (slower, for coursework).
+	// Without one the kernel numbers each distinct local state and message
+	// (internCodec: by value, or by its hashstructure/v2 hash where it holds
+	// slices, maps or floats), which is slower.
 	Codec[L, M any] interface {
 		AppendLocal(b []byte, l *L) []byte
 		DecodeLocal(b []byte, l *L) (rest []byte, err error)

@@ -4,33 +4,56 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mitchellh/hashstructure/v2"
 )
 
 // internCodec is the generic path for algorithms without a Codec: each
-// distinct local state and message is identified by its hashstructure/v2
-// hash and numbered the first time it is seen, and a global state is encoded
-// as those numbers. Distinct values are few (tens to thousands) even when
-// global states are millions, so the tables stay small; the cost is one
-// reflective hash per value encoded, which is why built-in specs bring a
-// Codec of their own.
+// distinct local state and message is numbered the first time it is seen,
+// and a global state is encoded as those numbers. Distinct values are few
+// (tens to thousands) even when global states are millions, so the tables
+// stay small. A value is identified by itself, as the key of a Go map, when
+// Go's == is the identity (byEquality), and otherwise (slices, maps,
+// floats) by its hashstructure/v2 hash, a reflective walk that costs more
+// than the rest of a step: built-in specs bring a Codec of their own.
 type internCodec[L, M any] struct {
-	mu     sync.RWMutex
-	locals internTable[L]
-	msgs   internTable[M]
+	locals *internTable[L]
+	msgs   *internTable[M]
 }
 
+// internTable numbers the values of one type. Workers read it without a
+// lock, through read, a view that is never written again once published;
+// a value that the view does not have yet takes the lock, and the view is
+// published anew after about as many such calls as the table has values,
+// so that copying it costs a constant per call.
 type internTable[T any] struct {
-	index  map[uint64]uint32
-	values []T
+	read atomic.Pointer[internView[T]]
+
+	mu     sync.Mutex
+	all    internView[T] // every value numbered so far, under mu
+	misses int           // calls that took the lock since read was published
+
+	// equal: byEquality holds for T, and the views' byValue numbers the
+	// values themselves; their byHash numbers hashstructure hashes
+	// otherwise.
+	equal bool
 	// deep: T holds slices or maps, so values are stored and handed out
 	// as copies of their own. A handler that changes such a value in
 	// place (a fault, CheckSteps tells) then changes only its own copy,
 	// never the value the table holds for every state that has it.
 	deep bool
+}
+
+// internView is an index of values and the values by number.
+type internView[T any] struct {
+	byValue map[any]uint32 // keys are Ts
+	byHash  map[uint64]uint32
+	values  []T
 }
 
 func newInternCodec[L, M any]() (*internCodec[L, M], error) {
@@ -39,10 +62,66 @@ func newInternCodec[L, M any]() (*internCodec[L, M], error) {
 			return nil, fmt.Errorf("generic state hashing: %w", err)
 		}
 	}
-	return &internCodec[L, M]{
-		locals: internTable[L]{index: map[uint64]uint32{}, deep: hasRefs(reflect.TypeFor[L]())},
-		msgs:   internTable[M]{index: map[uint64]uint32{}, deep: hasRefs(reflect.TypeFor[M]())},
-	}, nil
+	return &internCodec[L, M]{locals: newInternTable[L](), msgs: newInternTable[M]()}, nil
+}
+
+func newInternTable[T any]() *internTable[T] {
+	t := reflect.TypeFor[T]()
+	tab := &internTable[T]{equal: byEquality(t), deep: hasRefs(t)}
+	if tab.equal {
+		tab.all.byValue = map[any]uint32{}
+	} else {
+		tab.all.byHash = map[uint64]uint32{}
+	}
+	tab.publish()
+	return tab
+}
+
+// publish makes what the table has numbered so far the readers' view.
+// Under mu, or before the table is shared.
+func (t *internTable[T]) publish() {
+	t.read.Store(&internView[T]{
+		byValue: maps.Clone(t.all.byValue),
+		byHash:  maps.Clone(t.all.byHash),
+		values:  slices.Clip(t.all.values), // later appends write past its end
+	})
+	t.misses = 0
+}
+
+// missed counts a call that took the lock. Under mu.
+func (t *internTable[T]) missed() {
+	if t.misses++; t.misses > len(t.all.values)+16 {
+		t.publish()
+	}
+}
+
+// byEquality reports whether Go's == on values of t is the identity that
+// hashstructure gives them, so that a map keyed by the value can number
+// them: t is comparable (no slices or maps; checkHashable ruled out
+// pointers, interfaces, chans and funcs), holds no floats (NaN != NaN
+// would number one state again at every step, and -0 == +0 would merge
+// two that hashstructure tells apart), no field with a hash tag
+// (hashstructure honours `hash:"ignore"` and the like) and no struct that
+// chooses its own hash or fields (hashstructure.Hashable, Includable).
+func byEquality(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.Slice, reflect.Map:
+		return false
+	case reflect.Array:
+		return byEquality(t.Elem())
+	case reflect.Struct:
+		for _, own := range []reflect.Type{reflect.TypeFor[hashstructure.Hashable](), reflect.TypeFor[hashstructure.Includable]()} {
+			if t.Implements(own) || reflect.PointerTo(t).Implements(own) {
+				return false
+			}
+		}
+		for i := range t.NumField() {
+			if f := t.Field(i); f.Tag.Get("hash") != "" || !byEquality(f.Type) {
+				return false
+			}
+		}
+	}
+	return t.Comparable()
 }
 
 // checkHashable rejects types whose values hashstructure cannot tell apart:
@@ -76,40 +155,72 @@ func checkHashable(t reflect.Type, path string) error {
 	return nil
 }
 
-func intern[T any](mu *sync.RWMutex, t *internTable[T], v *T) uint32 {
-	h, err := hashstructure.Hash(*v, hashstructure.FormatV2, nil)
-	if err != nil {
-		// checkHashable ruled out the types hashstructure refuses.
-		panic(fmt.Sprintf("mcheck: hashstructure: %v", err))
+// number is v's number, given it the first time v is seen.
+func (t *internTable[T]) number(v *T) uint32 {
+	var h uint64
+	if t.equal {
+		if i, ok := t.read.Load().byValue[*v]; ok {
+			return i
+		}
+	} else {
+		var err error
+		if h, err = hashstructure.Hash(*v, hashstructure.FormatV2, nil); err != nil {
+			// checkHashable ruled out the types hashstructure refuses.
+			panic(fmt.Sprintf("mcheck: hashstructure: %v", err))
+		}
+		if i, ok := t.read.Load().byHash[h]; ok {
+			return i
+		}
 	}
-	mu.RLock()
-	i, ok := t.index[h]
-	mu.RUnlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.missed()
+	var i uint32
+	var ok bool
+	if t.equal {
+		i, ok = t.all.byValue[*v]
+	} else {
+		i, ok = t.all.byHash[h]
+	}
 	if ok {
 		return i
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if i, ok := t.index[h]; ok {
-		return i
+	i = uint32(len(t.all.values))
+	if t.equal {
+		t.all.byValue[*v] = i
+	} else {
+		t.all.byHash[h] = i
 	}
-	i = uint32(len(t.values))
-	t.index[h] = i
-	t.values = append(t.values, t.copyOf(*v))
+	t.all.values = append(t.all.values, t.copyOf(*v))
 	return i
 }
 
-func lookup[T any](mu *sync.RWMutex, t *internTable[T], b []byte, v *T) ([]byte, error) {
+// value is the value numbered i, a copy of its own when the table is deep.
+func (t *internTable[T]) value(i uint64) (T, error) {
+	if vs := t.read.Load().values; i < uint64(len(vs)) {
+		return t.copyOf(vs[i]), nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer t.missed()
+	if i >= uint64(len(t.all.values)) {
+		var zero T
+		return zero, errors.New("unknown interned value")
+	}
+	return t.copyOf(t.all.values[i]), nil
+}
+
+// decode reads a number that AppendLocal or AppendMsg wrote into v.
+func decode[T any](t *internTable[T], b []byte, v *T) ([]byte, error) {
 	i, k := binary.Uvarint(b)
 	if k <= 0 {
 		return nil, errShort
 	}
-	mu.RLock()
-	defer mu.RUnlock()
-	if i >= uint64(len(t.values)) {
-		return nil, errors.New("unknown interned value")
+	x, err := t.value(i)
+	if err != nil {
+		return nil, err
 	}
-	*v = t.copyOf(t.values[i])
+	*v = x
 	return b[k:], nil
 }
 
@@ -186,17 +297,17 @@ func deepCopy(v reflect.Value) reflect.Value {
 }
 
 func (c *internCodec[L, M]) AppendLocal(b []byte, l *L) []byte {
-	return binary.AppendUvarint(b, uint64(intern(&c.mu, &c.locals, l)))
+	return binary.AppendUvarint(b, uint64(c.locals.number(l)))
 }
 
 func (c *internCodec[L, M]) DecodeLocal(b []byte, l *L) ([]byte, error) {
-	return lookup(&c.mu, &c.locals, b, l)
+	return decode(c.locals, b, l)
 }
 
 func (c *internCodec[L, M]) AppendMsg(b []byte, m *M) []byte {
-	return binary.AppendUvarint(b, uint64(intern(&c.mu, &c.msgs, m)))
+	return binary.AppendUvarint(b, uint64(c.msgs.number(m)))
 }
 
 func (c *internCodec[L, M]) DecodeMsg(b []byte, m *M) ([]byte, error) {
-	return lookup(&c.mu, &c.msgs, b, m)
+	return decode(c.msgs, b, m)
 }

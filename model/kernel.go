@@ -51,7 +51,7 @@ type options struct {
 }
 
 // WithGenericHashing makes the kernel ignore the algorithm's Codec and
-// identify local states and messages with hashstructure/v2, as it does for
+// number local states and messages by value (internCodec), as it does for
 // algorithms without a Codec. Tests use it to show both paths agree.
 func WithGenericHashing() Option { return func(o *options) { o.generic = true } }
 
@@ -199,7 +199,7 @@ func (k *Kernel[L, M]) countSent(w *world[L, M], slot, n int) {
 	}
 }
 
-// Generic reports whether states are identified through hashstructure/v2.
+// Generic reports whether states are identified without a Codec (internCodec).
 func (k *Kernel[L, M]) Generic() bool { return k.generic }
 
 // Predicates implements System.

@@ -10,8 +10,8 @@
 // ELECTION messages, and the second breaks Termination even without any
 // crash (see crnomarks_test.go).
 //
-// The local state has no Codec: the kernel identifies it through
-// hashstructure/v2, which needs exported fields only.
+// The local state has no Codec: the kernel numbers each distinct value of
+// it, which needs exported fields only.
 package crnomarks
 
 import (

@@ -6,8 +6,8 @@
 // early, by every process they pass and not only by participants as in
 // Chang-Roberts.
 //
-// The local state has no Codec and no formatter: the kernel identifies it
-// through hashstructure/v2 (exported fields only) and prints it with %+v.
+// The local state has no Codec and no formatter: the kernel numbers each
+// distinct value of it (exported fields only) and prints it with %+v.
 package maxring
 
 import (

@@ -128,8 +128,8 @@ func (a Algorithm) FormatLocal(c *model.Ctx[Msg], l *Local) []model.Field {
 	return fs
 }
 
-// The Codec is optional (the kernel falls back to hashstructure); with it
-// the search runs several times faster.
+// The Codec is optional (the kernel falls back to numbering each distinct
+// value); with it the search runs faster.
 
 func (Algorithm) AppendLocal(b []byte, l *Local) []byte {
 	busy := byte(0)
