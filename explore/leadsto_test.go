@@ -418,3 +418,30 @@ func TestQuietGoals(t *testing.T) {
 	_, err := Run(busy, Options{Goal: GoalOf(0), Quiet: GoalOf(1)})
 	assert.ErrorContains(t, err, "a quiet goal must be one of the goals")
 }
+
+// A leads-to that names a predicate the system does not have, or shares
+// its To with another, is refused by a search and a simulation alike:
+// position len(Predicates()) is one past the last.
+func TestLeadsToRefusesBadPredicates(t *testing.T) {
+	g := ltSys{".P", []edge{{0, 1, 0}}}
+	for _, tc := range []struct {
+		lts  []LeadsTo
+		want string
+	}{
+		{[]LeadsTo{{From: 1, To: 2}}, "leads-to 1 ~> 2: no predicate 2"},
+		{[]LeadsTo{{From: 2, To: 0}}, "leads-to 2 ~> 0: no predicate 2"},
+		{[]LeadsTo{{From: -1, To: 0}}, "leads-to -1 ~> 0: no predicate -1"},
+		{[]LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}, {From: 1, To: 0}}, "two leads-to properties with the same To predicate 0"},
+	} {
+		_, err := Run(g, Options{LeadsTo: tc.lts, Workers: 1})
+		assert.ErrorContains(t, err, tc.want, "search: %v", tc.lts)
+		_, err = Simulate(g, SimOptions{LeadsTo: tc.lts, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
+		assert.ErrorContains(t, err, tc.want, "simulation: %v", tc.lts)
+	}
+	for _, lts := range [][]LeadsTo{{{From: 1, To: 1}}, {{From: 1, To: 0}, {From: 0, To: 1}}} {
+		_, err := Run(g, Options{LeadsTo: lts, Workers: 1})
+		assert.NoError(t, err, "search: %v", lts)
+		_, err = Simulate(g, SimOptions{LeadsTo: lts, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
+		assert.NoError(t, err, "simulation: %v", lts)
+	}
+}
