@@ -445,3 +445,27 @@ func TestLeadsToRefusesBadPredicates(t *testing.T) {
 		assert.NoError(t, err, "simulation: %v", lts)
 	}
 }
+
+// Two leads-to properties in one search, each violated by its own stuck
+// state, with and without a goal before them: each is reported for its
+// own To, with a run that ends in its stuck state.
+func TestTwoLeadsToEachStuck(t *testing.T) {
+	// 0 (Q) → 1 (.) stuck violates Q ~> P; 0 → 2 (P) → 3 (.) stuck
+	// violates P ~> Q.
+	g := ltSys{"Q.P.", []edge{{0, 1, 0}, {0, 2, 0}, {2, 3, 0}}}
+	lts := []LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}}
+	for _, goals := range [][]int{nil, {0}} {
+		opt := Options{LeadsTo: lts, Liveness: true, Continue: true, Workers: 1}
+		if goals != nil {
+			opt.Goal = GoalOf(goals...)
+		}
+		res, err := Run(g, opt)
+		require.NoError(t, err)
+		assert.Len(t, leadsToViolations(res), 2+len(goals), "goals %v: one each, and the goal's", goals)
+		for to, end := range []uint32{0: 3, 1: 1} {
+			v := res.Violated(cex.Stuck, to)
+			require.NotNil(t, v, "goals %v: leads-to to %d", goals, to)
+			assert.Equal(t, end, binary.LittleEndian.Uint32(v.Trace.Final().State), "goals %v: leads-to to %d", goals, to)
+		}
+	}
+}
