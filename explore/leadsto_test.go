@@ -469,3 +469,54 @@ func TestTwoLeadsToEachStuck(t *testing.T) {
 		}
 	}
 }
+
+// cutLT is an ltSys whose state cut lost a weakly fair step to a channel
+// bound (ts.Batch.DiscardedFair), as a bounded model's states do.
+type cutLT struct {
+	ltSys
+	cut uint32
+}
+
+func (g cutLT) NewExpander() ts.Expander { return cutExp{graphExp{g.ltSys}, g.cut} }
+
+type cutExp struct {
+	graphExp
+	cut uint32
+}
+
+func (e cutExp) Expand(state []byte, out *ts.Batch) {
+	e.graphExp.Expand(state, out)
+	if binary.LittleEndian.Uint32(state) == e.cut {
+		out.Discarded, out.DiscardedFair = 1, 1
+	}
+}
+
+// A leads-to's stuck state that is not the first of its level is the one
+// reported, and it is Bounded exactly when the bound cut a fair step of
+// it: 0 (Q) → 1 (P) → 3 (.) stuck violates P ~> Q; 0 → 2 (.) stuck, the
+// second state of level 1, violates Q ~> P. Of two stuck states in one
+// level the first is reported. The same with the state graph kept for
+// liveness, which judges stuck states on its own.
+func TestLeadsToStuckStateAndItsBound(t *testing.T) {
+	g := ltSys{"QP..", []edge{{0, 1, 0}, {0, 2, 0}, {1, 3, 0}}}
+	lts := []LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}}
+	for _, liveness := range []bool{false, true} {
+		for _, cut := range []uint32{2, 3, 99} {
+			res, err := Run(cutLT{g, cut}, Options{LeadsTo: lts, Liveness: liveness, Continue: true, Workers: 1})
+			require.NoError(t, err)
+			require.Len(t, leadsToViolations(res), 2, "liveness %v, cut %d", liveness, cut)
+			for to, end := range []uint32{0: 3, 1: 2} {
+				v := res.Violated(cex.Stuck, to)
+				require.NotNil(t, v, "liveness %v, cut %d: leads-to to %d", liveness, cut, to)
+				assert.Equal(t, end, binary.LittleEndian.Uint32(v.Trace.Final().State), "liveness %v, cut %d: leads-to to %d", liveness, cut, to)
+				assert.Equal(t, cut == end, v.Bounded, "liveness %v, cut %d: leads-to to %d", liveness, cut, to)
+			}
+		}
+		// 0 (Q) → 1 (.) and 0 → 2 (.), both stuck: state 1 is reported.
+		res, err := Run(ltSys{"Q..", []edge{{0, 1, 0}, {0, 2, 0}}}, Options{LeadsTo: lts[1:], Liveness: liveness, Continue: true, Workers: 1})
+		require.NoError(t, err)
+		v := res.Violated(cex.Stuck, 1)
+		require.NotNil(t, v, "liveness %v", liveness)
+		assert.Equal(t, uint32(1), binary.LittleEndian.Uint32(v.Trace.Final().State), "liveness %v: the first stuck state", liveness)
+	}
+}
