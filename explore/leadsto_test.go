@@ -520,3 +520,32 @@ func TestLeadsToStuckStateAndItsBound(t *testing.T) {
 		assert.Equal(t, uint32(1), binary.LittleEndian.Uint32(v.Trace.Final().State), "liveness %v: the first stuck state", liveness)
 	}
 }
+
+// mark puts a leads-to counterexample's premise at the earliest state
+// where From holds after the last state where To does, and refuses a run
+// that has none. Predicate 0 is Q (To), 1 is P (From).
+func TestMarkPremise(t *testing.T) {
+	trace := func(props ...uint64) Trace {
+		var tr Trace
+		for _, p := range props {
+			tr.Steps = append(tr.Steps, Step{Props: p})
+		}
+		return tr
+	}
+	for _, tc := range []struct {
+		tr   Trace
+		want int
+	}{
+		{trace(2, 0, 1, 2, 0, 0), 3},
+		{trace(0, 2, 2, 0), 1},
+		{trace(3, 2), 1},
+	} {
+		require.NoError(t, pLeadsToQ[0].mark(&tc.tr))
+		require.NotNil(t, tc.tr.Premise)
+		assert.Equal(t, tc.want, *tc.tr.Premise, "%v", tc.tr.Steps)
+	}
+	for _, tr := range []Trace{trace(2, 1, 0), trace(0, 0), trace(3)} {
+		assert.ErrorContains(t, pLeadsToQ[0].mark(&tr), "no state where its premise holds", "%v", tr.Steps)
+		assert.Nil(t, tr.Premise)
+	}
+}
