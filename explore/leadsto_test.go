@@ -524,7 +524,7 @@ func TestLeadsToStuckStateAndItsBound(t *testing.T) {
 // mark puts a leads-to counterexample's premise at the earliest state
 // where From holds after the last state where To does, and refuses a run
 // that has none. Predicate 0 is Q (To), 1 is P (From).
-func TestMarkPremise(t *testing.T) {
+func TestLeadsToMarkPremise(t *testing.T) {
 	trace := func(props ...uint64) Trace {
 		var tr Trace
 		for _, p := range props {
