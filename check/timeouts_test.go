@@ -158,3 +158,27 @@ func TestSearchTimeoutsTellsEachSearch(t *testing.T) {
 	assert.Equal(t, [][2]int{{1, 4}, {2, 6}, {3, 8}, {3, 1}}, told)
 	assert.Equal(t, ran, told)
 }
+
+// Found needs both values: a timeout search stopped (by its time limit)
+// after T was found but before T2 was has found nothing to report.
+func TestTimeoutsFoundNeedsBoth(t *testing.T) {
+	for _, c := range []struct {
+		t, t2 int
+		found bool
+	}{{3, 1, true}, {3, 0, false}, {0, 1, false}, {0, 0, false}} {
+		d := check.Timeouts{Timeout: c.t, TimeoutCoord: c.t2}
+		assert.Equal(t, c.found, d.Found(), "T %d, T2 %d", c.t, c.t2)
+	}
+	assert.Nil(t, (&check.Timeouts{}).Stopped(), "no search, none stopped")
+}
+
+// Where even T = 1 does not fit the state encoding (T2 = 2T+2D = 256 at
+// D = 127), the timeout search is an error, not "no T holds".
+func TestSearchTimeoutsWhereNoTFits(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("bully")
+	require.NoError(t, err)
+	_, err = check.SearchTimeouts(check.Request{Spec: spec, Config: model.Config{N: 2, MaxCrashes: 1, InitialLeader: true, Timing: model.Sync, Delay: 127}}, 0)
+	var wide *model.TimerWidthError
+	require.ErrorAs(t, err, &wide)
+	assert.ErrorContains(t, err, "timeout 1: ")
+}

@@ -78,6 +78,28 @@ func TestMeasuresInterrupted(t *testing.T) {
 	assert.Equal(t, "the measures were interrupted: SIGTERM", cut.MeasuresSkipped)
 }
 
+// The leads-to check after the search reports its progress over the
+// states once for each leads-to.
+func TestLeadsToCheckReportsProgress(t *testing.T) {
+	sys := newCounter(t, counter{k: 200_003, add: 1, mul: 2, noAdd: -1})
+	var after []explore.Progress
+	opt := explore.Options{LeadsTo: []explore.LeadsTo{{From: nonZero, To: zero}, {From: zero, To: even}},
+		Liveness: true, Continue: true, ProgressEvery: time.Nanosecond,
+		Progress: func(p explore.Progress) {
+			if p.Phase != explore.Searching {
+				after = append(after, p)
+			}
+		}}
+	res := run(t, sys, opt)
+	require.True(t, res.Complete)
+	require.NotEmpty(t, after)
+	for _, p := range after {
+		assert.Equal(t, explore.CheckingFairCycles, p.Phase)
+		assert.Equal(t, 2*res.States, p.Of, "two leads-to, each over every state")
+		assert.LessOrEqual(t, p.Done, p.Of)
+	}
+}
+
 // After the search, the fair-cycle check reports its progress: how many
 // of the states the SCC pass has finished, of all of them.
 func TestFairCycleCheckReportsProgress(t *testing.T) {

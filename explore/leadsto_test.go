@@ -418,3 +418,134 @@ func TestQuietGoals(t *testing.T) {
 	_, err := Run(busy, Options{Goal: GoalOf(0), Quiet: GoalOf(1)})
 	assert.ErrorContains(t, err, "a quiet goal must be one of the goals")
 }
+
+// A leads-to that names a predicate the system does not have, or shares
+// its To with another, is refused by a search and a simulation alike:
+// position len(Predicates()) is one past the last.
+func TestLeadsToRefusesBadPredicates(t *testing.T) {
+	g := ltSys{".P", []edge{{0, 1, 0}}}
+	for _, tc := range []struct {
+		lts  []LeadsTo
+		want string
+	}{
+		{[]LeadsTo{{From: 1, To: 2}}, "leads-to 1 ~> 2: no predicate 2"},
+		{[]LeadsTo{{From: 2, To: 0}}, "leads-to 2 ~> 0: no predicate 2"},
+		{[]LeadsTo{{From: -1, To: 0}}, "leads-to -1 ~> 0: no predicate -1"},
+		{[]LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}, {From: 1, To: 0}}, "two leads-to properties with the same To predicate 0"},
+	} {
+		_, err := Run(g, Options{LeadsTo: tc.lts, Workers: 1})
+		assert.ErrorContains(t, err, tc.want, "search: %v", tc.lts)
+		_, err = Simulate(g, SimOptions{LeadsTo: tc.lts, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
+		assert.ErrorContains(t, err, tc.want, "simulation: %v", tc.lts)
+	}
+	for _, lts := range [][]LeadsTo{{{From: 1, To: 1}}, {{From: 1, To: 0}, {From: 0, To: 1}}} {
+		_, err := Run(g, Options{LeadsTo: lts, Workers: 1})
+		assert.NoError(t, err, "search: %v", lts)
+		_, err = Simulate(g, SimOptions{LeadsTo: lts, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
+		assert.NoError(t, err, "simulation: %v", lts)
+	}
+}
+
+// Two leads-to properties in one search, each violated by its own stuck
+// state, with and without a goal before them: each is reported for its
+// own To, with a run that ends in its stuck state.
+func TestTwoLeadsToEachStuck(t *testing.T) {
+	// 0 (Q) → 1 (.) stuck violates Q ~> P; 0 → 2 (P) → 3 (.) stuck
+	// violates P ~> Q.
+	g := ltSys{"Q.P.", []edge{{0, 1, 0}, {0, 2, 0}, {2, 3, 0}}}
+	lts := []LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}}
+	for _, goals := range [][]int{nil, {0}} {
+		opt := Options{LeadsTo: lts, Liveness: true, Continue: true, Workers: 1}
+		if goals != nil {
+			opt.Goal = GoalOf(goals...)
+		}
+		res, err := Run(g, opt)
+		require.NoError(t, err)
+		assert.Len(t, leadsToViolations(res), 2+len(goals), "goals %v: one each, and the goal's", goals)
+		for to, end := range []uint32{0: 3, 1: 1} {
+			v := res.Violated(cex.Stuck, to)
+			require.NotNil(t, v, "goals %v: leads-to to %d", goals, to)
+			assert.Equal(t, end, binary.LittleEndian.Uint32(v.Trace.Final().State), "goals %v: leads-to to %d", goals, to)
+		}
+	}
+}
+
+// cutLT is an ltSys whose state cut lost a weakly fair step to a channel
+// bound (ts.Batch.DiscardedFair), as a bounded model's states do.
+type cutLT struct {
+	ltSys
+	cut uint32
+}
+
+func (g cutLT) NewExpander() ts.Expander { return cutExp{graphExp{g.ltSys}, g.cut} }
+
+type cutExp struct {
+	graphExp
+	cut uint32
+}
+
+func (e cutExp) Expand(state []byte, out *ts.Batch) {
+	e.graphExp.Expand(state, out)
+	if binary.LittleEndian.Uint32(state) == e.cut {
+		out.Discarded, out.DiscardedFair = 1, 1
+	}
+}
+
+// A leads-to's stuck state that is not the first of its level is the one
+// reported, and it is Bounded exactly when the bound cut a fair step of
+// it: 0 (Q) → 1 (P) → 3 (.) stuck violates P ~> Q; 0 → 2 (.) stuck, the
+// second state of level 1, violates Q ~> P. Of two stuck states in one
+// level the first is reported. The same with the state graph kept for
+// liveness, which judges stuck states on its own.
+func TestLeadsToStuckStateAndItsBound(t *testing.T) {
+	g := ltSys{"QP..", []edge{{0, 1, 0}, {0, 2, 0}, {1, 3, 0}}}
+	lts := []LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}}
+	for _, liveness := range []bool{false, true} {
+		for _, cut := range []uint32{2, 3, 99} {
+			res, err := Run(cutLT{g, cut}, Options{LeadsTo: lts, Liveness: liveness, Continue: true, Workers: 1})
+			require.NoError(t, err)
+			require.Len(t, leadsToViolations(res), 2, "liveness %v, cut %d", liveness, cut)
+			for to, end := range []uint32{0: 3, 1: 2} {
+				v := res.Violated(cex.Stuck, to)
+				require.NotNil(t, v, "liveness %v, cut %d: leads-to to %d", liveness, cut, to)
+				assert.Equal(t, end, binary.LittleEndian.Uint32(v.Trace.Final().State), "liveness %v, cut %d: leads-to to %d", liveness, cut, to)
+				assert.Equal(t, cut == end, v.Bounded, "liveness %v, cut %d: leads-to to %d", liveness, cut, to)
+			}
+		}
+		// 0 (Q) → 1 (.) and 0 → 2 (.), both stuck: state 1 is reported.
+		res, err := Run(ltSys{"Q..", []edge{{0, 1, 0}, {0, 2, 0}}}, Options{LeadsTo: lts[1:], Liveness: liveness, Continue: true, Workers: 1})
+		require.NoError(t, err)
+		v := res.Violated(cex.Stuck, 1)
+		require.NotNil(t, v, "liveness %v", liveness)
+		assert.Equal(t, uint32(1), binary.LittleEndian.Uint32(v.Trace.Final().State), "liveness %v: the first stuck state", liveness)
+	}
+}
+
+// mark puts a leads-to counterexample's premise at the earliest state
+// where From holds after the last state where To does, and refuses a run
+// that has none. Predicate 0 is Q (To), 1 is P (From).
+func TestLeadsToMarkPremise(t *testing.T) {
+	trace := func(props ...uint64) Trace {
+		var tr Trace
+		for _, p := range props {
+			tr.Steps = append(tr.Steps, Step{Props: p})
+		}
+		return tr
+	}
+	for _, tc := range []struct {
+		tr   Trace
+		want int
+	}{
+		{trace(2, 0, 1, 2, 0, 0), 3},
+		{trace(0, 2, 2, 0), 1},
+		{trace(3, 2), 1},
+	} {
+		require.NoError(t, pLeadsToQ[0].mark(&tc.tr))
+		require.NotNil(t, tc.tr.Premise)
+		assert.Equal(t, tc.want, *tc.tr.Premise, "%v", tc.tr.Steps)
+	}
+	for _, tr := range []Trace{trace(2, 1, 0), trace(0, 0), trace(3)} {
+		assert.ErrorContains(t, pLeadsToQ[0].mark(&tr), "no state where its premise holds", "%v", tr.Steps)
+		assert.Nil(t, tr.Premise)
+	}
+}
