@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/mcheck/mcheck/check"
@@ -234,11 +233,4 @@ func seconds(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%.0f s", s)
 	}
-}
-
-func messages(k int) string {
-	if k == 1 {
-		return "1 message"
-	}
-	return strconv.Itoa(k) + " messages"
 }
