@@ -62,7 +62,7 @@ func (e *NondeterminismError) Error() string {
 // or than the time before, is a NondeterminismError. It also expands state
 // a second time and compares the steps enabled.
 func (k *Kernel[L, M]) CheckSteps(state []byte) error {
-	_, err := k.checkSteps(k.newExpander(), k.newExpander(), state, nil)
+	_, err := k.checkSteps(k.probeExpander(), k.probeExpander(), state, nil)
 	return err
 }
 
@@ -70,7 +70,7 @@ func (k *Kernel[L, M]) CheckSteps(state []byte) error {
 // breadth-first search from the initial states (a cheap look before the
 // search, where most handlers show a fault within a few hundred states).
 func (k *Kernel[L, M]) CheckDeterminism(limit int) error {
-	e1, e2 := k.newExpander(), k.newExpander()
+	e1, e2 := k.probeExpander(), k.probeExpander()
 	var b Batch
 	e1.Initial(&b)
 	seen := map[string]bool{}
@@ -121,6 +121,12 @@ func (k *Kernel[L, M]) checkSteps(e1, e2 *expander[L, M], state []byte, b *Batch
 		e2.load(state)
 		e2.sync()
 		e2.apply(a)
+		// cur's local states numbered again from their values: a handler
+		// that wrote into one (a map it shares with its copy) changed
+		// the value and not the number.
+		for p := range e2.cur.local {
+			e2.settle(&e2.cur, p)
+		}
 		return e2.encode(nil, &e2.nxt), e2.encode(nil, &e2.cur)
 	}
 	for j := range b.Succs {
@@ -146,7 +152,7 @@ func (k *Kernel[L, M]) checkSteps(e1, e2 *expander[L, M], state []byte, b *Batch
 // of a process's Local as Go names it ("p2.Seen"), else a field of the
 // states' snapshots (a channel, a counter).
 func (k *Kernel[L, M]) differ(err *NondeterminismError, x, y []byte) error {
-	ex, ey := k.newExpander(), k.newExpander()
+	ex, ey := k.probeExpander(), k.probeExpander()
 	wx, wy := ex.load(x), ey.load(y)
 	names := ex.Snapshot(x).Processes
 	for p := range wx.local {
@@ -183,4 +189,12 @@ func (k *Kernel[L, M]) differ(err *NondeterminismError, x, y []byte) error {
 		}
 	}
 	return err
+}
+
+// probeExpander is an expander that runs every handler (no step memo), so
+// that running a step again runs its handler again.
+func (k *Kernel[L, M]) probeExpander() *expander[L, M] {
+	e := k.newExpander()
+	e.noMemo = true
+	return e
 }

@@ -20,8 +20,17 @@ type expander[L, M any] struct {
 	overflow            bool  // a send in this step went over the channel bound
 	sent                Sends // what this step sent and lost
 	msg                 M     // scratch for decoding
-	typed               M     // scratch for typing a sent message
-	dirty               []int // channels of nxt the current step changed
+	// The kernel's numbered local states (localAt) and a memo of short
+	// encodings by packed word (localNumber).
+	localVals  []*localVal[L]
+	localShort memo
+	// Remembered effects of handlers (stepmemo.go); nil when the kernel's
+	// values cannot be shared. noMemo: this expander runs every handler.
+	stepMemo []stepEffect
+	rec      stepRecord
+	noMemo   bool
+	typed    M     // scratch for typing a sent message
+	dirty    []int // channels of nxt the current step changed
 	// The fingerprint (fingerprint.go): the component hashes of cur, the
 	// process whose local state the current step may change (-1: none),
 	// and per channel the last step whose fingerprint counted it.
@@ -69,6 +78,15 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	// and escape, one allocation per message sent.
 	e.typed = m
 	t := e.k.msgType(&e.typed)
+	e.scratch = e.k.pushElem(e.scratch[:0], &e.typed)
+	e.record(to, t, e.scratch)
+	e.sendElem(from, to, t, e.scratch)
+}
+
+// sendElem is a send of a message of type t whose element is elem: the
+// kernel's part of a send, for the handlers' sends and the remembered ones
+// (stepmemo.go).
+func (e *expander[L, M]) sendElem(from, to, t int, elem []byte) {
 	e.sent.ByType[t]++
 	e.k.countSent(e.w, t, 1)
 	if !e.alive(to) {
@@ -79,7 +97,7 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	ch := from*e.k.n + to
 	e.touch(ch)
 	w := e.w
-	w.chans[ch] = e.k.pushElem(w.chans[ch], &e.typed)
+	w.chans[ch] = append(w.chans[ch], elem...)
 	w.count[ch]++
 	w.changedChan(ch)
 	w.busy.add(ch)
@@ -165,6 +183,9 @@ func (e *expander[L, M]) Initial(out *Batch) {
 	e.w, w.twin = w, nil
 	for i := range k.layouts {
 		k.initial(w, i)
+		for p := range w.local {
+			e.settle(w, p)
+		}
 		e.overflow, e.sent = false, Sends{}
 		e.initial = true
 		e.emit(out, Action(i), NoFairness)
@@ -283,12 +304,19 @@ func (e *expander[L, M]) deliver(from, to int) {
 	q := e.nxt.chans[ch]
 	// e.msg, not a local: its address goes through an interface and would
 	// escape, one allocation per message.
-	e.nxt.chans[ch] = q[:copy(q, e.k.nextElem(q, &e.msg))]
+	rest := e.k.nextElem(q, &e.msg)
+	msgKey := e.k.msgKey(q, rest)
+	e.nxt.chans[ch] = q[:copy(q, rest)]
 	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)
 	}
-	e.k.alg.Receive(e.at(&e.nxt, to), &e.nxt.local[to], from, e.msg)
+	c := e.at(&e.nxt, to)
+	if !e.recall(stepDeliver, from, to, msgKey) {
+		e.k.alg.Receive(c, &e.nxt.local[to], from, e.msg)
+		e.settle(&e.nxt, to)
+		e.remember(to)
+	}
 	if e.k.shape.timers {
 		e.rearm(to, -1)
 	}
@@ -297,7 +325,12 @@ func (e *expander[L, M]) deliver(from, to int) {
 func (e *expander[L, M]) initiate(p int) {
 	e.begin()
 	e.stepProc = p
-	e.k.alg.Initiate(e.at(&e.nxt, p), &e.nxt.local[p])
+	c := e.at(&e.nxt, p)
+	if !e.recall(stepInitiate, 0, p, 0) {
+		e.k.alg.Initiate(c, &e.nxt.local[p])
+		e.settle(&e.nxt, p)
+		e.remember(p)
+	}
 	if e.k.shape.timers {
 		e.rearm(p, -1)
 	}
@@ -306,7 +339,12 @@ func (e *expander[L, M]) initiate(p int) {
 func (e *expander[L, M]) fire(p, t int) {
 	e.begin()
 	e.stepProc = p
-	e.k.timers[t].Fire(e.at(&e.nxt, p), &e.nxt.local[p])
+	c := e.at(&e.nxt, p)
+	if !e.recall(stepFire, t, p, 0) {
+		e.k.timers[t].Fire(c, &e.nxt.local[p])
+		e.settle(&e.nxt, p)
+		e.remember(p)
+	}
 	if e.k.shape.timers {
 		e.rearm(p, t)
 	}
@@ -321,6 +359,7 @@ func (e *expander[L, M]) restart(p int) {
 	nxt.restarts++
 	if k.restart != nil {
 		k.restart.OnRestart(e.at(nxt, p), &nxt.local[p])
+		e.settle(nxt, p)
 	}
 	if k.shape.timers {
 		e.rearm(p, -1) // from the crashed process's record: Init(), timer off
@@ -661,8 +700,9 @@ func (e *expander[L, M]) Sends(state []byte, ta ts.Action) []Send {
 	e.load(state)
 	e.sync()
 	r := &recorder[L, M]{expander: e, out: []Send{}}
-	e.ctx.env = r
-	defer func() { e.ctx.env = e }()
+	was := e.noMemo
+	e.ctx.env, e.noMemo = r, true // every handler runs, to be recorded
+	defer func() { e.ctx.env, e.noMemo = e, was }()
 	e.apply(Action(ta))
 	return r.out
 }

@@ -73,7 +73,11 @@ func newKeys(n int) keys {
 }
 
 // hashLocal is the hash of process p's local state, given its encoding.
-func (k *keys) hashLocal(p int, enc []byte) uint64 { return mix(pack(enc) ^ k.local[p]) }
+func (k *keys) hashLocal(p int, enc []byte) uint64 { return k.hashLocalWord(p, pack(enc)) }
+
+// hashLocalWord is hashLocal from the encoding's packed word, which a
+// numbered local state keeps (localVal).
+func (k *keys) hashLocalWord(p int, word uint64) uint64 { return mix(word ^ k.local[p]) }
 
 // hashTimers is the hash of the timers (one byte a process).
 func (k *keys) hashTimers(enc []byte) uint64 { return mix(pack(enc) ^ k.timers) }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sync/atomic"
 
@@ -26,6 +27,10 @@ type Kernel[L, M any] struct {
 	timerStart []uint8
 	maxTimer   int
 	codec      Codec[L, M]
+	localTab   *numbering[*localVal[L]] // the local states, numbered (localtable.go)
+	initLid    uint32                   // the number of Init()
+	localRefs  bool                     // L holds slices or maps: a world's local states are copies of their own
+	msgRefs    bool                     // M holds slices or maps
 	props      []Property[L, M]
 	stepMask   uint64 // bits of the step properties
 	initName   string
@@ -160,6 +165,13 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		}
 		k.codec, k.generic = ic, true
 	}
+	k.localTab = newLocalTable(k.codec)
+	k.localRefs = hasRefs(reflect.TypeFor[L]())
+	k.msgRefs = hasRefs(reflect.TypeFor[M]())
+	init := k.alg.Init()
+	if k.initLid, err = k.localTab.number(k.codec.AppendLocal(nil, &init)); err != nil {
+		return nil, fmt.Errorf("the Codec does not decode the initial local state it encoded: %w", err)
+	}
 	return k, nil
 }
 
@@ -233,11 +245,14 @@ func (k *Kernel[L, M]) Arrangements() int { return len(k.layouts) }
 func (k *Kernel[L, M]) NewExpander() ts.Expander { return k.newExpander() }
 
 func (k *Kernel[L, M]) newExpander() *expander[L, M] {
-	e := &expander[L, M]{k: k}
+	e := &expander[L, M]{k: k, localShort: newMemo()}
 	e.cur.init(k.n)
 	e.nxt.init(k.n)
 	e.h.init(k.n)
 	e.chanStamp = make([]uint32, k.n*k.n)
+	if !k.localRefs && !k.msgRefs {
+		e.stepMemo = make([]stepEffect, 1<<stepMemoBits)
+	}
 	e.stepProc = -1
 	e.ctx.env = e
 	e.guard.env = e

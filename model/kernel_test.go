@@ -217,6 +217,7 @@ func (s ws) world(k *Kernel[tLocal, tMsg]) *world[tLocal, tMsg] {
 	w.init(n)
 	w.alive, w.crashes, w.restarts = s.Alive, s.Crashes, s.Restarts
 	copy(w.local, s.Local)
+	numberLocals(k, w)
 	for pq, q := range s.Chans {
 		ch := pq[0]*n + pq[1]
 		for i := range q {
@@ -869,13 +870,23 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 		s := richState()
 		b := f.enc(s)
 		requireState(t, 4, s, f.dec(t, b))
-		// Canonical: the same state encodes to the same bytes, whatever the
-		// slices' capacities; a different state to different bytes.
+		// The same state encodes to the same bytes in one kernel, whatever
+		// the slices' capacities; a different state to different bytes.
 		w := s.world(f.k)
 		for i := range w.chans {
 			w.chans[i] = append(make([]byte, 0, 17), w.chans[i]...)
 		}
 		assert.Equal(t, b, f.e.encode(nil, w))
+		// Another kernel, which numbered other local states first, writes
+		// other numbers, but the fingerprint hashes the values' canonical
+		// encodings: the same.
+		if !f.k.generic { // the generic path numbers messages as it meets them
+			other := newFixAlg(t, f.k.alg, f.k.cfg)
+			_, err := other.k.localTab.number(other.k.codec.AppendLocal(nil, &tLocal{Busy: true, Elected: 3}))
+			require.NoError(t, err)
+			assert.NotEqual(t, b, other.e.encode(nil, s.world(other.k)), "the numbers are each kernel's")
+			assert.Equal(t, f.e.fingerprint(s.world(f.k)), other.e.fingerprint(s.world(other.k)))
+		}
 		empty := ws{Alive: 0b1111, Local: make([]tLocal, 4)}
 		requireState(t, 4, empty, f.dec(t, f.enc(empty)))
 
@@ -915,8 +926,9 @@ func TestDecodeRejectsCorruptStates(t *testing.T) {
 	b = binary.AppendUvarint(b, 0)
 	b = binary.AppendUvarint(b, 0)
 	b = append(b, 0b1111, 0)
+	locals := len(b)
 	for range 4 {
-		b = tCodecAlg{}.AppendLocal(b, &tLocal{})
+		b = binary.AppendUvarint(b, uint64(f.k.initLid))
 	}
 	b = binary.AppendUvarint(b, 1)
 	at := len(b) // the channel record: index, messages, bytes, messages
@@ -936,6 +948,13 @@ func TestDecodeRejectsCorruptStates(t *testing.T) {
 	err = f.e.decode(b, w, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "empty but listed")
+	b[at+1] = 1
+	require.NoError(t, f.e.decode(b, w, nil))
+	require.Less(t, f.k.initLid, uint32(0x7f))
+	b[locals+2] = 0x7f // a local state never numbered
+	err = f.e.decode(b, w, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "process 2's local state: a number that was never given")
 }
 
 // ---- labels and rendering ----

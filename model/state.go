@@ -239,23 +239,20 @@ func (s *sendCounts) snapshot(types []string, limit int) *SendsSnapshot {
 
 // ---- the processes ----
 
-// appendProc writes process p's record: its local state.
-func (k *Kernel[L, M]) appendProc(b []byte, w *world[L, M], p int) []byte {
-	return k.codec.AppendLocal(b, &w.local[p])
-}
-
-// readProc reads what appendProc wrote and returns the rest.
-func (k *Kernel[L, M]) readProc(b []byte, w *world[L, M], p int) ([]byte, error) {
-	return k.codec.DecodeLocal(b, &w.local[p])
-}
+// A process's record is its local state and the local state's number in
+// the kernel's localTab (lid): the encoding holds the number, decoding
+// copies the value out of the table, and the hash is the table's word.
+// Whatever sets a local state other than resetProc numbers it
+// (expander.settle).
 
 // copyProc makes process p's record and timer in w as they are in src;
 // copyProcs makes every process's.
 func (w *world[L, M]) copyProc(src *world[L, M], p int) {
-	w.local[p], w.timer[p] = src.local[p], src.timer[p]
+	w.local[p], w.lid[p], w.timer[p] = src.local[p], src.lid[p], src.timer[p]
 }
 func (w *world[L, M]) copyProcs(src *world[L, M]) {
 	copy(w.local, src.local)
+	copy(w.lid, src.lid)
 	copy(w.timer, src.timer)
 }
 
@@ -263,7 +260,7 @@ func (w *world[L, M]) copyProcs(src *world[L, M]) {
 // no election, and its timer off: after a crash, at a restart, in the
 // initial state.
 func (k *Kernel[L, M]) resetProc(w *world[L, M], p int) {
-	w.local[p], w.timer[p] = k.alg.Init(), timerOff
+	w.local[p], w.lid[p], w.timer[p] = k.alg.Init(), k.initLid, timerOff
 }
 
 // procSnapshot shows process p, with its timer in a shape with timers.
@@ -381,6 +378,15 @@ func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
 	return rest
 }
 
+// msgKey is the step memo's key of the message of the element at the head
+// of q, whose rest is rest: its bytes without the age, as a shortKey.
+func (k *Kernel[L, M]) msgKey(q, rest []byte) uint32 {
+	if k.shape.timed {
+		q = q[1:]
+	}
+	return shortKey(q[:len(q)-len(rest)])
+}
+
 // nextAged is nextElem with the element's age (0 in an untimed shape).
 func (k *Kernel[L, M]) nextAged(b []byte, m *M) (age int, rest []byte) {
 	if k.shape.timed {
@@ -476,6 +482,7 @@ func checkWidths(cfg *Config, timers, longest, sendCap int) error {
 type world[L, M any] struct {
 	head
 	local []L
+	lid   []uint32 // per process, the number of its local state
 	timer []uint8  // per process, in a timed shape: timerOff or 1 + countdown
 	chans [][]byte // chan(p,q) at p*N+q
 	count []int    // elements in each channel
@@ -494,6 +501,7 @@ type world[L, M any] struct {
 
 func (w *world[L, M]) init(n int) {
 	w.local = make([]L, n)
+	w.lid = make([]uint32, n)
 	w.timer = make([]uint8, n)
 	w.chans = make([][]byte, n*n)
 	w.count = make([]int, n*n)
@@ -553,8 +561,8 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	if k.shape.sendCap > 0 {
 		b = w.sent.appendSent(b, k.shape.types)
 	}
-	for p := range w.local {
-		b = k.appendProc(b, w, p)
+	for _, id := range w.lid {
+		b = binary.AppendUvarint(b, uint64(id))
 	}
 	if k.shape.timers {
 		b = append(b, w.timer...)
@@ -608,12 +616,27 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	for p := range w.local {
-		start := b
-		if b, err = k.readProc(b, w, p); err != nil {
+		var id int
+		if id, b, err = readUvarint(b); err != nil {
 			return err
 		}
+		if uint64(id) >= uint64(len(e.localVals)) {
+			if _, err := k.localTab.val(uint32(min(id, 1<<32-1))); err != nil {
+				return fmt.Errorf("process %d's local state: %w", p, err)
+			}
+		}
+		v := e.localAt(uint32(id))
+		w.lid[p] = uint32(id)
+		if k.localRefs {
+			// slices and maps of its own, which a handler may change
+			if _, err := k.codec.DecodeLocal(v.enc, &w.local[p]); err != nil {
+				return err
+			}
+		} else {
+			w.local[p] = v.val
+		}
 		if h != nil {
-			h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
+			h.local[p] = k.keys.hashLocalWord(p, v.word)
 		}
 	}
 	if k.shape.timers {
@@ -690,8 +713,7 @@ func readUvarint(b []byte) (int, []byte, error) {
 // hashProc is process p's component hash in w. (succFP spells it out: a
 // call per transition costs more than its two lines.)
 func (e *expander[L, M]) hashProc(w *world[L, M], p int) uint64 {
-	e.scratch = e.k.appendProc(e.scratch[:0], w, p)
-	return e.k.keys.hashLocal(p, e.scratch)
+	return e.k.keys.hashLocalWord(p, e.localAt(w.lid[p]).word)
 }
 
 // fingerprint is the fingerprint of w, from scratch.
@@ -719,8 +741,7 @@ func (e *expander[L, M]) succFP() uint64 {
 		fp += nxt.head.hash() - h.head
 	}
 	if p := e.stepProc; p >= 0 {
-		e.scratch = e.k.appendProc(e.scratch[:0], nxt, p)
-		fp += e.k.keys.hashLocal(p, e.scratch) - h.local[p]
+		fp += e.k.keys.hashLocalWord(p, e.localAt(nxt.lid[p]).word) - h.local[p]
 	}
 	if e.k.shape.timers {
 		fp += e.k.keys.hashTimers(nxt.timer) - h.timers

@@ -30,6 +30,7 @@ func TestHeadFieldsGoThroughEveryOperation(t *testing.T) {
 	base.init(k.n)
 	k.initial(&base, 0)
 	base.local[0].Busy = true
+	numberLocals(k, &base)
 	ch := 1*k.n + 2
 	base.chans[ch], base.count[ch] = k.pushElem(nil, &tMsg{opNote, 4}), 1
 	base.busy.add(ch)

@@ -1,0 +1,71 @@
+package model
+
+import "fmt"
+
+// localVal is one local state, numbered by newLocalTable: a world holds
+// each process's local state as its value and its number, so that loading
+// a state copies values out of the table instead of decoding them, and a
+// process's hash is one mix.
+type localVal[L any] struct {
+	val L
+	enc []byte // the Codec's encoding (the key)
+	// word is the local state's part of the process's component hash,
+	// which adds the position: hashLocal(p) = mix(word ^ keys.local[p]).
+	word uint64
+}
+
+// newLocalTable numbers local states by their Codec encoding.
+func newLocalTable[L, M any](c Codec[L, M]) *numbering[*localVal[L]] {
+	return newNumbering(func(key []byte) (*localVal[L], error) {
+		v := &localVal[L]{enc: key, word: pack(key)}
+		rest, err := c.DecodeLocal(key, &v.val)
+		if err != nil {
+			return nil, err
+		}
+		if len(rest) != 0 {
+			return nil, fmt.Errorf("%d bytes after a local state", len(rest))
+		}
+		return v, nil
+	})
+}
+
+// localAt is the local state numbered i.
+func (e *expander[L, M]) localAt(i uint32) *localVal[L] {
+	if int(i) < len(e.localVals) {
+		return e.localVals[i]
+	}
+	e.localVals = e.k.localTab.vals()
+	if int(i) < len(e.localVals) {
+		return e.localVals[i]
+	}
+	return e.k.localTab.mustVal(i)
+}
+
+// localNumber is the number of the local state encoded as enc, or an error
+// when enc is not one. Short encodings (under 8 bytes, which pack keeps
+// one-to-one) are remembered in the expander's memo by their packed word.
+func (e *expander[L, M]) localNumber(enc []byte) (uint32, error) {
+	var packed uint64
+	if len(enc) < 8 {
+		packed = pack(enc) | 1<<63 // never 0: pack leaves the top bit of short encodings free
+		if i, ok := e.localShort.get(packed); ok {
+			return i, nil
+		}
+	}
+	i, err := e.k.localTab.number(enc)
+	if err == nil && packed != 0 {
+		e.localShort.put(packed, i)
+	}
+	return i, err
+}
+
+// settle numbers process p's local state in w after something other than
+// resetProc set it (a handler, InitLeader).
+func (e *expander[L, M]) settle(w *world[L, M], p int) {
+	e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &w.local[p])
+	i, err := e.localNumber(e.scratch)
+	if err != nil {
+		panic(fmt.Sprintf("mcheck: the algorithm's Codec does not decode the local state it encoded: %v", err))
+	}
+	w.lid[p] = i
+}

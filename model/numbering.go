@@ -1,0 +1,146 @@
+package model
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// numbering numbers values by their canonical bytes (issue 31): the
+// channels' contents (chantable.go) and the processes' local states
+// (localtable.go). A world holds such a part as its number, so that
+// loading, copying and putting it back copies a word, and what every state
+// would otherwise compute again for the same part (decoding it, hashing
+// it, what a step makes of it) is computed once, when the part is first
+// numbered. Distinct parts are few (tens to thousands) even when states
+// are millions.
+//
+// The numbering depends on the order in which workers meet values, so
+// numbers stay inside the worlds of one kernel: a state's encoding holds
+// the values' bytes (canonical: the same in every kernel and at any worker
+// count), which decoding numbers, and fingerprints hash those bytes.
+//
+// Workers read the table without a lock through read, a view that is never
+// written again once published, as internTable does: keys the view does
+// not have take the lock, and the view is published anew after about as
+// many such calls as the table has values. The values by number are
+// published at once (known): a number is handed out only once its value
+// is readable, and stored states hold numbers.
+type numbering[V any] struct {
+	read  atomic.Pointer[numView[V]]
+	known atomic.Pointer[[]V]
+
+	mu     sync.Mutex
+	byKey  map[string]uint32 // under mu, as are values and misses
+	values []V
+	misses int
+	// make builds the value of key, under mu; it may number other keys
+	// first (numberLocked).
+	make func(key []byte) (V, error)
+}
+
+type numView[V any] struct {
+	byKey map[string]uint32
+}
+
+var errUnknownNumber = errors.New("a number that was never given")
+
+func newNumbering[V any](make func(key []byte) (V, error)) *numbering[V] {
+	t := &numbering[V]{make: make}
+	t.byKey = map[string]uint32{}
+	t.publish()
+	return t
+}
+
+// publish makes what the table has numbered so far the readers' view.
+// Under mu, or before the table is shared.
+func (t *numbering[V]) publish() {
+	vals := slices.Clip(t.values)
+	t.read.Store(&numView[V]{byKey: maps.Clone(t.byKey)})
+	t.known.Store(&vals)
+	t.misses = 0
+}
+
+// number is the number of key, given it the first time, or make's error
+// (a corrupt state).
+func (t *numbering[V]) number(key []byte) (uint32, error) {
+	if i, ok := t.read.Load().byKey[string(key)]; ok {
+		return i, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.misses++; t.misses > len(t.values)+16 {
+		defer t.publish()
+	}
+	return t.numberLocked(key)
+}
+
+// numberLocked is number under mu.
+func (t *numbering[V]) numberLocked(key []byte) (uint32, error) {
+	if i, ok := t.byKey[string(key)]; ok {
+		return i, nil
+	}
+	key = slices.Clone(key) // the caller's buffer; the value may keep it
+	v, err := t.make(key)
+	if err != nil {
+		return 0, err
+	}
+	i := uint32(len(t.values))
+	t.values = append(t.values, v)
+	t.byKey[string(key)] = i
+	vals := slices.Clip(t.values) // later appends write past its end
+	t.known.Store(&vals)
+	return i, nil
+}
+
+// val is the value numbered i.
+func (t *numbering[V]) val(i uint32) (V, error) {
+	if vs := *t.known.Load(); int(i) < len(vs) {
+		return vs[i], nil
+	}
+	var zero V
+	return zero, errUnknownNumber
+}
+
+// vals is the readers' view of the values: an expander keeps it and
+// indexes it, and takes it again when it meets a number it does not have
+// (a call on a generic table per lookup measured 4% of a step).
+func (t *numbering[V]) vals() []V { return *t.known.Load() }
+
+// mustVal is val for a number the kernel itself gave.
+func (t *numbering[V]) mustVal(i uint32) V {
+	v, err := t.val(i)
+	if err != nil {
+		panic("mcheck: internal error: " + err.Error())
+	}
+	return v
+}
+
+// memo remembers numbers by a key that is never 0, as a cache that keeps
+// the last key of each slot: a lookup is a multiply, a load and a compare,
+// against a Go map's hash and probe (a tenth of a search's time went to
+// mapaccess for these lookups). A key it has forgotten is looked up again
+// where it came from.
+type memo struct{ slots []memoSlot }
+
+type memoSlot struct {
+	key uint64
+	val uint32
+}
+
+const memoBits = 10
+
+func newMemo() memo { return memo{slots: make([]memoSlot, 1<<memoBits)} }
+
+func (m memo) slot(key uint64) *memoSlot {
+	return &m.slots[(key*0x9e3779b97f4a7c15)>>(64-memoBits)]
+}
+
+func (m memo) get(key uint64) (uint32, bool) {
+	s := m.slot(key)
+	return s.val, s.key == key
+}
+
+func (m memo) put(key uint64, val uint32) { *m.slot(key) = memoSlot{key, val} }
