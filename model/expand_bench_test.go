@@ -11,7 +11,8 @@ import (
 	"github.com/mcheck/mcheck/specs"
 )
 
-// The two configurations of the SPIN comparison (BENCHMARKS.md).
+// The two configurations of the SPIN comparison (BENCHMARKS.md), then one
+// of every other algorithm and a timed one (BenchmarkExpand).
 var benchConfigs = []struct {
 	name string
 	algo string
@@ -19,6 +20,17 @@ var benchConfigs = []struct {
 }{
 	{"bully-n4-boot", "bully", model.Config{N: 4}},
 	{"chang-roberts-n4-crash-any", "chang-roberts", model.Config{N: 4, MaxCrashes: 3}},
+}
+
+var moreBenchConfigs = []struct {
+	name string
+	algo string
+	cfg  model.Config
+}{
+	{"ring-n4-crash-any", "ring", model.Config{N: 4, MaxCrashes: 3}},
+	{"lelann-n4-crash-any", "lelann", model.Config{N: 4, MaxCrashes: 3}},
+	{"hirschberg-sinclair-n4-crash-1", "hirschberg-sinclair", model.Config{N: 4, MaxCrashes: 1}},
+	{"bully-n4-crash-any-sync", "bully", model.Config{N: 4, MaxCrashes: 3, Timing: model.Sync}},
 }
 
 // benchStates is a fixed sample of a system's reachable states: the first
@@ -64,7 +76,7 @@ func benchStates(b testing.TB, algo string, cfg model.Config, n int) (model.Syst
 // variant is what the explorer pays for a successor it has seen before:
 // the step and its incremental fingerprint, no encoding, no predicates.
 func BenchmarkExpand(b *testing.B) {
-	for _, c := range benchConfigs {
+	for _, c := range append(benchConfigs, moreBenchConfigs...) {
 		b.Run(c.name, func(b *testing.B) { benchExpand(b, c.algo, c.cfg, false) })
 		b.Run(c.name+"/lazy", func(b *testing.B) { benchExpand(b, c.algo, c.cfg, true) })
 	}
