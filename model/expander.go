@@ -305,7 +305,7 @@ func (e *expander[L, M]) deliver(from, to int) {
 	// e.msg, not a local: its address goes through an interface and would
 	// escape, one allocation per message.
 	rest := e.k.nextElem(q, &e.msg)
-	msgKey := e.k.msgKey(q, rest)
+	msgKey := e.k.headKey(q, rest)
 	e.nxt.chans[ch] = q[:copy(q, rest)]
 	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {

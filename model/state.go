@@ -378,13 +378,13 @@ func (k *Kernel[L, M]) nextElem(b []byte, m *M) []byte {
 	return rest
 }
 
-// msgKey is the step memo's key of the message of the element at the head
-// of q, whose rest is rest: its bytes without the age, as a shortKey.
-func (k *Kernel[L, M]) msgKey(q, rest []byte) uint32 {
+// headKey is the step memo's key of the message of the element at the head
+// of q, whose rest is rest: its bytes without the age (msgKey).
+func (k *Kernel[L, M]) headKey(q, rest []byte) uint64 {
 	if k.shape.timed {
 		q = q[1:]
 	}
-	return shortKey(q[:len(q)-len(rest)])
+	return msgKey(q[:len(q)-len(rest)])
 }
 
 // nextAged is nextElem with the element's age (0 in an untimed shape).

@@ -14,8 +14,9 @@ package model
 // Not remembered: steps of algorithms whose local states or messages hold
 // slices or maps (a remembered value would be shared), restarts (rare),
 // expanders that record sends or probe determinism (noMemo), and effects
-// beyond the memo's fixed room (more than maxMemoSends sends, an element
-// longer than 3 bytes, inputs too wide for the key).
+// beyond the memo's fixed room (more than maxMemoSends sends, a message
+// longer than 6 bytes or an element longer than 7, inputs too wide for the
+// key).
 
 // Step kinds in the memo's key.
 const (
@@ -42,7 +43,7 @@ type stepEffect struct {
 
 type memoSend struct {
 	to, typ, len uint8
-	elem         [3]byte
+	elem         [7]byte
 }
 
 // stepRecord is the effect being recorded while a handler runs.
@@ -53,14 +54,15 @@ type stepRecord struct {
 	slot *stepEffect
 }
 
-// shortKey is a key for up to 3 bytes, never 0; 0 when b is longer.
-func shortKey(b []byte) uint32 {
-	if len(b) > 3 {
+// msgKey is the memo's key of a message of up to 6 bytes, b: 51 bits,
+// never 0; 0 when b is longer.
+func msgKey(b []byte) uint64 {
+	if len(b) > 6 {
 		return 0
 	}
-	k := uint32(1)<<26 | uint32(len(b))<<24
+	k := uint64(1)<<50 | uint64(len(b))<<48
 	for i, c := range b {
-		k |= uint32(c) << (8 * i)
+		k |= uint64(c) << (8 * i)
 	}
 	return k
 }
@@ -70,19 +72,21 @@ func shortKey(b []byte) uint32 {
 // state before the step, and takes it when remembered. Otherwise it
 // starts recording (when the step can be remembered) and reports false:
 // the caller runs the handler, settles and calls remember.
-func (e *expander[L, M]) recall(kind, arg, p int, msgKey uint32) bool {
+func (e *expander[L, M]) recall(kind, arg, p int, msg uint64) bool {
 	e.rec.on = false
 	if e.noMemo || e.stepMemo == nil {
 		return false
 	}
 	w := &e.nxt
 	lid, lay := w.lid[p], w.lay
-	if (kind == stepDeliver && msgKey == 0) || lay >= 1<<20 || arg >= 1<<8 {
+	if (kind == stepDeliver && msg == 0) || lay >= 1<<20 || arg >= 1<<8 || lid >= 1<<24 {
 		return false
 	}
+	// a: marker, kind (2 bits), arg (8), p (5), lid (24), the message's
+	// low 24 bits; b: alive (16), lay (20), the message's other 27 bits.
 	key := stepKey{
-		a: 1<<63 | uint64(kind)<<56 | uint64(arg)<<48 | uint64(p)<<40 | uint64(lid),
-		b: w.alive | uint64(lay)<<16 | uint64(msgKey)<<36,
+		a: 1<<63 | uint64(kind)<<61 | uint64(arg)<<53 | uint64(p)<<48 | uint64(lid)<<24 | msg&(1<<24-1),
+		b: w.alive | uint64(lay)<<16 | msg>>24<<36,
 	}
 	slot := &e.stepMemo[((key.a^key.b*0x9e3779b97f4a7c15)*0xc2b2ae3d27d4eb4f)>>(64-stepMemoBits)]
 	if slot.key != key {
@@ -107,7 +111,7 @@ func (e *expander[L, M]) record(to, t int, elem []byte) {
 	if !r.on || !r.ok {
 		return
 	}
-	if r.eff.n == maxMemoSends || len(elem) > 3 {
+	if r.eff.n == maxMemoSends || len(elem) > len(memoSend{}.elem) {
 		r.ok = false
 		return
 	}
