@@ -62,6 +62,9 @@ func (e *expander[L, M]) localNumber(enc []byte) (uint32, error) {
 // settle numbers process p's local state in w after something other than
 // resetProc set it (a handler, InitLeader).
 func (e *expander[L, M]) settle(w *world[L, M], p int) {
+	if e.k.localRefs {
+		return // written by value
+	}
 	e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &w.local[p])
 	i, err := e.localNumber(e.scratch)
 	if err != nil {

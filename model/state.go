@@ -243,7 +243,11 @@ func (s *sendCounts) snapshot(types []string, limit int) *SendsSnapshot {
 // the kernel's localTab (lid): the encoding holds the number, decoding
 // copies the value out of the table, and the hash is the table's word.
 // Whatever sets a local state other than resetProc numbers it
-// (expander.settle).
+// (expander.settle). Local states that hold slices or maps (localRefs)
+// are written by value instead, as the Codec encodes them, and decoded
+// afresh: a handler that writes into the old state's map then changes
+// what the state's successors encode, which the replay of a counterexample
+// finds (TestReplayDiagnosesTheAlgorithmsFault), as before numbering.
 
 // copyProc makes process p's record and timer in w as they are in src;
 // copyProcs makes every process's.
@@ -561,8 +565,12 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	if k.shape.sendCap > 0 {
 		b = w.sent.appendSent(b, k.shape.types)
 	}
-	for _, id := range w.lid {
-		b = binary.AppendUvarint(b, uint64(id))
+	for p, id := range w.lid {
+		if k.localRefs {
+			b = k.codec.AppendLocal(b, &w.local[p])
+		} else {
+			b = binary.AppendUvarint(b, uint64(id))
+		}
 	}
 	if k.shape.timers {
 		b = append(b, w.timer...)
@@ -616,6 +624,17 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	for p := range w.local {
+		if k.localRefs {
+			// By value, as the Codec writes it (see localRefs).
+			start := b
+			if b, err = k.codec.DecodeLocal(b, &w.local[p]); err != nil {
+				return err
+			}
+			if h != nil {
+				h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
+			}
+			continue
+		}
 		var id int
 		if id, b, err = readUvarint(b); err != nil {
 			return err
@@ -626,15 +645,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			}
 		}
 		v := e.localAt(uint32(id))
-		w.lid[p] = uint32(id)
-		if k.localRefs {
-			// slices and maps of its own, which a handler may change
-			if _, err := k.codec.DecodeLocal(v.enc, &w.local[p]); err != nil {
-				return err
-			}
-		} else {
-			w.local[p] = v.val
-		}
+		w.lid[p], w.local[p] = uint32(id), v.val
 		if h != nil {
 			h.local[p] = k.keys.hashLocalWord(p, v.word)
 		}
@@ -713,6 +724,10 @@ func readUvarint(b []byte) (int, []byte, error) {
 // hashProc is process p's component hash in w. (succFP spells it out: a
 // call per transition costs more than its two lines.)
 func (e *expander[L, M]) hashProc(w *world[L, M], p int) uint64 {
+	if e.k.localRefs {
+		e.scratch = e.k.codec.AppendLocal(e.scratch[:0], &w.local[p])
+		return e.k.keys.hashLocal(p, e.scratch)
+	}
 	return e.k.keys.hashLocalWord(p, e.localAt(w.lid[p]).word)
 }
 
@@ -741,7 +756,7 @@ func (e *expander[L, M]) succFP() uint64 {
 		fp += nxt.head.hash() - h.head
 	}
 	if p := e.stepProc; p >= 0 {
-		fp += e.k.keys.hashLocalWord(p, e.localAt(nxt.lid[p]).word) - h.local[p]
+		fp += e.hashProc(nxt, p) - h.local[p]
 	}
 	if e.k.shape.timers {
 		fp += e.k.keys.hashTimers(nxt.timer) - h.timers
