@@ -306,7 +306,7 @@ func (e *expander[L, M]) deliver(from, to int) {
 	// escape, one allocation per message.
 	rest := e.k.nextElem(q, &e.msg)
 	msgKey := e.k.headKey(q, rest)
-	e.nxt.chans[ch] = q[:copy(q, rest)]
+	e.nxt.chans[ch] = rest // a view (copyChan)
 	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)

@@ -330,16 +330,47 @@ const _ uint = 1<<chanIndexBits - MaxN*MaxN
 // A message's age is one byte before it (timed shapes).
 const maxAge = 1<<8 - 1
 
-// copyChan makes channel ch of w as it is in src; the caller makes busy
+// Channels are copied on write. A world's channel is a slice of bytes
+// that may share its array with the other world of its expander: sync and
+// begin make nxt's channels views of cur's, without copying, and a step
+// changes a channel of nxt only in ways that leave every view's bytes as
+// they are: a delivery takes a shorter view (the rest), a send appends
+// past the view's end (nxt's end is never before cur's: it is cur's, a
+// suffix of it, or past it), a crash takes an empty view at the end, and
+// a tick, which changes bytes, copies into nxt's own array first. cur's
+// channels are always in cur's own arrays (decode, and copyFromOwn, which
+// makes cur a copy of nxt in the synchronous schedule), with room to
+// append after them once a channel was busy in cur, so that most sends of
+// nxt need no new array.
+
+// ownSlack is the room an own array keeps after a channel's bytes.
+const ownSlack = 64
+
+// copyChan makes channel ch of w a view of src's; the caller makes busy
 // follow (copyFrom copies the whole set).
 func (w *world[L, M]) copyChan(src *world[L, M], ch int) {
-	w.chans[ch] = append(w.chans[ch][:0], src.chans[ch]...)
+	w.chans[ch], w.count[ch] = src.chans[ch], src.count[ch]
+}
+
+// copyChanOwn makes channel ch of w a copy of src's in w's own array.
+func (w *world[L, M]) copyChanOwn(src *world[L, M], ch int) {
+	w.setOwn(ch, src.chans[ch])
 	w.count[ch] = src.count[ch]
 }
 
-// clearChan empties channel ch of w.
+// setOwn makes channel ch of w the bytes b, copied into w's own array
+// (b may be a view of it: append copies as memmove does).
+func (w *world[L, M]) setOwn(ch int, b []byte) {
+	if cap(w.own[ch]) < len(b)+ownSlack {
+		w.own[ch] = make([]byte, 0, 2*len(b)+ownSlack)
+	}
+	w.own[ch] = append(w.own[ch][:0], b...)
+	w.chans[ch] = w.own[ch]
+}
+
+// clearChan empties channel ch of w: an empty view at its end.
 func (w *world[L, M]) clearChan(ch int) {
-	w.chans[ch], w.count[ch] = w.chans[ch][:0], 0
+	w.chans[ch], w.count[ch] = w.chans[ch][len(w.chans[ch]):], 0
 	w.busy.remove(ch)
 }
 
@@ -406,10 +437,10 @@ func (k *Kernel[L, M]) nextAged(b []byte, m *M) (age int, rest []byte) {
 func (w *world[L, M]) headAge(ch int) int { return int(w.chans[ch][0]) }
 
 // ageChan is a tick on channel ch of w, in a timed shape: every
-// element's age becomes min(age+1, D). The bytes are w's own (copyChan
-// and decode copy them), so they change in place.
+// element's age becomes min(age+1, D), in w's own array.
 func (e *expander[L, M]) ageChan(w *world[L, M], ch int) {
 	d := uint8(e.k.cfg.Delay)
+	w.setOwn(ch, w.chans[ch])
 	for b := w.chans[ch]; len(b) > 0; {
 		if b[0] < d {
 			b[0]++
@@ -488,7 +519,8 @@ type world[L, M any] struct {
 	local []L
 	lid   []uint32 // per process, the number of its local state
 	timer []uint8  // per process, in a timed shape: timerOff or 1 + countdown
-	chans [][]byte // chan(p,q) at p*N+q
+	chans [][]byte // chan(p,q) at p*N+q: a view, copied on write (copyChan)
+	own   [][]byte // per channel, the world's own array
 	count []int    // elements in each channel
 	busy  chanSet  // the non-empty channels
 	// msgs caches the decoded messages of the channels in decoded, for
@@ -508,6 +540,7 @@ func (w *world[L, M]) init(n int) {
 	w.lid = make([]uint32, n)
 	w.timer = make([]uint8, n)
 	w.chans = make([][]byte, n*n)
+	w.own = make([][]byte, n*n) // made by setOwn: most of N² channels stay empty
 	w.count = make([]int, n*n)
 	w.msgs = make([][]M, n*n)
 }
@@ -518,12 +551,22 @@ func (w *world[L, M]) changedChan(ch int) {
 	w.changed.add(ch)
 }
 
-// copyFrom makes w a copy of src.
+// copyFrom makes w a copy of src whose channels are views of src's.
 func (w *world[L, M]) copyFrom(src *world[L, M]) {
 	w.head = src.head
 	w.copyProcs(src)
 	for ch := range w.busy.union(src.busy).all() {
 		w.copyChan(src, ch)
+	}
+	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
+}
+
+// copyFromOwn makes w a copy of src in w's own arrays.
+func (w *world[L, M]) copyFromOwn(src *world[L, M]) {
+	w.head = src.head
+	w.copyProcs(src)
+	for ch := range w.chans {
+		w.copyChanOwn(src, ch)
 	}
 	w.busy, w.decoded, w.changed = src.busy, chanSet{}, chanSet{}
 }
@@ -659,12 +702,14 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	for ch := range w.busy.all() {
-		w.clearChan(ch)
+		// cur's channels in its own arrays (see copyChan); the others
+		// are already (init, setOwn).
+		w.chans[ch], w.count[ch] = w.own[ch][:0], 0
 		if h != nil {
 			h.chans[ch] = 0
 		}
 	}
-	w.decoded = chanSet{}
+	w.busy, w.decoded = chanSet{}, chanSet{}
 	nonEmpty := 0
 	if nonEmpty, b, err = readUvarint(b); err != nil {
 		return err
@@ -689,7 +734,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		if count == 0 {
 			return fmt.Errorf("channel %d is empty but listed", ch)
 		}
-		w.chans[ch] = append(w.chans[ch][:0], b[:size]...)
+		w.setOwn(ch, b[:size])
 		w.count[ch] = count
 		w.busy.add(ch)
 		if h != nil {

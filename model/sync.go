@@ -102,7 +102,7 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 		run.Steps = append(run.Steps, SyncStep{Round: round, Action: a, State: state, Sent: e.sent})
 		run.Sent.Add(e.sent)
 		run.Latency = round
-		e.cur.copyFrom(&e.nxt)
+		e.cur.copyFromOwn(&e.nxt)
 		e.sync()
 		return true
 	}
