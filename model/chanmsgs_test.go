@@ -17,7 +17,7 @@ func TestChanSeesTheChannelsOfEveryStep(t *testing.T) {
 	const n = 3
 	fresh := func(v *View[tLocal, tMsg]) bool {
 		for ch := range v.w.chans {
-			if !slices.Equal(v.k.decodeChan(nil, v.w.chans[ch]), v.Chan(ch/n, ch%n)) {
+			if !slices.Equal(v.k.decodeChan(nil, v.w.chans[ch], v.w.count[ch]), v.Chan(ch/n, ch%n)) {
 				return false
 			}
 		}

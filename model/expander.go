@@ -601,13 +601,18 @@ func (e *expander[L, M]) steps(a Action) uint64 {
 }
 
 // decodeChan appends the messages of channel b to dst, head first.
-func (k *Kernel[L, M]) decodeChan(dst []M, b []byte) []M {
+func (k *Kernel[L, M]) decodeChan(dst []M, b []byte, count int) []M {
 	var zero M
-	for len(b) > 0 {
+	// count messages, not "until the bytes end": a message may encode to
+	// no bytes at all.
+	for range count {
 		// Into dst itself: a local's address would go through the codec
 		// interface and escape, an allocation per message.
 		dst = append(dst, zero)
 		b = k.nextElem(b, &dst[len(dst)-1])
+	}
+	if len(b) != 0 {
+		panic(fmt.Sprintf("mcheck: internal error: %d bytes after a channel's %d messages", len(b), count))
 	}
 	return dst
 }
@@ -630,7 +635,7 @@ func (k *Kernel[L, M]) decodeMsgs(w *world[L, M], ch int) {
 	if t := w.twin; t != nil && !w.changed.has(ch) {
 		w.msgs[ch] = append(w.msgs[ch][:0], k.chanMsgs(t, ch)...)
 	} else {
-		w.msgs[ch] = k.decodeChan(w.msgs[ch][:0], w.chans[ch])
+		w.msgs[ch] = k.decodeChan(w.msgs[ch][:0], w.chans[ch], w.count[ch])
 	}
 	w.decoded.add(ch)
 }
@@ -674,7 +679,8 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 	case KindDeliver:
 		s.Process, s.Alias = lay.ids[a.Q()], lay.alias(a.Q())
 		s.Peer, s.PeerAlias = lay.ids[p], lay.alias(p)
-		if q := w.chans[p*k.n+a.Q()]; len(q) > 0 {
+		if ch := p*k.n + a.Q(); w.count[ch] > 0 {
+			q := w.chans[ch]
 			k.nextElem(q, &e.msg)
 			m := k.elemValue(e.msg)
 			s.Msg = &m

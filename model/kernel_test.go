@@ -249,7 +249,7 @@ func wsOf(k *Kernel[tLocal, tMsg], w *world[tLocal, tMsg]) ws {
 	n := len(w.local)
 	s := ws{Alive: w.alive, Local: slices.Clone(w.local), Crashes: w.crashes, Restarts: w.restarts}
 	for i, q := range w.chans {
-		ms := k.decodeChan(nil, q)
+		ms := k.decodeChan(nil, q, w.count[i])
 		if w.count[i] != len(ms) {
 			panic(fmt.Sprintf("channel %d: count %d, %d messages", i, w.count[i], len(ms)))
 		}
@@ -940,7 +940,7 @@ func TestDecodeRejectsCorruptStates(t *testing.T) {
 	assert.Contains(t, err.Error(), "channel index 16 out of range")
 	b[at] = 15 // the last channel is fine
 	require.NoError(t, f.e.decode(b, w, nil))
-	assert.Equal(t, []tMsg{note(1)}, f.k.decodeChan(nil, w.chans[15]))
+	assert.Equal(t, []tMsg{note(1)}, f.k.decodeChan(nil, w.chans[15], 1))
 	assert.Equal(t, 1, w.count[15])
 	b[at+2] = byte(len(msg) + 1) // more bytes than there are
 	assert.Error(t, f.e.decode(b, w, nil))

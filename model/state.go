@@ -459,7 +459,8 @@ func (k *Kernel[L, M]) chanSnapshot(w *world[L, M], ch int) ChannelSnapshot {
 	from, to := ch/k.n, ch%k.n
 	c := ChannelSnapshot{From: lay.ids[from], To: lay.ids[to], FromAlias: lay.alias(from), ToAlias: lay.alias(to)}
 	var m M
-	for b := w.chans[ch]; len(b) > 0; {
+	b := w.chans[ch]
+	for range w.count[ch] { // count, not bytes: a message may encode to none
 		var age int
 		age, b = k.nextAged(b, &m)
 		c.Messages = append(c.Messages, k.elemValue(m))
