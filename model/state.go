@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"errors"
 	"fmt"
 	"slices"
@@ -702,15 +703,20 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			h.timers = k.keys.hashTimers(w.timer)
 		}
 	}
-	for ch := range w.busy.all() {
-		// cur's channels in its own arrays (see copyChan); the others
-		// are already (init, setOwn).
-		w.chans[ch], w.count[ch] = w.own[ch][:0], 0
-		if h != nil {
-			h.chans[ch] = 0
+	// The channels the world held before, emptied into its own arrays
+	// (see copyChan); the others are already. A loop over the set's words:
+	// busy.all's iterator cost a tenth of decoding here.
+	for i, word := range w.busy {
+		for ; word != 0; word &= word - 1 {
+			ch := i<<6 | bits.TrailingZeros64(word)
+			w.chans[ch], w.count[ch] = w.own[ch][:0], 0
+			if h != nil {
+				h.chans[ch] = 0
+			}
 		}
 	}
 	w.busy, w.decoded = chanSet{}, chanSet{}
+	var chansFP uint64
 	nonEmpty := 0
 	if nonEmpty, b, err = readUvarint(b); err != nil {
 		return err
@@ -740,6 +746,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		w.busy.add(ch)
 		if h != nil {
 			h.chans[ch] = k.keys.hashChan(ch, count, b[:size])
+			chansFP += h.chans[ch]
 		}
 		b = b[size:]
 	}
@@ -748,12 +755,9 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	}
 	if h != nil {
 		h.head = w.head.hash()
-		h.fp = h.head + h.timers
+		h.fp = h.head + h.timers + chansFP
 		for _, x := range h.local {
 			h.fp += x
-		}
-		for ch := range w.busy.all() {
-			h.fp += h.chans[ch]
 		}
 	}
 	return nil
