@@ -60,7 +60,9 @@ func (e *expander[L, M]) localNumber(enc []byte) (uint32, error) {
 }
 
 // settle numbers process p's local state in w after something other than
-// resetProc set it (a handler, InitLeader).
+// resetProc set it (a handler, InitLeader), and makes it the numbered
+// value: what the encoding says, whether the step ran its handler or took
+// a remembered effect (a Codec that drops a field drops it at once).
 func (e *expander[L, M]) settle(w *world[L, M], p int) {
 	if e.k.localRefs {
 		return // written by value
@@ -70,5 +72,5 @@ func (e *expander[L, M]) settle(w *world[L, M], p int) {
 	if err != nil {
 		panic(fmt.Sprintf("mcheck: the algorithm's Codec does not decode the local state it encoded: %v", err))
 	}
-	w.lid[p] = i
+	w.lid[p], w.local[p] = i, e.localAt(i).val
 }
