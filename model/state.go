@@ -2,9 +2,9 @@ package model
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
