@@ -183,8 +183,10 @@ func (e *expander[L, M]) Initial(out *Batch) {
 	e.w, w.twin = w, nil
 	for i := range k.layouts {
 		k.initial(w, i)
-		for p := range w.local {
-			e.settle(w, p)
+		if k.cfg.InitialLeader { // InitLeader's local states; resetProc numbered the others
+			for p := range w.local {
+				e.settle(w, p)
+			}
 		}
 		e.overflow, e.sent = false, Sends{}
 		e.initial = true
@@ -305,14 +307,14 @@ func (e *expander[L, M]) deliver(from, to int) {
 	// e.msg, not a local: its address goes through an interface and would
 	// escape, one allocation per message.
 	rest := e.k.nextElem(q, &e.msg)
-	msgKey := e.k.headKey(q, rest)
+	head := e.k.headKey(q, rest)
 	e.nxt.chans[ch] = rest // a view (copyChan)
 	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)
 	}
 	c := e.at(&e.nxt, to)
-	if !e.recall(stepDeliver, from, to, msgKey) {
+	if !e.recall(stepDeliver, from, to, head) {
 		e.k.alg.Receive(c, &e.nxt.local[to], from, e.msg)
 		e.settle(&e.nxt, to)
 		e.remember(to)

@@ -3,7 +3,8 @@ package model
 import "encoding/binary"
 
 // A state's fingerprint is the sum (mod 2^64) of one 64-bit hash per
-// component of its canonical encoding (the parts of state.go): the head
+// component, each hashed from its canonical encoding (the parts of
+// state.go; a local state's from its Codec bytes, not its number): the head
 // (head.hash), each process's record (seeded by its position) and each
 // non-empty channel (seeded by the channel's index). A step changes the
 // head, one process and a few channels, so a successor's

@@ -8,28 +8,26 @@ import (
 	"sync/atomic"
 )
 
-// numbering numbers values by their canonical bytes (issue 31): the
-// channels' contents (chantable.go) and the processes' local states
-// (localtable.go). A world holds such a part as its number, so that
-// loading, copying and putting it back copies a word, and what every state
-// would otherwise compute again for the same part (decoding it, hashing
-// it, what a step makes of it) is computed once, when the part is first
-// numbered. Distinct parts are few (tens to thousands) even when states
-// are millions.
+// numbering numbers values by their canonical bytes (issue 31), for the
+// processes' local states (localtable.go): a state holds each as its
+// number, so that what every state would otherwise compute again for the
+// same value (decoding it, hashing it) is computed once, when the value is
+// first numbered. Distinct local states are few (tens to thousands) even
+// when states are millions.
 //
-// The numbering depends on the order in which workers meet values, so
-// numbers stay inside the worlds of one kernel: a state's encoding holds
-// the values' bytes (canonical: the same in every kernel and at any worker
-// count), which decoding numbers, and fingerprints hash those bytes.
+// The numbering depends on the order in which workers meet values, so an
+// encoding that holds numbers is read only by the kernel that wrote it;
+// fingerprints hash the values' canonical bytes, the same in every kernel
+// and at any worker count.
 //
-// Workers read the table without a lock through read, a view that is never
-// written again once published, as internTable does: keys the view does
-// not have take the lock, and the view is published anew after about as
-// many such calls as the table has values. The values by number are
-// published at once (known): a number is handed out only once its value
-// is readable, and stored states hold numbers.
+// Workers read the table without a lock through read, an index that is
+// never written again once published, as internTable does: keys it does
+// not have take the lock, and it is published anew after about as many
+// such calls as the table has values. The values by number are published
+// at once (known): a number is handed out only once its value is readable,
+// and stored states hold numbers.
 type numbering[V any] struct {
-	read  atomic.Pointer[numView[V]]
+	read  atomic.Pointer[map[string]uint32]
 	known atomic.Pointer[[]V]
 
 	mu     sync.Mutex
@@ -39,10 +37,6 @@ type numbering[V any] struct {
 	// make builds the value of key, under mu; it may number other keys
 	// first (numberLocked).
 	make func(key []byte) (V, error)
-}
-
-type numView[V any] struct {
-	byKey map[string]uint32
 }
 
 var errUnknownNumber = errors.New("a number that was never given")
@@ -57,8 +51,8 @@ func newNumbering[V any](make func(key []byte) (V, error)) *numbering[V] {
 // publish makes what the table has numbered so far the readers' view.
 // Under mu, or before the table is shared.
 func (t *numbering[V]) publish() {
-	vals := slices.Clip(t.values)
-	t.read.Store(&numView[V]{byKey: maps.Clone(t.byKey)})
+	vals, index := slices.Clip(t.values), maps.Clone(t.byKey)
+	t.read.Store(&index)
 	t.known.Store(&vals)
 	t.misses = 0
 }
@@ -66,7 +60,7 @@ func (t *numbering[V]) publish() {
 // number is the number of key, given it the first time, or make's error
 // (a corrupt state).
 func (t *numbering[V]) number(key []byte) (uint32, error) {
-	if i, ok := t.read.Load().byKey[string(key)]; ok {
+	if i, ok := (*t.read.Load())[string(key)]; ok {
 		return i, nil
 	}
 	t.mu.Lock()
@@ -120,9 +114,9 @@ func (t *numbering[V]) mustVal(i uint32) V {
 
 // memo remembers numbers by a key that is never 0, as a cache that keeps
 // the last key of each slot: a lookup is a multiply, a load and a compare,
-// against a Go map's hash and probe (a tenth of a search's time went to
-// mapaccess for these lookups). A key it has forgotten is looked up again
-// where it came from.
+// against a Go map's hash and probe (Go maps for such lookups took about a
+// tenth of a search, measured when channel contents were numbered too). A
+// key it has forgotten is looked up again where it came from.
 type memo struct{ slots []memoSlot }
 
 type memoSlot struct {

@@ -25,11 +25,12 @@ import (
 //     arrangement of IDs, gst): a value copied by assignment, compared by
 //     head.same and hashed as one component.
 //   - the processes: per position, its record (the algorithm's local
-//     state), copied, reset, encoded and hashed one at a time as one
+//     state, and its number in the kernel's localTab, which the encoding
+//     holds), copied, reset, encoded and hashed one at a time as one
 //     component each (a step changes its own process's record only).
 //   - the channels: chan(p,q) at p*N+q, a FIFO of elements kept encoded
-//     back to back, head first, with their number; copied, cleared,
-//     encoded and hashed as one component each. An element (a message,
+//     back to back, head first, with their number; copied (on write, see
+//     copyChan), cleared, encoded and hashed as one component each. An element (a message,
 //     and its age) is written, read and shown only by pushElem (send),
 //     nextElem and nextAged (deliver, chanMsgs, labels, snapshots),
 //     headAge, ageChan and elemValue.
