@@ -229,6 +229,48 @@ func (g *oGraph) coReach(target func(int) bool) []bool {
 // positive cost from which a target is reachable); ok is false when no
 // target is reachable. Bellman-Ford on states that reach a target: costs
 // are non-negative, so a relaxation in round |V| means a positive cycle.
+// figureAgrees checks a measure's figure against the oracle graph g, whose
+// runs end where q holds, with cost per step: its min, max and
+// unboundedness (when the graph has complete runs, as the figure says),
+// and its witnesses: runs that end where q holds and cost the min or max,
+// shortest among those, or, for an unbounded max, lassos whose cycle
+// costs and can still reach q. It returns the oracle's extremes.
+func figureAgrees(t *testing.T, g *oGraph, q func(int) bool, cost func(oEdge) int, fig *explore.Figure, complete bool, name string) (lo, hi int, unb, ok bool) {
+	t.Helper()
+	lo, hi, unb, ok = g.extremes(q, cost)
+	require.Equal(t, ok, complete, name)
+	if !ok {
+		return
+	}
+	assert.Equal(t, lo, fig.Min, "%s: min", name)
+	assert.Equal(t, unb, fig.Unbounded, "%s: unbounded", name)
+	if !unb {
+		assert.Equal(t, hi, fig.Max, "%s: max", name)
+	}
+	for _, w := range []struct {
+		run      *explore.Trace
+		want     int
+		maximise bool
+	}{{&fig.MinRun, lo, false}, {&fig.MaxRun, hi, true}} {
+		at, total, inCycle := g.costOf(t, w.run, cost)
+		if w.run.CycleStart >= 0 {
+			require.True(t, unb && w.maximise, name)
+			assert.Equal(t, string(w.run.Steps[w.run.CycleStart].State), string(w.run.Final().State), "%s: the lasso closes", name)
+			assert.Positive(t, inCycle, "%s: the lasso's cycle counts", name)
+			assert.True(t, g.coReach(q)[at], "%s: a quiescent state is reachable from the cycle", name)
+			continue
+		}
+		if w.maximise && unb {
+			assert.Fail(t, "the maximum is unbounded, but its witness is no lasso", name)
+			continue
+		}
+		assert.True(t, q(at), "%s: the witness ends in a quiescent state, not one the bound stopped", name)
+		assert.Equal(t, w.want, total, name)
+		assert.Equal(t, g.shortestAttaining(q, cost, w.maximise), len(w.run.Steps)-1, "%s: a shortest witness", name)
+	}
+	return
+}
+
 func (g *oGraph) extremes(target func(int) bool, cost func(oEdge) int) (lo, hi int, unbounded, ok bool) {
 	live := g.coReach(target)
 	n := len(g.states)
@@ -378,37 +420,13 @@ func TestMeasuresIgnoreStatesTheBoundStoppedAgainstAnOracle(t *testing.T) {
 			fig  *explore.Figure
 			cost func(oEdge) int
 		}{{&m.Total, func(e oEdge) int { return e.sends }}, {&m.Lost, func(e oEdge) int { return e.lost }}} {
-			lo, hi, unb, ok := g.extremes(q, f.cost)
-			require.Equal(t, ok, m.CompleteRuns, name)
+			lo, hi, unb, ok := figureAgrees(t, g, q, f.cost, f.fig, m.CompleteRuns, name)
 			if !ok {
 				continue
-			}
-			assert.Equal(t, lo, f.fig.Min, "%s: min", name)
-			assert.Equal(t, unb, f.fig.Unbounded, "%s: unbounded", name)
-			if !unb {
-				assert.Equal(t, hi, f.fig.Max, "%s: max", name)
 			}
 			blo, bhi, bunb, _ := g.extremes(func(i int) bool { return g.quiescent(i, true) }, f.cost)
 			differs = differs || blo != lo || bhi != hi || bunb != unb
 			unbounded = unbounded || unb
-			// The witnesses: runs of the graph that end in a quiescent
-			// state (min, bounded max) or lassos whose cycle counts and
-			// can still reach one (unbounded max).
-			for _, w := range []struct {
-				run  *explore.Trace
-				want int
-			}{{&f.fig.MinRun, lo}, {&f.fig.MaxRun, hi}} {
-				at, total, inCycle := g.costOf(t, w.run, f.cost)
-				if w.run.CycleStart >= 0 {
-					assert.True(t, unb, name)
-					assert.Equal(t, string(w.run.Steps[w.run.CycleStart].State), string(w.run.Final().State), "%s: the lasso closes", name)
-					assert.Positive(t, inCycle, "%s: the lasso's cycle counts", name)
-					assert.True(t, g.coReach(q)[at], "%s: a quiescent state is reachable from the cycle", name)
-					continue
-				}
-				assert.True(t, q(at), "%s: the witness ends in a quiescent state, not one the bound stopped", name)
-				assert.Equal(t, w.want, total, name)
-			}
 		}
 	}
 	assert.True(t, differs, "some configuration's figures change when states the bound stopped count as ends")

@@ -140,41 +140,10 @@ func TestTimedMeasuresAgainstAnOracle(t *testing.T) {
 			}{typ, &m.ByType[k], func(e oEdge) int { return int(e.sent.ByType[k]) }})
 		}
 		for _, f := range figures {
-			fname := name + " " + f.name
-			lo, hi, unb, ok := g.extremes(q, f.cost)
-			require.Equal(t, ok, m.CompleteRuns, fname)
-			if !ok {
-				continue
-			}
-			assert.Equal(t, lo, f.fig.Min, "%s: min", fname)
-			assert.Equal(t, unb, f.fig.Unbounded, "%s: unbounded", fname)
-			if !unb {
-				assert.Equal(t, hi, f.fig.Max, "%s: max", fname)
-			}
-			if f.name == "time" {
+			_, hi, unb, ok := figureAgrees(t, g, q, f.cost, f.fig, m.CompleteRuns, name+" "+f.name)
+			if ok && f.name == "time" {
 				sawUnbounded = sawUnbounded || unb
 				sawTicks = sawTicks || hi > 0
-			}
-			for _, w := range []struct {
-				run      *explore.Trace
-				want     int
-				maximise bool
-			}{{&f.fig.MinRun, lo, false}, {&f.fig.MaxRun, hi, true}} {
-				at, total, inCycle := g.costOf(t, w.run, f.cost)
-				if w.run.CycleStart >= 0 {
-					require.True(t, unb && w.maximise, fname)
-					assert.Equal(t, string(w.run.Steps[w.run.CycleStart].State), string(w.run.Final().State), "%s: the lasso closes", fname)
-					assert.Positive(t, inCycle, "%s: the lasso's cycle counts", fname)
-					assert.True(t, g.coReach(q)[at], "%s: a quiescent state is reachable from the cycle", fname)
-					continue
-				}
-				if w.maximise && unb {
-					assert.Fail(t, "the maximum is unbounded, but its witness is no lasso", fname)
-					continue
-				}
-				assert.True(t, q(at), "%s: the witness ends in a quiescent state", fname)
-				assert.Equal(t, w.want, total, fname)
-				assert.Equal(t, g.shortestAttaining(q, f.cost, w.maximise), len(w.run.Steps)-1, "%s: a shortest witness", fname)
 			}
 		}
 	}
