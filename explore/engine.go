@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/mcheck/mcheck/internal/apart"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -53,6 +54,7 @@ type worker struct {
 	// Scratch of the lazy path, per successor of a state.
 	probes []probe
 	mine   []bool
+	_      apart.Pad // workers sit side by side in search.workers
 }
 
 // bytes is what the worker's buffers hold (its expanders' own memory is
@@ -77,6 +79,7 @@ type expansion struct {
 	batch ts.Batch
 	pick  []int32 // the successors to follow, by index into batch
 	src   uint32  // the state expanded
+	_     apart.Pad
 }
 
 // Per-successor outcome of claiming.

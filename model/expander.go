@@ -1,6 +1,8 @@
 package model
 
 import (
+	"github.com/mcheck/mcheck/internal/apart"
+
 	"fmt"
 	"math/bits"
 
@@ -49,6 +51,7 @@ type expander[L, M any] struct {
 	visible     []bool
 	discardedBy uint64
 	cands       []candidate
+	_           apart.Pad // workers' expanders are made one after the other
 }
 
 // env, for Ctx.

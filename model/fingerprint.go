@@ -1,6 +1,10 @@
 package model
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/mcheck/mcheck/internal/apart"
+)
 
 // A state's fingerprint is the sum (mod 2^64) of one 64-bit hash per
 // component, each hashed from its canonical encoding (the parts of
@@ -50,8 +54,8 @@ type hashes struct {
 }
 
 func (h *hashes) init(n int) {
-	h.local = make([]uint64, n)
-	h.chans = make([]uint64, n*n)
+	h.local = apart.Make[uint64](n)
+	h.chans = apart.Make[uint64](n * n)
 }
 
 // keys are the mixed seeds of every place of a kernel's states, computed

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"github.com/mcheck/mcheck/internal/apart"
+
 	"fmt"
 	"reflect"
 	"slices"
@@ -249,7 +251,9 @@ func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e.cur.init(k.n)
 	e.nxt.init(k.n)
 	e.h.init(k.n)
-	e.chanStamp = make([]uint32, k.n*k.n)
+	e.chanStamp = apart.Make[uint32](k.n * k.n)
+	e.dirty = apart.Make[int](k.n * k.n)[:0]
+	e.scratch = apart.Make[byte](apart.Span)[:0]
 	if !k.localRefs && !k.msgRefs {
 		e.stepMemo = make([]stepEffect, 1<<stepMemoBits)
 	}

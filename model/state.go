@@ -1,6 +1,8 @@
 package model
 
 import (
+	"github.com/mcheck/mcheck/internal/apart"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -364,7 +366,7 @@ func (w *world[L, M]) copyChanOwn(src *world[L, M], ch int) {
 // (b may be a view of it: append copies as memmove does).
 func (w *world[L, M]) setOwn(ch int, b []byte) {
 	if cap(w.own[ch]) < len(b)+ownSlack {
-		w.own[ch] = make([]byte, 0, 2*len(b)+ownSlack)
+		w.own[ch] = apart.Make[byte](2*len(b) + ownSlack)[:0]
 	}
 	w.own[ch] = append(w.own[ch][:0], b...)
 	w.chans[ch] = w.own[ch]
@@ -539,13 +541,14 @@ type world[L, M any] struct {
 }
 
 func (w *world[L, M]) init(n int) {
-	w.local = make([]L, n)
-	w.lid = make([]uint32, n)
-	w.timer = make([]uint8, n)
-	w.chans = make([][]byte, n*n)
-	w.own = make([][]byte, n*n) // made by setOwn: most of N² channels stay empty
-	w.count = make([]int, n*n)
-	w.msgs = make([][]M, n*n)
+	// Apart: another worker's expander was made just before this one.
+	w.local = apart.Make[L](n)
+	w.lid = apart.Make[uint32](n)
+	w.timer = apart.Make[uint8](n)
+	w.chans = apart.Make[[]byte](n * n)
+	w.own = apart.Make[[]byte](n * n) // made by setOwn: most of N² channels stay empty
+	w.count = apart.Make[int](n * n)
+	w.msgs = apart.Make[[]M](n * n)
 }
 
 // changedChan records that channel ch changed.
