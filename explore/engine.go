@@ -53,14 +53,14 @@ type worker struct {
 	read   []byte // a spilled frontier's chunk
 	// Scratch of the lazy path, per successor of a state.
 	probes []probe
-	mine   []bool
+	reach  []uint8 // per new successor: reachBorrows, reachEncodes or reachDropped
 	_      apart.Pad // workers sit side by side in search.workers
 }
 
 // bytes is what the worker's buffers hold (its expanders' own memory is
 // search.workerBytes).
 func (w *worker) bytes() int64 {
-	b := int64(cap(w.read)) + int64(cap(w.probes))*int64(unsafe.Sizeof(probe{})) + int64(cap(w.mine))
+	b := int64(cap(w.read)) + int64(cap(w.probes))*int64(unsafe.Sizeof(probe{})) + int64(cap(w.reach))
 	for _, x := range []*expansion{w.x, w.alt} {
 		bt := &x.batch
 		b += int64(cap(bt.Succs))*int64(unsafe.Sizeof(ts.Succ{})) + int64(cap(bt.Tail())) + int64(cap(bt.Group)) + int64(cap(bt.Stubborn))*8 + int64(cap(x.pick))*4

@@ -80,11 +80,24 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 		idx, slot, old := s.tab.lookupSlot(y.FP, nil, g.keeps(y))
 		w.probes = append(w.probes, probe{idx, slot, old})
 	}
-	w.mine = w.mine[:0]
+	w.reach = w.reach[:0]
 	rec := len(ch.recs) // the record the next new successor gets
 	for k, j := range x.pick {
-		if !w.probes[k].old {
-			w.mine = append(w.mine, s.encoded.add(b.Succs[j].FP, claimPos(ch.id, rec)))
+		if w.probes[k].old {
+			continue
+		}
+		y, pos := &b.Succs[j], claimPos(ch.id, rec)
+		switch mine, owner, known := s.encoded.add(y.FP, pos); {
+		case mine:
+			w.reach = append(w.reach, reachEncodes)
+			rec++
+		case known && owner < pos && !g.keeps(y):
+			// An earlier successor of the batch (in BFS order) reaches the
+			// same state: this one cannot win its claim, and without an
+			// edge to resolve it has nothing else to record.
+			w.reach = append(w.reach, reachDropped)
+		default:
+			w.reach = append(w.reach, reachBorrows)
 			rec++
 		}
 	}
@@ -100,6 +113,11 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 			}
 			continue
 		}
+		reach := w.reach[m]
+		m++
+		if reach == reachDropped {
+			continue
+		}
 		if g.keeps(y) {
 			ch.addEdge(g, newEdge|uint32(len(ch.recs)), y)
 		}
@@ -107,7 +125,7 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 			fp: y.FP, tslot: p.slot, action: y.Action, src: src,
 			outcome: recLost,
 		}
-		if w.mine[m] {
+		if reach == reachEncodes {
 			x.lazy.Materialize(b, int(j))
 			off := len(ch.buf)
 			ch.buf = append(ch.buf, b.State(int(j))...)
@@ -115,11 +133,17 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 		} else {
 			r.borrowed = true
 		}
-		m++
 		ch.recs = append(ch.recs, r)
 	}
 	ch.noteFanout(g, e0)
 }
+
+// What a lazily expanded successor that the table does not hold records.
+const (
+	reachBorrows = iota // a record, with another successor's encoding
+	reachEncodes        // a record, with its own encoding: the first reach in time
+	reachDropped        // nothing: an earlier reach in BFS order wins the claim
+)
 
 // probe is the outcome of a table lookup: found (old) with its index, or
 // the slot where the state would go.
@@ -151,27 +175,25 @@ func (e *encoded) reset(n int) { e.empty(2 * n) }
 
 // add reports whether the successor at pos, which reaches fp, is to encode
 // it: the first of the batch to reach fp is (and is then its owner), as is
-// any successor that finds the set crowded. Safe for concurrent use.
-func (e *encoded) add(fp uint64, pos uint32) bool {
+// any successor that finds the set crowded. Otherwise it also returns the
+// owner's position, if known: another worker may have stored fp and not
+// yet its position. Safe for concurrent use.
+func (e *encoded) add(fp uint64, pos uint32) (mine bool, owner uint32, known bool) {
 	fp = fix(fp)
 	i := fp & e.mask
 	for range encodedProbes {
 		k := atomic.LoadUint64(&e.keys[i])
-		if k == fp {
-			return false
+		if k == 0 && atomic.CompareAndSwapUint64(&e.keys[i], 0, fp) {
+			atomic.StoreUint32(&e.vals[i], pos|claimed)
+			return true, 0, false
 		}
-		if k == 0 {
-			if atomic.CompareAndSwapUint64(&e.keys[i], 0, fp) {
-				atomic.StoreUint32(&e.vals[i], pos)
-				return true
-			}
-			if atomic.LoadUint64(&e.keys[i]) == fp {
-				return false
-			}
+		if k == fp || k == 0 && atomic.LoadUint64(&e.keys[i]) == fp {
+			v := atomic.LoadUint32(&e.vals[i])
+			return false, v &^ claimed, v&claimed != 0
 		}
 		i = (i + 1) & e.mask
 	}
-	return true
+	return true, 0, false
 }
 
 // owner is the position of the successor that encoded fp; call it after
@@ -180,7 +202,8 @@ func (e *encoded) owner(fp uint64) uint32 {
 	fp = fix(fp)
 	for i := fp & e.mask; ; i = (i + 1) & e.mask {
 		if atomic.LoadUint64(&e.keys[i]) == fp {
-			return atomic.LoadUint32(&e.vals[i])
+			// Stored by then: every add of the batch is over.
+			return atomic.LoadUint32(&e.vals[i]) &^ claimed
 		}
 	}
 }
