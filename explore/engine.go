@@ -53,7 +53,7 @@ type worker struct {
 	read   []byte // a spilled frontier's chunk
 	// Scratch of the lazy path, per successor of a state.
 	probes []probe
-	reach  []uint8 // per new successor: reachBorrows, reachEncodes or reachDropped
+	reach  []uint8   // per new successor: reachBorrows, reachEncodes or reachDropped
 	_      apart.Pad // workers sit side by side in search.workers
 }
 
