@@ -79,7 +79,6 @@ type expansion struct {
 	batch ts.Batch
 	pick  []int32 // the successors to follow, by index into batch
 	src   uint32  // the state expanded
-	_     apart.Pad
 }
 
 // Per-successor outcome of claiming.
@@ -184,12 +183,27 @@ func (ch *chunk) recordSteps(bad uint64, src uint32, a ts.Action) {
 func (s *search) parallel(n int, f func(w *worker, i int)) {
 	if s.crew == nil || n == 1 {
 		for i := 0; i < n; i++ {
+			if chunksInReverse {
+				i = n - 1 - i
+			}
 			f(&s.workers[0], i)
+			if chunksInReverse {
+				i = n - 1 - i
+			}
 		}
 		return
 	}
 	s.crew.run(n, func(w, i int) { f(&s.workers[w], i) })
 }
+
+// chunksInReverse, set by tests only (export_test.go), runs the items of
+// every phase of a one-worker search from the last to the first: an order
+// in which workers may meet them, with nothing left to timing.
+var chunksInReverse bool
+
+// inOrder reports whether the workers meet a batch's successors in BFS
+// order: one worker, chunks in order.
+func (s *search) inOrder() bool { return s.crew == nil && !chunksInReverse }
 
 func (s *search) bfs() {
 	if len(s.workers) > 1 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -590,4 +591,36 @@ func TestGoalsAreCheckedEachOnItsOwn(t *testing.T) {
 	assert.Equal(t, both.States, run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}).States)
 	_, err := explore.Run(sys, explore.Options{Goal: explore.GoalOf(64)})
 	assert.ErrorContains(t, err, "out of range")
+}
+
+// Workers meet a batch's chunks in any order, so the first reach of a new
+// state in time need not be the first in BFS order; the search keeps the
+// first in BFS order as the state's parent all the same. One worker taking
+// the chunks from the last to the first is such an order without the
+// timing: every trace is the one of the search in order. The targets are
+// states of wide levels, many chunks from the first.
+func TestChunksInAnyOrderKeepTheFirstParent(t *testing.T) {
+	c := counter{k: 20011, add: 1, mul: 2, noAdd: -1}
+	var props []model.Property[cLocal, cMsg]
+	var invs []int
+	for i, target := range []int{10007, 12345, 15000, 17777, 19999, 20000} {
+		props = append(props, model.Property[cLocal, cMsg]{Name: fmt.Sprintf("v≠%d", target), Holds: func(x *cView) bool { return vv(x) != target }})
+		invs = append(invs, i)
+	}
+	sys, err := model.New[cLocal, cMsg](c, model.Config{N: 2, Down: []int{2}, Detector: model.Unreliable}, props)
+	require.NoError(t, err)
+	opt := explore.Options{Invariants: invs, Continue: true, Workers: 1}
+	want := run(t, sys, opt)
+	require.Len(t, want.Violations, len(invs))
+	restore := explore.ChunksInReverse()
+	defer restore()
+	got := run(t, sys, opt)
+	for _, r := range []*explore.Result{want, got} {
+		r.Elapsed, r.MemBytes = 0, 0
+	}
+	require.Equal(t, want.Stats, got.Stats)
+	for i, v := range want.Violations {
+		requireReplays(t, sys, got.Violations[i].Trace)
+		require.Equal(t, values(sys, v.Trace), values(sys, got.Violations[i].Trace), "%s", props[v.Predicate].Name)
+	}
 }

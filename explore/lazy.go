@@ -82,19 +82,25 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	}
 	w.reach = w.reach[:0]
 	rec := len(ch.recs) // the record the next new successor gets
+	// One worker meets the successors in BFS order: the first reach (the
+	// owner) comes first in that order too, and need not be read.
+	inOrder := s.inOrder()
 	for k, j := range x.pick {
 		if w.probes[k].old {
 			continue
 		}
 		y, pos := &b.Succs[j], claimPos(ch.id, rec)
-		switch mine, owner, known := s.encoded.add(y.FP, pos); {
+		// Without an edge to resolve, a reach that cannot win its claim
+		// has nothing to record.
+		loses := !g.keeps(y)
+		mine, earlier := s.encoded.add(y.FP, pos, loses && !inOrder)
+		switch {
 		case mine:
 			w.reach = append(w.reach, reachEncodes)
 			rec++
-		case known && owner < pos && !g.keeps(y):
-			// An earlier successor of the batch (in BFS order) reaches the
-			// same state: this one cannot win its claim, and without an
-			// edge to resolve it has nothing else to record.
+		case loses && (inOrder || earlier):
+			// An earlier successor of the batch in BFS order reaches the
+			// same state and wins the claim.
 			w.reach = append(w.reach, reachDropped)
 		default:
 			w.reach = append(w.reach, reachBorrows)
@@ -175,25 +181,29 @@ func (e *encoded) reset(n int) { e.empty(2 * n) }
 
 // add reports whether the successor at pos, which reaches fp, is to encode
 // it: the first of the batch to reach fp is (and is then its owner), as is
-// any successor that finds the set crowded. Otherwise it also returns the
-// owner's position, if known: another worker may have stored fp and not
-// yet its position. Safe for concurrent use.
-func (e *encoded) add(fp uint64, pos uint32) (mine bool, owner uint32, known bool) {
+// any successor that finds the set crowded. Otherwise, with order set, it
+// also reports whether the owner is known to come before pos in BFS order
+// (another worker may have stored fp and not yet its position; reading the
+// position is another cache line). Safe for concurrent use.
+func (e *encoded) add(fp uint64, pos uint32, order bool) (mine, earlier bool) {
 	fp = fix(fp)
 	i := fp & e.mask
 	for range encodedProbes {
 		k := atomic.LoadUint64(&e.keys[i])
 		if k == 0 && atomic.CompareAndSwapUint64(&e.keys[i], 0, fp) {
 			atomic.StoreUint32(&e.vals[i], pos|claimed)
-			return true, 0, false
+			return true, false
 		}
 		if k == fp || k == 0 && atomic.LoadUint64(&e.keys[i]) == fp {
+			if !order {
+				return false, false
+			}
 			v := atomic.LoadUint32(&e.vals[i])
-			return false, v &^ claimed, v&claimed != 0
+			return false, v&claimed != 0 && v&^claimed < pos
 		}
 		i = (i + 1) & e.mask
 	}
-	return true, 0, false
+	return true, false
 }
 
 // owner is the position of the successor that encoded fp; call it after

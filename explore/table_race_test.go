@@ -82,7 +82,7 @@ func TestTableAndClaimsUnderRace(t *testing.T) {
 				r.old, r.idx, r.tslot = old, idx, slot
 				if !old {
 					r.slot = cl.claim(r.fp, claimPos(c, j))
-					r.encodes, _, _ = enc.add(r.fp, claimPos(c, j))
+					r.encodes, _ = enc.add(r.fp, claimPos(c, j), false)
 				}
 			}
 		})(recs)
