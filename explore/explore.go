@@ -92,7 +92,8 @@ type Options struct {
 	// shortest trace of every violated property.
 	Continue bool
 	// MemoryBudget stops the search, incomplete, when its bookkeeping
-	// (fingerprints, parent links, frontier, graph) exceeds this many bytes
+	// (fingerprints, parent links, frontier, graph, the expanders and the
+	// tables they share) exceeds this many bytes
 	// (0: no limit).
 	MemoryBudget int64
 	// MaxStates stops the search, incomplete, when this many states are
@@ -178,7 +179,7 @@ type Stats struct {
 	// CycleCheck is the time of the fair-cycle check after the search
 	// (components, judging, lassos); 0 when none ran.
 	CycleCheck time.Duration
-	MemBytes   int64 // fingerprint table, parent links, frontier and graph
+	MemBytes   int64 // fingerprint table, parent links, frontier, graph and the expanders (their shared tables too)
 	// GraphEdges is how many transitions the state graph kept for the
 	// liveness check or the measures (0 without a graph): all of them for
 	// the measures; for the fair-cycle check only, none that ts.Succ calls
@@ -703,6 +704,9 @@ func (s *search) memBytes() int64 {
 	}
 	for i := range s.workers {
 		g += s.workers[i].bytes()
+	}
+	if m, ok := s.sys.(ts.SharedMemory); ok {
+		g += m.SharedBytes() // the expanders' shared tables, which grow with the search
 	}
 	return g + s.workerBytes + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() + s.encoded.bytes() +
 		s.cur.memBytes() + s.next.memBytes() + s.levelIO.bytes()

@@ -16,6 +16,7 @@ import (
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // The explorer on a tiny hand-written system: a counter v modulo k.
@@ -624,3 +625,39 @@ func TestChunksInAnyOrderKeepTheFirstParent(t *testing.T) {
 		require.Equal(t, values(sys, v.Trace), values(sys, got.Violations[i].Trace), "%s", props[v.Predicate].Name)
 	}
 }
+
+// The expanders' shared tables are the search's memory too: a kernel numbers
+// every distinct local state it meets (20,011 here), with a Codec or
+// without, and the search counts what they hold, against its budget.
+func TestSharedTablesCountAgainstTheBudget(t *testing.T) {
+	c := counter{k: 20011, add: 1, mul: 2, noAdd: -1}
+	for _, generic := range []bool{false, true} {
+		var opts []model.Option
+		if generic {
+			opts = append(opts, model.WithGenericHashing())
+		}
+		sys, err := model.New[cLocal, cMsg](c, model.Config{N: 2, Down: []int{2}, Detector: model.Unreliable}, counterPreds, opts...)
+		require.NoError(t, err)
+		var shared ts.SharedMemory = sys
+		before := shared.SharedBytes()
+		res := run(t, sys, explore.Options{})
+		require.True(t, res.Complete)
+		// At least an entry in an index and its published copy per value;
+		// without a Codec, in the table of values and in the numbering of
+		// their encodings.
+		tables := int64(1)
+		if generic {
+			tables = 2
+		}
+		require.GreaterOrEqual(t, shared.SharedBytes()-before, int64(c.k-1)*tables*2*64, "generic=%v", generic)
+		require.GreaterOrEqual(t, res.MemBytes, shared.SharedBytes(), "generic=%v", generic)
+	}
+	// Tables that hold a terabyte are over any budget at once.
+	res := run(t, hugeTables{newCounter(t, c)}, explore.Options{MemoryBudget: 1 << 30})
+	require.Equal(t, explore.StopMemory, res.Stop)
+	require.False(t, res.Complete)
+}
+
+type hugeTables struct{ ts.System }
+
+func (hugeTables) SharedBytes() int64 { return 1 << 40 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/mitchellh/hashstructure/v2"
 )
@@ -47,7 +48,21 @@ type internTable[T any] struct {
 	// place (a fault, CheckSteps tells) then changes only its own copy,
 	// never the value the table holds for every state that has it.
 	deep bool
+
+	bytes atomic.Int64 // about what the table holds (sharedBytes)
 }
+
+// internEntryBytes is about what numbering one value costs an internTable
+// besides the value itself: an entry in the index and one in its published
+// copy (an interface or a hash and a number, in a map between half and
+// seven eighths full, about 64 bytes each). The value is counted three
+// times: in values and the published values (arrays that grow by
+// doubling), and boxed as byValue's key. What a deep value's slices and
+// maps point to is not counted.
+const internEntryBytes = 2 * 64
+
+// sharedBytes is about what the table holds.
+func (t *internTable[T]) sharedBytes() int64 { return t.bytes.Load() }
 
 // internView is an index of values and the values by number.
 type internView[T any] struct {
@@ -192,6 +207,7 @@ func (t *internTable[T]) number(v *T) uint32 {
 		t.all.byHash[h] = i
 	}
 	t.all.values = append(t.all.values, t.copyOf(*v))
+	t.bytes.Add(internEntryBytes + 3*int64(unsafe.Sizeof(*v)))
 	return i
 }
 
@@ -294,6 +310,11 @@ func deepCopy(v reflect.Value) reflect.Value {
 		}
 	}
 	return c
+}
+
+// sharedBytes is about what the codec's tables hold.
+func (c *internCodec[L, M]) sharedBytes() int64 {
+	return c.locals.sharedBytes() + c.msgs.sharedBytes()
 }
 
 func (c *internCodec[L, M]) AppendLocal(b []byte, l *L) []byte {

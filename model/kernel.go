@@ -242,6 +242,17 @@ func (k *Kernel[L, M]) name(p int) string { return k.layouts[0].name(p) }
 // states (N! with Config.Perm, else 1).
 func (k *Kernel[L, M]) Arrangements() int { return len(k.layouts) }
 
+// SharedBytes implements ts.SharedMemory: about what the kernel's
+// numbering of local states and, without a Codec, its tables of values
+// hold now.
+func (k *Kernel[L, M]) SharedBytes() int64 {
+	b := k.localTab.sharedBytes()
+	if c, ok := k.codec.(*internCodec[L, M]); ok {
+		b += c.sharedBytes()
+	}
+	return b
+}
+
 // NewExpander implements ts.System; the expander is also an Expander
 // (ExpanderOf).
 func (k *Kernel[L, M]) NewExpander() ts.Expander { return k.newExpander() }

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // localVal is one local state, numbered by newLocalTable: a world holds
 // each process's local state as its value and its number, so that loading
@@ -26,7 +29,7 @@ func newLocalTable[L, M any](c Codec[L, M]) *numbering[*localVal[L]] {
 			return nil, fmt.Errorf("%d bytes after a local state", len(rest))
 		}
 		return v, nil
-	})
+	}, int64(unsafe.Sizeof(localVal[L]{})))
 }
 
 // localAt is the local state numbered i.

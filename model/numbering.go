@@ -35,14 +35,29 @@ type numbering[V any] struct {
 	values []V
 	misses int
 	// make builds the value of key, under mu; it may number other keys
-	// first (numberLocked).
-	make func(key []byte) (V, error)
+	// first (numberLocked). valBytes is what a value holds on the heap
+	// besides its key and its place in values.
+	make     func(key []byte) (V, error)
+	valBytes int64
+	bytes    atomic.Int64 // about what the table holds (sharedBytes)
 }
+
+// entryBytes is about what numbering one value costs the table besides its
+// key's bytes and the value's own: an entry in byKey and one in the
+// published copy of it (a string header and a number, in a map between half
+// and seven eighths full, about 64 bytes each), and its place in values
+// and in the published values (8 bytes each, in arrays that grow by
+// doubling).
+const entryBytes = 2*64 + 2*16
+
+// sharedBytes is about what the table holds: the bytes of every key and
+// value, and entryBytes each.
+func (t *numbering[V]) sharedBytes() int64 { return t.bytes.Load() }
 
 var errUnknownNumber = errors.New("a number that was never given")
 
-func newNumbering[V any](make func(key []byte) (V, error)) *numbering[V] {
-	t := &numbering[V]{make: make}
+func newNumbering[V any](make func(key []byte) (V, error), valBytes int64) *numbering[V] {
+	t := &numbering[V]{make: make, valBytes: valBytes}
 	t.byKey = map[string]uint32{}
 	t.publish()
 	return t
@@ -84,6 +99,7 @@ func (t *numbering[V]) numberLocked(key []byte) (uint32, error) {
 	i := uint32(len(t.values))
 	t.values = append(t.values, v)
 	t.byKey[string(key)] = i
+	t.bytes.Add(int64(len(key)) + t.valBytes + entryBytes)
 	vals := slices.Clip(t.values) // later appends write past its end
 	t.known.Store(&vals)
 	return i, nil

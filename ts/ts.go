@@ -217,6 +217,14 @@ type Reducer interface {
 	Reduces() bool
 }
 
+// SharedMemory is implemented by systems whose expanders share tables that
+// grow as the search meets new values (a kernel's numbering of the local
+// states it has met): SharedBytes is about what they hold now. A search
+// counts it as its own memory, against its budget.
+type SharedMemory interface {
+	SharedBytes() int64
+}
+
 // System is a finite transition system with named state predicates.
 type System interface {
 	NewExpander() Expander
