@@ -182,14 +182,12 @@ func (ch *chunk) recordSteps(bad uint64, src uint32, a ts.Action) {
 // parallel runs f(worker, i) for i in [0, n) on the workers (the crew).
 func (s *search) parallel(n int, f func(w *worker, i int)) {
 	if s.crew == nil || n == 1 {
-		for i := 0; i < n; i++ {
+		for k := range n {
+			i := k
 			if chunksInReverse {
-				i = n - 1 - i
+				i = n - 1 - k
 			}
 			f(&s.workers[0], i)
-			if chunksInReverse {
-				i = n - 1 - i
-			}
 		}
 		return
 	}

@@ -1,11 +1,10 @@
 package model
 
 import (
-	"github.com/mcheck/mcheck/internal/apart"
-
 	"fmt"
 	"math/bits"
 
+	"github.com/mcheck/mcheck/internal/apart"
 	"github.com/mcheck/mcheck/ts"
 )
 

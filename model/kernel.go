@@ -1,13 +1,12 @@
 package model
 
 import (
-	"github.com/mcheck/mcheck/internal/apart"
-
 	"fmt"
 	"reflect"
 	"slices"
 	"sync/atomic"
 
+	"github.com/mcheck/mcheck/internal/apart"
 	"github.com/mcheck/mcheck/ts"
 )
 

@@ -1,13 +1,13 @@
 package model
 
 import (
-	"github.com/mcheck/mcheck/internal/apart"
-
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/mcheck/mcheck/internal/apart"
 )
 
 // The global state of docs/semantics.md section 1.4, defined once, in this file.
