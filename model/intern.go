@@ -4,11 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/mitchellh/hashstructure/v2"
@@ -27,48 +23,26 @@ type internCodec[L, M any] struct {
 	msgs   *internTable[M]
 }
 
-// internTable numbers the values of one type. Workers read it without a
-// lock, through read, a view that is never written again once published;
-// a value that the view does not have yet takes the lock, and the view is
-// published anew after about as many such calls as the table has values,
-// so that copying it costs a constant per call.
+// internTable numbers the values of one type, by the values themselves
+// when byEquality holds for it and by their hashstructure hashes otherwise
+// (one of byValue and byHash; numbering.go says how workers share them).
 type internTable[T any] struct {
-	read atomic.Pointer[internView[T]]
-
-	mu     sync.Mutex
-	all    internView[T] // every value numbered so far, under mu
-	misses int           // calls that took the lock since read was published
-
-	// equal: byEquality holds for T, and the views' byValue numbers the
-	// values themselves; their byHash numbers hashstructure hashes
-	// otherwise.
-	equal bool
+	byValue *numbering[any, T] // keys are Ts
+	byHash  *numbering[uint64, T]
 	// deep: T holds slices or maps, so values are stored and handed out
 	// as copies of their own. A handler that changes such a value in
 	// place (a fault, CheckSteps tells) then changes only its own copy,
 	// never the value the table holds for every state that has it.
 	deep bool
-
-	bytes atomic.Int64 // about what the table holds (sharedBytes)
 }
 
-// internEntryBytes is about what numbering one value costs an internTable
-// besides the value itself: an entry in the index and one in its published
-// copy (an interface or a hash and a number, in a map between half and
-// seven eighths full, about 64 bytes each). The value is counted three
-// times: in values and the published values (arrays that grow by
-// doubling), and boxed as byValue's key. What a deep value's slices and
-// maps point to is not counted.
-const internEntryBytes = 2 * 64
-
-// sharedBytes is about what the table holds.
-func (t *internTable[T]) sharedBytes() int64 { return t.bytes.Load() }
-
-// internView is an index of values and the values by number.
-type internView[T any] struct {
-	byValue map[any]uint32 // keys are Ts
-	byHash  map[uint64]uint32
-	values  []T
+// sharedBytes is about what the table holds. What a deep value's slices
+// and maps point to is not counted.
+func (t *internTable[T]) sharedBytes() int64 {
+	if t.byValue != nil {
+		return t.byValue.sharedBytes()
+	}
+	return t.byHash.sharedBytes()
 }
 
 func newInternCodec[L, M any]() (*internCodec[L, M], error) {
@@ -82,32 +56,13 @@ func newInternCodec[L, M any]() (*internCodec[L, M], error) {
 
 func newInternTable[T any]() *internTable[T] {
 	t := reflect.TypeFor[T]()
-	tab := &internTable[T]{equal: byEquality(t), deep: hasRefs(t)}
-	if tab.equal {
-		tab.all.byValue = map[any]uint32{}
+	tab := &internTable[T]{deep: hasRefs(t)}
+	if byEquality(t) {
+		tab.byValue = newNumbering[any, T]()
 	} else {
-		tab.all.byHash = map[uint64]uint32{}
+		tab.byHash = newNumbering[uint64, T]()
 	}
-	tab.publish()
 	return tab
-}
-
-// publish makes what the table has numbered so far the readers' view.
-// Under mu, or before the table is shared.
-func (t *internTable[T]) publish() {
-	t.read.Store(&internView[T]{
-		byValue: maps.Clone(t.all.byValue),
-		byHash:  maps.Clone(t.all.byHash),
-		values:  slices.Clip(t.all.values), // later appends write past its end
-	})
-	t.misses = 0
-}
-
-// missed counts a call that took the lock. Under mu.
-func (t *internTable[T]) missed() {
-	if t.misses++; t.misses > len(t.all.values)+16 {
-		t.publish()
-	}
 }
 
 // byEquality reports whether Go's == on values of t is the identity that
@@ -172,58 +127,46 @@ func checkHashable(t reflect.Type, path string) error {
 
 // number is v's number, given it the first time v is seen.
 func (t *internTable[T]) number(v *T) uint32 {
-	var h uint64
-	if t.equal {
-		if i, ok := t.read.Load().byValue[*v]; ok {
+	// The table keeps a copy of v, and counts it twice (in its values and
+	// their published view) beside the key.
+	keep := func() (T, int64, error) { return t.copyOf(*v), 2 * int64(unsafe.Sizeof(*v)), nil }
+	if t.byValue != nil {
+		if i, ok := t.byValue.index()[*v]; ok {
 			return i
 		}
-	} else {
-		var err error
-		if h, err = hashstructure.Hash(*v, hashstructure.FormatV2, nil); err != nil {
-			// checkHashable ruled out the types hashstructure refuses.
-			panic(fmt.Sprintf("mcheck: hashstructure: %v", err))
-		}
-		if i, ok := t.read.Load().byHash[h]; ok {
-			return i
-		}
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	defer t.missed()
-	var i uint32
-	var ok bool
-	if t.equal {
-		i, ok = t.all.byValue[*v]
-	} else {
-		i, ok = t.all.byHash[h]
-	}
-	if ok {
+		i, _ := t.byValue.number(*v, keep) // keep makes no error
 		return i
 	}
-	i = uint32(len(t.all.values))
-	if t.equal {
-		t.all.byValue[*v] = i
-	} else {
-		t.all.byHash[h] = i
+	h, err := hashstructure.Hash(*v, hashstructure.FormatV2, nil)
+	if err != nil {
+		// checkHashable ruled out the types hashstructure refuses.
+		panic(fmt.Sprintf("mcheck: hashstructure: %v", err))
 	}
-	t.all.values = append(t.all.values, t.copyOf(*v))
-	t.bytes.Add(internEntryBytes + 3*int64(unsafe.Sizeof(*v)))
+	if i, ok := t.byHash.index()[h]; ok {
+		return i
+	}
+	i, _ := t.byHash.number(h, keep)
 	return i
 }
 
+var errUnknownInterned = errors.New("unknown interned value")
+
 // value is the value numbered i, a copy of its own when the table is deep.
 func (t *internTable[T]) value(i uint64) (T, error) {
-	if vs := t.read.Load().values; i < uint64(len(vs)) {
-		return t.copyOf(vs[i]), nil
+	var x T
+	var err error
+	switch {
+	case i >= 1<<32:
+		err = errUnknownNumber
+	case t.byValue != nil:
+		x, err = t.byValue.val(uint32(i))
+	default:
+		x, err = t.byHash.val(uint32(i))
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	defer t.missed()
-	if i >= uint64(len(t.all.values)) {
-		var zero T
-		return zero, errors.New("unknown interned value")
+	if err != nil {
+		return x, errUnknownInterned
 	}
-	return t.copyOf(t.all.values[i]), nil
+	return t.copyOf(x), nil
 }
 
 // decode reads a number that AppendLocal or AppendMsg wrote into v.

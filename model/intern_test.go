@@ -61,8 +61,8 @@ func TestInternConcurrently(t *testing.T) {
 	const n, workers = 500, 4
 	locals := newInternTable[local]()
 	deeps := newInternTable[deep]()
-	require.True(t, locals.equal)
-	require.False(t, deeps.equal)
+	require.True(t, locals.byValue != nil)
+	require.False(t, deeps.byValue != nil)
 	got := make([][2][n]uint32, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -115,17 +115,17 @@ func TestInternPublishes(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	require.Len(t, tab.read.Load().values, 100)
-	require.Len(t, tab.read.Load().byValue, 100)
-	tab.mu.Lock()
-	misses := tab.misses
-	tab.mu.Unlock()
+	require.Len(t, tab.byValue.vals(), 100)
+	require.Len(t, tab.byValue.index(), 100)
+	tab.byValue.mu.Lock()
+	misses := tab.byValue.misses
+	tab.byValue.mu.Unlock()
 	for i := range 100 {
 		tab.number(&local{i})
 		_, err := tab.value(uint64(i))
 		require.NoError(t, err)
 	}
-	tab.mu.Lock()
-	defer tab.mu.Unlock()
-	assert.Equal(t, misses, tab.misses, "calls that took the lock")
+	tab.byValue.mu.Lock()
+	defer tab.byValue.mu.Unlock()
+	assert.Equal(t, misses, tab.byValue.misses, "calls that took the lock")
 }

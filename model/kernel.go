@@ -28,10 +28,10 @@ type Kernel[L, M any] struct {
 	timerStart []uint8
 	maxTimer   int
 	codec      Codec[L, M]
-	localTab   *numbering[*localVal[L]] // the local states, numbered (localtable.go)
-	initLid    uint32                   // the number of Init()
-	localRefs  bool                     // L holds slices or maps: local states are written by value (state.go)
-	msgRefs    bool                     // M holds slices or maps
+	localTab   localTable[L, M] // the local states, numbered (localtable.go)
+	initLid    uint32           // the number of Init()
+	localRefs  bool             // L holds slices or maps: local states are written by value (state.go)
+	msgRefs    bool             // M holds slices or maps
 	props      []Property[L, M]
 	stepMask   uint64 // bits of the step properties
 	initName   string

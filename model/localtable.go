@@ -11,25 +11,40 @@ import (
 // process's hash is one mix.
 type localVal[L any] struct {
 	val L
-	enc []byte // the Codec's encoding (the key)
 	// word is the local state's part of the process's component hash,
 	// which adds the position: hashLocal(p) = mix(word ^ keys.local[p]).
 	word uint64
 }
 
-// newLocalTable numbers local states by their Codec encoding.
-func newLocalTable[L, M any](c Codec[L, M]) *numbering[*localVal[L]] {
-	return newNumbering(func(key []byte) (*localVal[L], error) {
-		v := &localVal[L]{enc: key, word: pack(key)}
-		rest, err := c.DecodeLocal(key, &v.val)
+// localTable numbers local states by their Codec encoding.
+type localTable[L, M any] struct {
+	*numbering[string, *localVal[L]]
+	codec Codec[L, M]
+}
+
+func newLocalTable[L, M any](c Codec[L, M]) localTable[L, M] {
+	return localTable[L, M]{newNumbering[string, *localVal[L]](), c}
+}
+
+// number is the number of the local state encoded as enc, given it the
+// first time, or an error when enc is not one.
+func (t localTable[L, M]) number(enc []byte) (uint32, error) {
+	if i, ok := t.index()[string(enc)]; ok {
+		return i, nil
+	}
+	key := string(enc) // the caller's buffer: a copy of its own
+	return t.numbering.number(key, func() (*localVal[L], int64, error) {
+		b := []byte(key)
+		v := &localVal[L]{word: pack(b)}
+		rest, err := t.codec.DecodeLocal(b, &v.val)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if len(rest) != 0 {
-			return nil, fmt.Errorf("%d bytes after a local state", len(rest))
+			return nil, 0, fmt.Errorf("%d bytes after a local state", len(rest))
 		}
-		return v, nil
-	}, int64(unsafe.Sizeof(localVal[L]{})))
+		return v, int64(len(key)) + int64(unsafe.Sizeof(*v)), nil
+	})
 }
 
 // localAt is the local state numbered i.
