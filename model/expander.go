@@ -318,8 +318,7 @@ func (e *expander[L, M]) deliver(from, to int) {
 	c := e.at(&e.nxt, to)
 	if !e.recall(stepDeliver, from, to, head) {
 		e.k.alg.Receive(c, &e.nxt.local[to], from, e.msg)
-		e.settle(&e.nxt, to)
-		e.remember(to)
+		e.handled(to)
 	}
 	if e.k.shape.timers {
 		e.rearm(to, -1)
@@ -332,8 +331,7 @@ func (e *expander[L, M]) initiate(p int) {
 	c := e.at(&e.nxt, p)
 	if !e.recall(stepInitiate, 0, p, 0) {
 		e.k.alg.Initiate(c, &e.nxt.local[p])
-		e.settle(&e.nxt, p)
-		e.remember(p)
+		e.handled(p)
 	}
 	if e.k.shape.timers {
 		e.rearm(p, -1)
@@ -346,8 +344,7 @@ func (e *expander[L, M]) fire(p, t int) {
 	c := e.at(&e.nxt, p)
 	if !e.recall(stepFire, t, p, 0) {
 		e.k.timers[t].Fire(c, &e.nxt.local[p])
-		e.settle(&e.nxt, p)
-		e.remember(p)
+		e.handled(p)
 	}
 	if e.k.shape.timers {
 		e.rearm(p, t)

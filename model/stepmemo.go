@@ -71,7 +71,7 @@ func msgKey(b []byte) uint64 {
 // msgKey; arg is the sender or the timer) from nxt, which holds p's local
 // state before the step, and takes it when remembered. Otherwise it
 // starts recording (when the step can be remembered) and reports false:
-// the caller runs the handler, settles and calls remember.
+// the caller runs the handler and calls handled.
 func (e *expander[L, M]) recall(kind, arg, p int, msg uint64) bool {
 	e.rec.on = false
 	if e.noMemo || e.stepMemo == nil {
@@ -119,6 +119,13 @@ func (e *expander[L, M]) record(to, t int, elem []byte) {
 	s.to, s.typ, s.len = uint8(to), uint8(t), uint8(len(elem))
 	copy(s.elem[:], elem)
 	r.eff.n++
+}
+
+// handled ends a step whose handler ran (recall said false): p's local
+// state in nxt is numbered, and the step's effect remembered.
+func (e *expander[L, M]) handled(p int) {
+	e.settle(&e.nxt, p)
+	e.remember(p)
 }
 
 // remember keeps the effect recorded since recall, now that p's local
