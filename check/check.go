@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
@@ -110,6 +111,14 @@ type Verdict struct {
 	// Vacuous is set when the property holds only because what it speaks
 	// of never happened in the search ("" otherwise).
 	Vacuous Vacuity
+	// Proof is what the search behind this verdict proves (the strategy's
+	// proof, or Incomplete when the search did not finish), and Caveat
+	// what limits this verdict in words ("" when nothing does): the one
+	// place every output (text, JSON, JUnit, the explorer, merge) takes
+	// them from, so that none can drop them. Set by Run for every checked
+	// property (see qualify).
+	Proof  Proof
+	Caveat string
 }
 
 // Vacuity says why a property that holds had nothing to hold of.
@@ -231,6 +240,7 @@ func Run(req Request) (rep *Report, err error) {
 	}
 	rep.describe(sys, st, res)
 	rep.judge(res, req.Spec.Build.Properties(), checked)
+	rep.qualify()
 	if err := rep.replayAll(sys); err != nil {
 		return nil, err
 	}
@@ -318,6 +328,54 @@ func (r *Report) judge(res *explore.Result, all, checked []model.PropertyInfo) {
 			r.Verdicts = append(r.Verdicts, Verdict{Name: p.Name, Property: p, Status: Unchecked})
 		}
 	}
+}
+
+// Caveats of a verdict (Verdict.Caveat). The bound's words are those of
+// explore.Violation.Bounded: a liveness verdict of a bounded model may be
+// an artefact of the bound, a safety one is a real run (the bound only
+// removes steps), and silence is silence up to the bound.
+const (
+	CaveatLivenessBounded = "for the bounded model only: a channel bound can hide and create stuck states"
+	CaveatRunBounded      = "for the bounded model only: the bound cut a step of this run"
+	CaveatRunUnbounded    = "also without the bound: it cut no step of this run"
+)
+
+// qualify gives every checked verdict what its search proves and its
+// caveat: the rule, written once, of what a result proves.
+func (r *Report) qualify() {
+	for i := range r.Verdicts {
+		v := &r.Verdicts[i]
+		if v.Status == Unchecked {
+			continue
+		}
+		v.Proof = r.Proof
+		if !r.Stats.Complete && r.Proof != Sampled {
+			v.Proof = Incomplete
+		}
+		v.Caveat = r.caveat(*v)
+	}
+}
+
+// caveat is what limits verdict v ("" when nothing does).
+func (r *Report) caveat(v Verdict) string {
+	liveness := v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo
+	switch {
+	case v.Status == Violated && liveness && v.Bounded:
+		return CaveatRunBounded
+	case v.Status == Violated && liveness && r.Bounded():
+		return CaveatRunUnbounded
+	case v.Status == Violated || v.Status == Reachable:
+		return ""
+	case v.Proof == Incomplete:
+		return "the search did not finish: " + r.Stats.Stopped
+	case v.Proof == Sampled:
+		return "sampled: " + r.notProven
+	case !r.Bounded():
+		return ""
+	case liveness:
+		return CaveatLivenessBounded
+	}
+	return fmt.Sprintf("for the bounded model only: exhaustive up to %s per channel; the bound discarded %s", plural.Count(r.Config.MaxQueue, "message"), plural.Count(r.Stats.Discarded, "successor"))
 }
 
 // replayAll replays every counterexample through the transition function

@@ -22,6 +22,11 @@ const (
 	// search, which may take a new state for one seen), so no property
 	// can be said to hold.
 	Sampled Proof = "sampled"
+	// Incomplete: the search stopped before it had seen every state it
+	// would have (a budget, a signal, the first violation), so what it
+	// did not find proves nothing. Only a verdict has it (Verdict.Proof),
+	// never a strategy.
+	Incomplete Proof = "incomplete"
 )
 
 // strategy is one way to search a system for violations: breadth-first

@@ -92,15 +92,10 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 				status = "holds (vacuously: see the note below)"
 			}
 		}
-		if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && r.Bounded() {
-			switch {
-			case v.Status == check.Holds:
-				status += " (for the bounded model only: a channel bound can hide and create stuck states)"
-			case v.Status == check.Violated && v.Bounded:
-				status = "VIOLATED (for the bounded model only: the bound cut a step of this run)"
-			case v.Status == check.Violated:
-				status = "VIOLATED (also without the bound: it cut no step of this run)"
-			}
+		// The caveats of safety verdicts and of unfinished searches are
+		// the notes below (the same words for every property).
+		if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && v.Caveat != "" && (v.Status == check.Holds || v.Status == check.Violated) {
+			status += " (" + v.Caveat + ")"
 		}
 		line := fmt.Sprintf("  %-*s %s", width, v.Name, status)
 		if v.Summary != "" {
@@ -112,7 +107,7 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		for _, a := range v.Also {
 			bound := ""
 			if a.Bounded {
-				bound = " (for the bounded model only: the bound cut a step of this run)"
+				bound = " (" + check.CaveatRunBounded + ")"
 			}
 			line += fmt.Sprintf("\n  %-*s also: %s%s", width, "", a.Summary, bound)
 		}
@@ -302,6 +297,10 @@ type jsonProperty struct {
 	Kind    cex.Kind `json:"kind,omitempty"`
 	Summary string   `json:"summary,omitempty"`
 	Bounded bool     `json:"bounded_only,omitempty"`
+	// Proof is what the search behind the verdict proves, Caveat what
+	// limits it (check.Verdict.Proof, Caveat); absent when not checked.
+	Proof  string `json:"proof,omitempty"`
+	Caveat string `json:"caveat,omitempty"`
 	// Vacuity is why a property that holds had nothing to hold of
 	// (check.Vacuity), and Vacuous the line that says it with what to
 	// change.
@@ -414,7 +413,7 @@ func propertiesJSON(r *check.Report) []jsonProperty {
 	var props []jsonProperty
 	for _, v := range r.Verdicts {
 		p := jsonProperty{Name: v.Name, Status: string(v.Status), Kind: v.Kind, Summary: v.Summary, Bounded: v.Bounded,
-			Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
+			Proof: string(v.Proof), Caveat: v.Caveat, Vacuity: string(v.Vacuous), Vacuous: vacuityLine(r, v)}
 		if v.Trace != nil {
 			p.Trace, p.CycleStart = jsonTrace(r, v.Trace)
 			p.Premise = v.Trace.Premise
