@@ -18,9 +18,15 @@ import (
 
 func deepen(t *testing.T, algo string, cfg model.Config, sel []string, maxStates int64) *check.Report {
 	t.Helper()
+	return deepenReq(t, algo, check.Request{Config: cfg, Properties: sel, MaxStates: maxStates})
+}
+
+func deepenReq(t *testing.T, algo string, req check.Request) *check.Report {
+	t.Helper()
 	spec, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
-	rep, err := check.Deepen(check.Request{Spec: spec, Config: cfg, Properties: sel, MaxStates: maxStates}, 0)
+	req.Spec = spec
+	rep, err := check.Deepen(req, 0)
 	require.NoError(t, err)
 	require.NotNil(t, rep.Deepening)
 	return rep
@@ -84,12 +90,27 @@ func TestDeepenStopsWhereNothingIsDiscarded(t *testing.T) {
 // A violation that is a run without the bound too stops deepening at the
 // bound where it is found, and is reported with its trace.
 func TestDeepenReportsViolationAtBoundOne(t *testing.T) {
+	// The first definite answer, a stuck state the bound did not make,
+	// stops bound 1's search and the deepening.
 	rep := deepen(t, "chang-roberts", model.Config{N: 3, MaxCrashes: 2}, nil, 0)
 	d := rep.Deepening
+	require.Len(t, d.Bounds, 1)
+	assert.False(t, d.Bounds[0].Finished())
+	assert.True(t, d.Violation)
+	v := verdict(t, rep, "Termination")
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, cex.Stuck, v.Kind)
+	assert.False(t, v.Bounded)
+	require.NotNil(t, v.File, "the trace was replayed")
+	assert.Nil(t, d.Stopped(), "a violation is an answer, not a bound that did not finish")
+
+	// Continue: bound 1 in full, with its lasso.
+	rep = deepenReq(t, "chang-roberts", check.Request{Config: model.Config{N: 3, MaxCrashes: 2}, Continue: true})
+	d = rep.Deepening
 	assert.Equal(t, []bound{{1, true, 231, 66}}, bounds(d))
 	assert.True(t, d.Violation)
 	assert.Equal(t, 1, d.Verdicts)
-	v := verdict(t, rep, "Termination")
+	v = verdict(t, rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, cex.FairCycle, v.Kind)
 	assert.False(t, v.Bounded)

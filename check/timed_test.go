@@ -55,12 +55,12 @@ func (twoTimers) Timers() []model.Timer[ttLocal, ttMsg] {
 func TestTwoTimersArmedIsAnError(t *testing.T) {
 	spec := specs.Spec{Name: "two-timers", Build: specs.Builder(twoTimers{})}
 	for _, workers := range []int{1, 4} {
-		_, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 2, Initiators: []int{1}, Timing: model.Sync}, Workers: workers})
+		_, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 2, Initiators: []int{1}, Timing: model.Sync}, Workers: workers, Continue: true})
 		var tc *model.TimerConflictError
 		require.ErrorAs(t, err, &tc, "%d workers", workers)
 		assert.Equal(t, "two-timers: the algorithm arms two timers of p1 at once (a and b, in local state {C:1500 A:true B:true}): in a timed mode a process has one timer, so disarm one before arming the other", err.Error())
 	}
-	rep, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 2, Initiators: []int{1}}})
+	rep, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 2, Initiators: []int{1}}, Continue: true})
 	require.NoError(t, err)
 	assert.True(t, rep.Stats.Complete)
 }

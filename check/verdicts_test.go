@@ -252,7 +252,17 @@ var everyoneDecides = model.Property[changroberts.Local, changroberts.Msg]{
 // state.
 func TestEventuallyAlwaysVerdicts(t *testing.T) {
 	crash := model.Config{N: 4, MaxCrashes: 1}
+	// Without Continue the first stuck state stops the search: no lasso.
 	rep := run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: crash, Properties: []string{"Termination"}})
+	first := verdict(t, rep, "Termination")
+	require.Equal(t, check.Violated, first.Status)
+	assert.Equal(t, cex.Stuck, first.Kind)
+	assert.Len(t, first.File.Steps, 5)
+	assert.Empty(t, first.Also)
+	assert.Equal(t, explore.StopFirstViolation, rep.Stats.Stop)
+
+	// Continue: the search goes on to the whole graph and its fair cycles.
+	rep = run(t, check.Request{Spec: builtin(t, "chang-roberts"), Config: crash, Properties: []string{"Termination"}, Continue: true})
 	term := verdict(t, rep, "Termination")
 	require.Equal(t, check.Violated, term.Status)
 	assert.Equal(t, cex.FairCycle, term.Kind)
@@ -267,7 +277,7 @@ func TestEventuallyAlwaysVerdicts(t *testing.T) {
 	assert.Equal(t, []*trace.File{term.File, stuck.File}, rep.Files())
 	assert.False(t, term.Bounded || stuck.Bounded, "the circulating election needs no bound")
 
-	rep = run(t, check.Request{Spec: changRoberts(everyoneDecides), Config: crash, Properties: []string{"EveryoneDecides"}})
+	rep = run(t, check.Request{Spec: changRoberts(everyoneDecides), Config: crash, Properties: []string{"EveryoneDecides"}, Continue: true})
 	v := verdict(t, rep, "EveryoneDecides")
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, "a fair cycle of 3 steps repeats forever through a state where EveryoneDecides does not hold", v.Summary)
@@ -276,7 +286,7 @@ func TestEventuallyAlwaysVerdicts(t *testing.T) {
 
 	// At bound 2 the bound cuts a step of this cycle.
 	unreliable := model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}
-	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: unreliable, Properties: []string{"Termination"}})
+	rep = run(t, check.Request{Spec: builtin(t, "bully"), Config: unreliable, Properties: []string{"Termination"}, Continue: true})
 	term = verdict(t, rep, "Termination")
 	require.Equal(t, check.Violated, term.Status)
 	assert.True(t, term.Bounded)

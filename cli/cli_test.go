@@ -48,7 +48,7 @@ func TestViolationExitsOneWithTrace(t *testing.T) {
 func TestLassoIsMarked(t *testing.T) {
 	// Without --continue: a stuck state does not stop the search when
 	// Termination is checked, so both ways to fail are shown, lasso first.
-	code, out, _ := run("--algo", "chang-roberts", "--n", "4", "--crashes", "1")
+	code, out, _ := run("--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--continue")
 	require.Equal(t, 1, code)
 	assert.Contains(t, out, "search       complete")
 	assert.Regexp(t, `Termination\s+VIOLATED\s+ELECTION\(4\) of crashed p4 circulates forever`, out)
@@ -59,7 +59,7 @@ func TestLassoIsMarked(t *testing.T) {
 	assert.Contains(t, out, "   8  deliver p3→p1 ELECTION(4)   ↩ back to step 6\n")
 	assert.Contains(t, out, "Termination counterexample (ends in a stuck state), 4 steps:")
 
-	code, out, _ = run("--algo", "chang-roberts", "--n", "3", "--crash-any")
+	code, out, _ = run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--continue")
 	require.Equal(t, 1, code)
 	// The bound discarded successors elsewhere, but cut no fair step of this
 	// lasso: it is a counterexample without the bound too.
@@ -67,7 +67,7 @@ func TestLassoIsMarked(t *testing.T) {
 	assert.Regexp(t, `Termination\s+VIOLATED \(also without the bound: it cut no step of this run\)\s+ELECTION\(3\) of crashed p3 circulates forever`, out)
 
 	// Here the bound cuts a fair step of the cycle: said so.
-	code, out, _ = run("--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "termination", "--max-queue", "2")
+	code, out, _ = run("--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "termination", "--max-queue", "2", "--continue")
 	require.Equal(t, 1, code)
 	assert.Regexp(t, `Termination\s+VIOLATED \(for the bounded model only: the bound cut a step of this run\)\s+elections repeat forever: suspect p1`, out)
 }

@@ -88,7 +88,7 @@ func TestAnonymousAndIncompleteDetectorCommands(t *testing.T) {
 	assert.Equal(t, cli.ExitIncomplete, code)
 	assert.Contains(t, errOut, "ID 1 appears twice: IDs must be unique (or allow duplicates with --anonymous)")
 
-	code, out, _ = run("--algo", "bully", "--n", "3", "--crashes", "1", "--detector", "incomplete")
+	code, out, _ = run("--algo", "bully", "--n", "3", "--crashes", "1", "--detector", "incomplete", "--continue")
 	assert.Equal(t, cli.ExitViolation, code)
 	assert.Contains(t, out, "SingleLeader  holds\n")
 	assert.Contains(t, out, "Agreement     holds\n")

@@ -10,7 +10,7 @@ import (
 )
 
 func TestMaxQueueAutoViolationAtBoundOne(t *testing.T) {
-	code, out, _ := run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--max-queue", "auto")
+	code, out, _ := run("--algo", "chang-roberts", "--n", "3", "--crash-any", "--max-queue", "auto", "--continue")
 	require.Equal(t, 1, code)
 	assert.Contains(t, out, "mcheck chang-roberts, N=3, ids 1,2,3, crash-any (up to 2 crashes), perfect detector, max-queue 1\n")
 	assert.Regexp(t, `max-queue 1 +231 states +66 discarded +[0-9.]+ s  VIOLATION\n`, out)

@@ -123,7 +123,7 @@ func TestExploreServesTheConfiguration(t *testing.T) {
 
 func TestExploreOpensATraceFileAtItsLastStep(t *testing.T) {
 	dir := t.TempDir()
-	code, _, stderr := runMain(t, "--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--trace-out", dir+"/")
+	code, _, stderr := runMain(t, "--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--continue", "--trace-out", dir+"/")
 	require.Equal(t, ExitViolation, code, stderr)
 	_, query := serve(t, filepath.Join(dir, "Termination-fair-cycle.trace.json"))
 	assert.Equal(t, "algo=chang-roberts&crashes=1&n=4&path=2.0.0.0.4.0.0.0&cycle=5&property=Termination&kind=fair-cycle", query)

@@ -22,10 +22,10 @@ var seedExamples = []struct {
 	args []string
 	exit int
 }{
-	{"circulating-election", []string{"--algo", "chang-roberts", "--n", "4", "--crashes", "1"}, 1},
+	{"circulating-election", []string{"--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--continue"}, 1},
 	{"bully-restart", []string{"--algo", "bully", "--n", "3", "--crashes", "1", "--restarts", "1", "--check", "safety"}, 1},
 	{"bully-unreliable", []string{"--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "safety"}, 1},
-	{"bully-unreliable-termination", []string{"--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "termination", "--max-queue", "3"}, 1},
+	{"bully-unreliable-termination", []string{"--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "termination", "--max-queue", "3", "--continue"}, 1},
 	{"clean-run", []string{"--algo", "bully", "--n", "4", "--crash-any"}, 0},
 }
 

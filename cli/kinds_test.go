@@ -25,9 +25,9 @@ var traceKinds = []struct {
 	args []string
 	exit int
 }{
-	{"kind-anonymous", []string{"--algo", "ring", "--ids", "1,2,2", "--anonymous"}, 1},
+	{"kind-anonymous", []string{"--algo", "ring", "--ids", "1,2,2", "--anonymous", "--continue"}, 1},
 	{"kind-step", []string{"--algo", "bully", "--n", "3", "--detector", "unreliable", "--check", "LeaderNotDemoted"}, 1},
-	{"kind-perm", []string{"--algo", "chang-roberts", "--n", "3", "--ids", "perm", "--crashes", "1"}, 1},
+	{"kind-perm", []string{"--algo", "chang-roberts", "--n", "3", "--ids", "perm", "--crashes", "1", "--continue"}, 1},
 	{"kind-witness", []string{"--algo", "chang-roberts", "--n", "3", "--complexity"}, 0},
 	{"kind-sync", []string{"--algo", "chang-roberts", "--n", "3", "--complexity", "--witness", "sync"}, 0},
 	{"kind-unbounded", []string{"--algo", "chang-roberts", "--n", "2", "--detector", "unreliable", "--complexity", "--check", "safety"}, 0},

@@ -23,7 +23,7 @@ import (
 
 // A check that violates Termination (a lasso and a stuck state) in a few
 // milliseconds.
-var violating = []string{"--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--quiet"}
+var violating = []string{"--algo", "chang-roberts", "--n", "4", "--crashes", "1", "--quiet", "--continue"}
 
 // A check where every property holds, in a few milliseconds.
 var passing = []string{"--algo", "bully", "--n", "3", "--crash-any", "--quiet"}

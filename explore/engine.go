@@ -385,9 +385,13 @@ func (s *search) tallyBatch(chunks []chunk) (succs, edges int) {
 				continue
 			}
 			s.stuckSeen[k], s.stuckAt[k], s.stuckCut[k] = true, s.cur.base+uint32(at), ch.stuckCut[k]
-			// With liveness on the search goes on: the fair-cycle check
-			// needs the whole graph and may find the other way to fail.
-			if !s.opt.Continue && s.graph == nil {
+			// A stuck state outside a goal is a definite answer as soon as
+			// it is expanded, liveness or not (a fair cycle, the other way
+			// to fail, needs the whole graph; Continue asks for it). One
+			// that only the channel bound made stuck (a fair step of it
+			// discarded) says nothing of the unbounded model: with
+			// liveness the search goes on, as deepening needs.
+			if !s.opt.Continue && (s.graph == nil || !s.stuckCut[k]) {
 				s.halt(StopFirstViolation, "stopped at the first violation")
 			}
 		}

@@ -392,9 +392,17 @@ func TestStuckState(t *testing.T) {
 	require.Len(t, res.Violations, 1)
 	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, res.Violations[0].Trace))
 
-	// With liveness on, the search goes on to the end and also finds the
-	// fair cycle 1 → 2 → 3 → 1 (inc is disabled at 3, so dbl may close it).
+	// With liveness on the stuck state still stops the search, before
+	// any fair cycle is looked for.
 	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true})
+	assert.False(t, res.Complete)
+	assert.Equal(t, explore.StopFirstViolation, res.Stop)
+	require.Len(t, res.Violations, 1)
+	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, res.Violated(cex.Stuck, even).Trace))
+
+	// With Continue too, the search goes on to the end and also finds the
+	// fair cycle 1 → 2 → 3 → 1 (inc is disabled at 3, so dbl may close it).
+	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true, Continue: true})
 	assert.True(t, res.Complete)
 	require.NotNil(t, res.Violated(cex.Stuck, even))
 	cyc := res.Violated(cex.FairCycle, even)

@@ -57,7 +57,7 @@ func TestFairCycleCheckInterrupted(t *testing.T) {
 // check after it is interrupted: it was found and replayed before.
 func TestStuckStateSurvivesAnInterruptedFairCycleCheck(t *testing.T) {
 	sys := newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 3})
-	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true}, errors.New("time limit of 1s reached"))
+	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true, Continue: true}, errors.New("time limit of 1s reached"))
 	require.NotNil(t, full.Violated(cex.FairCycle, even))
 	require.Len(t, cut.Violations, 1)
 	stuck := cut.Violated(cex.Stuck, even)

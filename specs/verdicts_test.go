@@ -130,9 +130,10 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 			t.Errorf("%s: unexpected status %q", v.Name, v.Status)
 		}
 	}
-	if !cont && invViolated {
-		// The search stops at the first invariant violation: nothing else
-		// is decided.
+	stopped := invViolated || term.Status == violated && term.Kind == cex.Stuck && !term.Bounded
+	if !cont && stopped {
+		// The search stops at the first definite violation (an invariant,
+		// a stuck state the bound did not make): nothing else is decided.
 		assert.False(t, rep.Stats.Complete, "a search that stops at a violation is incomplete")
 		assert.Equal(t, "stopped at the first violation", rep.Stats.Stopped)
 		for _, v := range rep.Verdicts {
@@ -142,9 +143,9 @@ func expect(t *testing.T, rep *check.Report, cont bool, w want) {
 			}
 		}
 	}
-	if !invViolated {
-		// A stuck state does not stop the search when Termination is
-		// checked: the fair-cycle check needs the whole graph.
+	if !stopped || cont {
+		// Without a definite violation (or with --continue) the search
+		// finishes, the fair-cycle check too.
 		assert.True(t, rep.Stats.Complete, "no invariant violation and no limit hit: the search must finish")
 		assert.Empty(t, rep.Stats.LivenessSkipped)
 	}
@@ -433,10 +434,11 @@ func TestLeLannCrashAnyNotSafe(t *testing.T) {
 	})
 	t.Run("continue=false", func(t *testing.T) {
 		rep := run(t, ll, cfg, false)
-		// The stuck state does not stop the search (the fair-cycle check
-		// needs the whole graph); the first invariant violation does, and
-		// then fair cycles are not looked for.
-		expect(t, rep, false, want{violated, violated, violated, "stuck", nil})
+		// The first definite answer stops the search: here the stuck
+		// state, found before any invariant violation; fair cycles (they
+		// need the whole graph) are not looked for.
+		expect(t, rep, false, want{unknown, unknown, violated, "stuck", nil})
+		assert.Equal(t, explore.StopFirstViolation, rep.Stats.Stop)
 		assert.False(t, rep.Stats.Complete)
 	})
 }
@@ -495,11 +497,12 @@ func TestRingAlgorithmsCrashAnyDoNotTerminate(t *testing.T) {
 			assert.True(t, anyStep(term.Also[0].Trace, model.KindCrash), "it takes a crash: %v", labels(term.Also[0].Trace))
 		})
 	}
-	// Without --continue the stuck state does not stop the search when
-	// Termination is checked, so the invariants are still decided.
+	// Without --continue the first stuck state stops the search, liveness
+	// or not: the invariants are then undecided, and no lasso is looked for.
 	t.Run("chang-roberts continue=false", func(t *testing.T) {
 		rep := run(t, lookup(t, "chang-roberts"), model.Config{N: 3, MaxCrashes: 2}, false)
-		expect(t, rep, false, want{holds, holds, violated, "fair-cycle", []string{"stuck"}})
+		expect(t, rep, false, want{unknown, unknown, violated, "stuck", nil})
+		assert.Equal(t, explore.StopFirstViolation, rep.Stats.Stop)
 	})
 }
 
