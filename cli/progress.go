@@ -28,7 +28,7 @@ type progress struct {
 	terminal  bool
 	width     int // terminal columns
 	maxStates int64
-	budget    int64 // --memory (0: none)
+	budget    int64         // --memory (0: none)
 	shown     bool          // a terminal line is on screen
 	lastPlain time.Duration // search time of the last plain line
 	search    string        // in a sweep (--max-queue auto, --timeout auto), the search under way
