@@ -564,6 +564,11 @@ func (r *Report) eventually(res *explore.Result, i int, base Verdict, goal bool)
 	if len(found) > 0 {
 		first := found[0]
 		base.Status, base.Kind, base.Trace, base.Summary, base.Bounded, base.Also = Violated, first.Kind, first.Trace, first.Summary, first.Bounded, found[1:]
+		if first.Kind == cex.Stuck && res.Complete && res.LivenessSkipped != "" {
+			// A stuck state is a violation whatever the cycles, but the
+			// report must not pass for a finished check.
+			base.Summary += "; fair cycles were not checked: " + res.LivenessSkipped
+		}
 		return base
 	}
 	if !res.Complete {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/ts"
 )
@@ -68,7 +69,7 @@ func (simulation) proof(res *explore.Result) (Proof, string) {
 	if s := res.Simulation; s != nil {
 		runs = s.Runs
 	}
-	return Sampled, fmt.Sprintf("no violation in %d random runs; a simulation samples runs, so this is not a proof", runs)
+	return Sampled, fmt.Sprintf("no violation in %s; a simulation samples runs, so this is not a proof", plural.Count(runs, "random run"))
 }
 
 // kindOf sorts the kernel's actions by kind (model.Action.Kind) for the

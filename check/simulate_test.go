@@ -152,3 +152,12 @@ func TestInterruptedSimulation(t *testing.T) {
 	assert.Equal(t, check.Unknown, rep.Verdicts[0].Status)
 	assert.Equal(t, "the search did not finish: interrupted: SIGINT (Ctrl-C)", rep.Verdicts[0].Summary)
 }
+
+// One run is one run, not "1 random runs".
+func TestSimulationOfOneRunSaysRun(t *testing.T) {
+	rep := simulate(t, "bully", model.Config{N: 3, MaxCrashes: 2, InitialLeader: true}, check.Simulate{Seed: 5, Runs: 1, Depth: 100, Scheduler: explore.Faults}, 1, false)
+	require.False(t, rep.Violated())
+	for _, v := range rep.Verdicts {
+		assert.Equal(t, "no violation in 1 random run; a simulation samples runs, so this is not a proof", v.Summary, v.Name)
+	}
+}

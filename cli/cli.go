@@ -156,7 +156,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 	o.applyShard(&req)
 	var prog *progress
 	if o.progress || (!o.quiet && isTerminal(stderr)) {
-		prog = newProgress(stderr, o.maxStates, explore.SearchLimit(o.memory))
+		prog = newProgress(stderr, o.maxStates, o.memory)
 		req.Progress = prog.update
 		req.Sweeping = func(c model.Config) { prog.startSearch(o.searchName(c)) }
 	}
@@ -165,7 +165,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 		prog.done()
 	}
 	if err != nil {
-		return badInput(stderr, err)
+		return badInput(stderr, o.timerWords(err))
 	}
 	member := o.memberResult(rep, req)
 	if o.json {

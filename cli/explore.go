@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -148,7 +149,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	if !loopback(*addr) {
 		fmt.Fprintf(stderr, "mcheck: explore: --addr %s is reachable from other machines: anyone who can reach it can use the page and start checks\n", *addr)
 	}
-	fmt.Fprintf(stdout, "mcheck explore: open http://%s/?%s (Ctrl-C stops)\n", ln.Addr(), srv.Home())
+	fmt.Fprintf(stdout, "mcheck explore: open http://%s/?%s (Ctrl-C stops)\n", listeningAt(*addr, ln.Addr()), srv.Home())
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "mcheck: explore: %v\n", err)
 		return ExitIncomplete
@@ -192,6 +193,21 @@ func modelOf(fs *flag.FlagSet, o *options, reg *specs.Registry) (webui.Model, er
 		return webui.Model{}, err
 	}
 	return webui.Model{Spec: spec, Config: o.cfg}, nil
+}
+
+// listeningAt is the host and port to open: the host as --addr gave it
+// (0.0.0.0 stays 0.0.0.0, where the listener would say [::]; none is
+// localhost) and the port the listener took (:0 picks one).
+func listeningAt(addr string, at net.Addr) string {
+	host, _, err := net.SplitHostPort(addr)
+	tcp, ok := at.(*net.TCPAddr)
+	if err != nil || !ok {
+		return at.String()
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, strconv.Itoa(tcp.Port))
 }
 
 // loopback reports whether addr listens on this machine only.

@@ -48,6 +48,27 @@ func TestInterruptedFairCycleCheckExitsIncomplete(t *testing.T) {
 	assert.Equal(t, "  Termination   unknown  no stuck state, but fair cycles were not checked: the fair-cycle check was interrupted: SIGINT (Ctrl-C)", term)
 }
 
+// A stuck state found by the search is a violation whatever the fair-cycle
+// check finds, but when that check is then interrupted the report says so
+// (it said nothing, and read as a finished check).
+func TestInterruptedFairCycleCheckAfterAStuckStateIsSaid(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("chang-roberts")
+	require.NoError(t, err)
+	ctx, stop := stopAt(t)
+	req := check.Request{Spec: spec, Config: model.Config{N: 5, MaxCrashes: 1, MaxQueue: 10}, Context: ctx, ProgressEvery: 1,
+		Progress: func(p explore.Progress) {
+			if p.Phase == explore.CheckingFairCycles {
+				stop()
+			}
+		}}
+	rep, err := runCheck(req, &options{})
+	require.NoError(t, err)
+	assert.Equal(t, ExitViolation, exitStatus(rep))
+	var b strings.Builder
+	writeText(&b, rep, false)
+	assert.Contains(t, b.String(), "\n  Termination   VIOLATED  stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥, p4 elected=⊥ (Stable needs elected=4); fair cycles were not checked: the fair-cycle check was interrupted: SIGTERM\n")
+}
+
 // stopAt is a stop signal (as stopOnSignal gives it) that a test sends
 // from a hook: the context it cancels, and cancel.
 func stopAt(t *testing.T) (context.Context, func()) {

@@ -28,7 +28,7 @@ type progress struct {
 	terminal  bool
 	width     int // terminal columns
 	maxStates int64
-	budget    int64
+	budget    int64         // --memory (0: none)
 	shown     bool          // a terminal line is on screen
 	lastPlain time.Duration // search time of the last plain line
 	search    string        // in a sweep (--max-queue auto, --timeout auto), the search under way
@@ -100,7 +100,10 @@ func progressLine(pr explore.Progress, maxStates, budget int64) string {
 		s += fmt.Sprintf("  %s of --max-states", percent(pr.States, maxStates))
 	}
 	if budget > 0 {
-		s += fmt.Sprintf("  %s of --memory %s", percent(pr.MemBytes, budget), explore.FormatBytes(budget))
+		// The search stops at its share of the budget, not at the budget:
+		// the share is what fills up, named as what it is.
+		limit := max(explore.SearchLimit(budget), 1)
+		s += fmt.Sprintf("  %s of the search's %s of --memory %s", percent(pr.MemBytes, limit), explore.FormatBytes(limit), explore.FormatBytes(budget))
 	}
 	return s
 }

@@ -40,6 +40,6 @@ func TestProgressFlagWithAPipeAsStderr(t *testing.T) {
 	// The elapsed time is a time.Duration rounded to the second: "9s",
 	// "1m0s" or "1h2m3s" on a slow machine.
 	for _, l := range lines {
-		assert.Regexp(t, `^mcheck: (\d+h)?(\d+m)?\d+s  [\d,]+ states  [\d,]+/s  depth \d+  queue [\d,]+  memory \S+ \S+  \d+% of --max-states  \d+% of --memory \S+ \S+$`, l)
+		assert.Regexp(t, `^mcheck: (\d+h)?(\d+m)?\d+s  [\d,]+ states  [\d,]+/s  depth \d+  queue [\d,]+  memory \S+ \S+  \d+% of --max-states  \d+% of the search's \S+ \S+ of --memory \S+ \S+$`, l)
 	}
 }

@@ -34,9 +34,9 @@ func TestProgressOnAPipe(t *testing.T) {
 	out, err := io.ReadAll(r)
 	require.NoError(t, err)
 	assert.Equal(t,
-		"mcheck: 1s  10,000 states  10,000/s  depth 1  queue 10  memory 3.0 MiB  1% of --max-states  4% of --memory 64.0 MiB\n"+
-			"mcheck: 6s  60,000 states  10,000/s  depth 6  queue 10  memory 3.0 MiB  6% of --max-states  4% of --memory 64.0 MiB\n"+
-			"mcheck: 11s  110,000 states  10,000/s  depth 11  queue 10  memory 3.0 MiB  11% of --max-states  4% of --memory 64.0 MiB\n",
+		"mcheck: 1s  10,000 states  10,000/s  depth 1  queue 10  memory 3.0 MiB  1% of --max-states  5% of the search's 51.2 MiB of --memory 64.0 MiB\n"+
+			"mcheck: 6s  60,000 states  10,000/s  depth 6  queue 10  memory 3.0 MiB  6% of --max-states  5% of the search's 51.2 MiB of --memory 64.0 MiB\n"+
+			"mcheck: 11s  110,000 states  10,000/s  depth 11  queue 10  memory 3.0 MiB  11% of --max-states  5% of the search's 51.2 MiB of --memory 64.0 MiB\n",
 		string(out))
 	assert.NotContains(t, string(out), "\r")
 	assert.NotContains(t, string(out), "\033")
@@ -59,12 +59,12 @@ func TestProgressOnATerminal(t *testing.T) {
 // The caps' use is shown as a share, and stops at 100%.
 func TestProgressLine(t *testing.T) {
 	assert.Equal(t, "0s  0 states  0/s  depth 0  queue 0  memory 0 B", progressLine(explore.Progress{}, 0, 0))
-	assert.Equal(t, "2s  500 states  250/s  depth 2  queue 10  memory 3.0 MiB  100% of --max-states  100% of --memory 1.0 MiB",
+	assert.Equal(t, "2s  500 states  250/s  depth 2  queue 10  memory 3.0 MiB  100% of --max-states  100% of the search's 819.2 KiB of --memory 1.0 MiB",
 		progressLine(at(2, 500), 400, 1<<20))
 	// After the search: the phase, and how far it is.
 	fair := explore.Progress{States: 16_281_308, Elapsed: 13 * time.Second, MemBytes: 3 << 20,
 		Phase: explore.CheckingFairCycles, Done: 4_070_327, Of: 16_281_308}
-	assert.Equal(t, "13s  fair-cycle check over 16,281,308 states: 4,070,327 done (25%)  memory 3.0 MiB  0% of --memory 1.0 GiB",
+	assert.Equal(t, "13s  fair-cycle check over 16,281,308 states: 4,070,327 done (25%)  memory 3.0 MiB  0% of the search's 819.2 MiB of --memory 1.0 GiB",
 		progressLine(fair, 400, 1<<30))
 	measures := explore.Progress{States: 2_000, Elapsed: 3 * time.Second, Phase: explore.ComputingMeasures}
 	assert.Equal(t, "3s  measures over 2,000 states  memory 0 B", progressLine(measures, 0, 0))

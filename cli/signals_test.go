@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -107,11 +108,28 @@ func TestSignalDuringDeepeningGivesTheIncompleteReport(t *testing.T) {
 	require.NotContains(t, out, " holds")
 }
 
-// A second signal does not wait for the report.
+// clockAt is a clock that reads the times given, one per call, after
+// time 0, and then the last one again.
+func clockAt(at ...time.Duration) func() time.Time {
+	var mu sync.Mutex
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		d := at[0]
+		if len(at) > 1 {
+			at = at[1:]
+		}
+		return t0.Add(d)
+	}
+}
+
+// A second signal after the window does not wait for the report (real
+// signals, through signal.Notify).
 func TestSecondSignalExitsAtOnce(t *testing.T) {
 	var stderr syncBuffer
 	exited := make(chan int, 1)
-	ctx, release := stopOnSignalExit(&stderr, func(code int) { exited <- code })
+	ctx, release := stopOnSignalExit(&stderr, func(code int) { exited <- code }, clockAt(0, 2*time.Second))
 	defer release()
 	self, err := os.FindProcess(os.Getpid())
 	require.NoError(t, err)
@@ -131,4 +149,59 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		t.Fatal("the second signal did not exit")
 	}
 	require.True(t, strings.HasPrefix(stderr.String(), "mcheck: SIGTERM again: exiting at once"), stderr.String())
+}
+
+// GNU timeout signals the child, then its process group: the child's
+// second SIGTERM within the window is the same request, and the graceful
+// stop goes on; one after the window exits at once. The signals come from
+// a channel and the clock is given, so nothing sleeps.
+func TestSignalsWithinTheWindowAreOneStop(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		after []time.Duration // when the signals after the first come
+		exit  bool            // whether the last one exits
+	}{
+		{"doubled at once", []time.Duration{0}, false},
+		{"doubled just inside the window", []time.Duration{sameStopWindow - time.Millisecond}, false},
+		{"three inside the window", []time.Duration{time.Millisecond, 500 * time.Millisecond}, false},
+		{"inside, then after the window", []time.Duration{100 * time.Millisecond, sameStopWindow}, true},
+		{"after the window", []time.Duration{3 * time.Second}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sigs := make(chan os.Signal) // unbuffered: a send returns once the signal before it was acted on
+			var stderr syncBuffer
+			exited := make(chan int, 1)
+			ctx, stop := watchStopSignals(sigs, &stderr, func(code int) { exited <- code }, clockAt(append([]time.Duration{0}, tc.after...)...))
+			defer stop()
+			send := func(sig os.Signal) bool {
+				select {
+				case sigs <- sig:
+					return true
+				case <-time.After(time.Second):
+					return false // the watch no longer takes signals: it exited
+				}
+			}
+			require.True(t, send(syscall.SIGTERM))
+			<-ctx.Done()
+			require.Equal(t, "SIGTERM", context.Cause(ctx).Error())
+			for range tc.after {
+				require.True(t, send(syscall.SIGTERM))
+			}
+			if !tc.exit {
+				// This one is taken only once the last was acted on, and
+				// reads the last time again: within the window too.
+				require.True(t, send(syscall.SIGINT), "the watch stopped taking signals")
+				require.Empty(t, exited, "a signal within the window must not exit")
+				require.Empty(t, stderr.String())
+				return
+			}
+			select {
+			case code := <-exited:
+				require.Equal(t, ExitIncomplete, code)
+			case <-time.After(5 * time.Second):
+				t.Fatal("the signal after the window did not exit")
+			}
+			require.Equal(t, "mcheck: SIGTERM again: exiting at once, without a report\n", stderr.String())
+		})
+	}
 }

@@ -66,7 +66,7 @@ func TestTimedBadInput(t *testing.T) {
 		{[]string{"--algo", "bully", "--timing", "async", "--timeout", "3"}, "--timeout needs --timing sync or partial"},
 		{[]string{"--algo", "ring", "--timeout", "3"}, "--timeout: this algorithm has no timers, so there is no timeout to set: leave --timeout out"},
 		{[]string{"--algo", "lelann", "--timing", "partial", "--timeout-coord", "3"}, "--timeout-coord: this algorithm has no timers"},
-		{[]string{"--algo", "bully", "--timing", "sync", "--timeout", "200"}, "a timer of 402 ticks does not fit the state encoding: at most 254"},
+		{[]string{"--algo", "bully", "--timing", "sync", "--timeout", "200"}, "with --timeout 200, T2 defaults to 2T+2D = 402 ticks, too long for the state encoding (a timer runs at most 254 ticks): give --timeout 126 or less, or --timeout-coord 254 or less"},
 		{[]string{"--algo", "bully", "--timing", "later"}, `--timing: "later" is unknown: use async, sync or partial`},
 	} {
 		code, out, stderr := run(c.args...)

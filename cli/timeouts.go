@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -240,4 +242,87 @@ func timeoutsJSON(r *check.Report) *jsonTimeouts {
 	}
 	out.Failure, out.CoordFailure = failure(t.Failure), failure(t.CoordFailure)
 	return out
+}
+
+// timerWords puts a timer too long for the state encoding
+// (model.TimerWidthError, which knows only the ticks) in the words of the
+// flags: the one given, or those that set the default that is too long,
+// and the values that fit. Other errors are returned as they are.
+func (o *options) timerWords(err error) error {
+	var wide *model.TimerWidthError
+	given := o.cfg // as the flags gave it (0: the default)
+	if !errors.As(err, &wide) || !given.Timed() {
+		return err
+	}
+	timeoutFlag := "--timeout"
+	if o.model.AutoTimeout {
+		given.Timeout, timeoutFlag = 1, "--timeout auto (from T 1)" // where the search starts, and fails
+	}
+	most := wide.Max
+	for _, f := range []struct {
+		flag  string
+		value int
+	}{{"--timeout-coord", given.TimeoutCoord}, {"--timeout", given.Timeout}} {
+		if f.value > most {
+			return fmt.Errorf("%s %d is too long for the state encoding: a timer runs at most %d ticks; give %s %d or less", f.flag, f.value, most, f.flag, most)
+		}
+	}
+	full := given.WithDefaults()
+	type timer struct {
+		name, flag, formula string
+		of                  func(model.Config) int
+	}
+	var long timer
+	switch wide.Ticks {
+	case full.TimeoutCoord:
+		long = timer{"T2", "--timeout-coord", "2T+2D", func(c model.Config) int { return c.TimeoutCoord }}
+	case full.Timeout:
+		long = timer{"T", "--timeout", "2D+1", func(c model.Config) int { return c.Timeout }}
+	default: // a timer of the algorithm's own making, from D, T and T2
+		return fmt.Errorf("a timer of %d ticks, from delay %d, timeout %d and timeout-coord %d, does not fit the state encoding: a timer runs at most %d ticks; give a smaller --delay, --timeout or --timeout-coord",
+			wide.Ticks, full.Delay, full.Timeout, full.TimeoutCoord, most)
+	}
+	// The default is too long: blame the flags it was computed from, and
+	// say the largest value of each that fits.
+	fits := func(c model.Config) bool {
+		c = c.WithDefaults()
+		return long.of(c) <= most && (given.Timeout != 0 || c.Timeout <= most)
+	}
+	var blame, fixes []string
+	for _, f := range []struct {
+		flag  string
+		value int
+		set   func(*model.Config, int)
+	}{
+		{timeoutFlag, given.Timeout, func(c *model.Config, v int) { c.Timeout = v }},
+		{"--delay", given.Delay, func(c *model.Config, v int) { c.Delay = v }},
+	} {
+		if f.value == 0 || (long.name == "T" && f.flag != "--delay") {
+			continue
+		}
+		blame = append(blame, fmt.Sprintf("%s %d", f.flag, f.value))
+		if f.flag != "--timeout" && f.flag != "--delay" {
+			blame[len(blame)-1] = f.flag // auto: no value to lower
+			continue
+		}
+		for v := min(f.value, most); v >= 1; v-- {
+			c := given
+			c.IDs, c.N = nil, 0
+			if f.set(&c, v); fits(c) {
+				fixes = append(fixes, fmt.Sprintf("%s %d or less", f.flag, v))
+				break
+			}
+		}
+	}
+	if long.name == "T2" && given.Timeout == 0 && full.Timeout > most {
+		fixes = append(fixes, fmt.Sprintf("--timeout and --timeout-coord of %d or less", most))
+	} else {
+		fixes = append(fixes, fmt.Sprintf("%s %d or less", long.flag, most))
+	}
+	from := "the default delay"
+	if len(blame) > 0 {
+		from = strings.Join(blame, " and ")
+	}
+	return fmt.Errorf("with %s, %s defaults to %s = %d ticks, too long for the state encoding (a timer runs at most %d ticks): give %s",
+		from, long.name, long.formula, long.of(full), most, strings.Join(fixes, ", or "))
 }

@@ -120,7 +120,10 @@ func (s *simulation) claim() (int64, bool) {
 		if i >= s.limit.Load() {
 			return 0, false
 		}
-		if s.halted.Load() || s.opt.Context.Err() != nil {
+		if s.halted.Load() {
+			return 0, false // the memory budget, or an interruption, already said why
+		}
+		if s.opt.Context.Err() != nil {
 			s.halt(StopInterrupted, "interrupted: "+context.Cause(s.opt.Context).Error())
 			return 0, false
 		}
