@@ -356,8 +356,10 @@ func staleReason(f *trace.File, rep *check.Report) string {
 			return ""
 		case check.Unchecked:
 			return "this run did not check " + f.Property
-		case check.Violated, check.Reachable:
-			return fmt.Sprintf("this run found %s %s too, so it may still be one of its runs", f.Property, v.Status)
+		case check.Violated:
+			return "this run found " + f.Property + " violated too, so it may still be a counterexample"
+		case check.Reachable:
+			return "this run found " + f.Property + " reachable too, so it may still be an example"
 		}
 		return fmt.Sprintf("this run did not decide %s (%s)", f.Property, oneLine(v.Summary))
 	}
