@@ -88,11 +88,17 @@ func outcome(rep *Report) Outcome {
 	return AllHold
 }
 
+// boundedOnly is what the T2 search makes of a value violated only where
+// the channel bound cut a fair step: it neither holds nor fails, and the
+// search goes on to the next value (T2 at its default holds, so it ends).
+const boundedOnly Outcome = "violated for the bounded model only"
+
 // smallest checks at v = 1, 2, ... (try) until every property holds, and
 // returns that v and its report, with the report of the largest v that
 // failed. A search that decides nothing ends it with v 0 (and a nil
-// report); so does an error, returned with the v that raised it. With end
-// > 0, v = end is known to hold: it is returned without a search.
+// report), unless try says boundedOnly; so does an error, returned with
+// the v that raised it. With end > 0, v = end is known to hold: it is
+// returned without a search.
 func smallest(end int, try func(v int) (*Report, Outcome, error)) (v int, holds, failure *Report, err error) {
 	for v = 1; v != end; v++ {
 		rep, o, err := try(v)
@@ -103,11 +109,31 @@ func smallest(end int, try func(v int) (*Report, Outcome, error)) (v int, holds,
 			failure = rep
 		case o == AllHold:
 			return v, rep, failure, nil
+		case o == boundedOnly:
 		default:
 			return 0, nil, failure, nil
 		}
 	}
 	return end, nil, failure, nil
+}
+
+// BoundOnly: the run's search finished, deciding every property, and
+// found a violation only where the channel bound cut a fair step: a larger
+// channel bound decides the value.
+func (r *TimeoutRun) BoundOnly() bool { return r.Finished() && r.BoundedOnly }
+
+// CoordBoundedOnly are the values of T2 below TimeoutCoord that the T2
+// search passed over because they are violated only where the channel
+// bound cut a fair step: a smaller T2 than TimeoutCoord may hold with a
+// larger channel bound.
+func (t *Timeouts) CoordBoundedOnly() []int {
+	var vs []int
+	for i := range t.Runs {
+		if r := &t.Runs[i]; r.Coord && r.BoundOnly() {
+			vs = append(vs, r.TimeoutCoord)
+		}
+	}
+	return vs
 }
 
 // SearchTimeouts checks req (an algorithm with timers, in a timed mode) at
@@ -164,7 +190,16 @@ func SearchTimeouts(req Request, limit time.Duration) (*Report, error) {
 	}
 	if found != nil && !d.CoordGiven {
 		// T2 below its default at this T, which holds.
-		t2, holds, failure, err := smallest(found.Config.TimeoutCoord, func(t2 int) (*Report, Outcome, error) { return try(d.Timeout, t2, true) })
+		// A value violated only where the channel bound cut a fair step is
+		// passed over: T is found, so the answer is given (the default T2
+		// holds), with the values passed over as its caveat.
+		t2, holds, failure, err := smallest(found.Config.TimeoutCoord, func(t2 int) (*Report, Outcome, error) {
+			rep, o, err := try(d.Timeout, t2, true)
+			if err == nil && o == Undecided && d.Runs[len(d.Runs)-1].BoundOnly() {
+				o = boundedOnly
+			}
+			return rep, o, err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("timeout %d, timeout-coord %d: %w", d.Timeout, t2, err)
 		}

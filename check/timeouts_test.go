@@ -182,3 +182,25 @@ func TestSearchTimeoutsWhereNoTFits(t *testing.T) {
 	require.ErrorAs(t, err, &wide)
 	assert.ErrorContains(t, err, "timeout 1: ")
 }
+
+// Once T is found, a T2 violated only where the channel bound cut a fair
+// step is passed over, not the end of the search: T2 at its default holds,
+// so an answer is given, with the values passed over as its caveat. At
+// D = 2 with 2 messages a channel, T2 = 1 is violated for the bounded
+// model only (with 3 it holds) and T2 = 2 holds.
+func TestSearchTimeoutsPassesOverACoordTimeoutTheBoundDecides(t *testing.T) {
+	rep := searchTimeouts(t, check.Request{Config: model.Config{N: 4, MaxCrashes: 1, InitialLeader: true, Timing: model.Sync, Delay: 2, MaxQueue: 2}})
+	d := rep.Timeouts
+	var outcomes []check.Outcome
+	for _, r := range d.Runs {
+		outcomes = append(outcomes, r.Outcome)
+	}
+	assert.Equal(t, []check.Outcome{check.Fails, check.Fails, check.Fails, check.Fails, check.AllHold, check.Undecided, check.AllHold}, outcomes)
+	require.Len(t, d.Runs, 7)
+	assert.True(t, d.Runs[5].BoundOnly(), "T2 = 1 is violated for the bounded model only")
+	assert.True(t, d.Found())
+	assert.Equal(t, []int{5, 2}, []int{d.Timeout, d.TimeoutCoord})
+	assert.Equal(t, []int{1}, d.CoordBoundedOnly())
+	assert.Nil(t, d.CoordFailure, "T2 = 1 does not fail: it is undecided")
+	assert.Equal(t, []int{5, 2}, []int{rep.Config.Timeout, rep.Config.TimeoutCoord}, "the report is the check at the values found")
+}

@@ -194,6 +194,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 			fmt.Fprintf(stderr, "mcheck: --json-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
+	var stale staleTraces
 	if o.traceOut != "" {
 		files := counterexampleFiles(rep)
 		if rep.Complexity != nil {
@@ -204,7 +205,8 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 				}
 			}
 		}
-		if err := writeTraceFiles(o.traceOut, files, rep, stderr); err != nil {
+		var err error
+		if stale, err = writeTraceFiles(o.traceOut, files, rep, stderr); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
@@ -214,7 +216,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 		}
 		o.msc = ""
 	}
-	if err := writeCharts(o.msc, rep, stderr); err != nil {
+	if err := writeCharts(o.msc, rep, stale, stderr); err != nil {
 		fmt.Fprintf(stderr, "mcheck: %v (the report above stands; exit status %d)\n", err, code)
 	}
 	if o.junit != "" {

@@ -49,15 +49,18 @@ func writeMSCFile(path string, f *trace.File) error {
 
 // writeCharts follows a check: --msc draws the first counterexample, and
 // when GITHUB_STEP_SUMMARY names a file the verdicts and every
-// counterexample's chart are appended to it. Only a failure to write the
-// --msc file is an error; the job summary only warns.
-func writeCharts(path string, rep *check.Report, stderr io.Writer) error {
+// counterexample's chart are appended to it. With no counterexample to
+// draw, the chart an earlier run drew follows the traces it left
+// (stale): removed when they were all removed, kept when one was kept.
+// Only a failure to write the --msc file is an error; the job summary only
+// warns.
+func writeCharts(path string, rep *check.Report, stale staleTraces, stderr io.Writer) error {
 	var mscErr error
 	if path != "" {
 		files := counterexampleFiles(rep)
 		switch {
 		case len(files) == 0:
-			fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s not written\n", path)
+			staleChart(path, stale, stderr)
 		default:
 			if err := writeMSCFile(path, files[0]); err != nil {
 				mscErr = fmt.Errorf("--msc: %w", err)
@@ -72,6 +75,29 @@ func writeCharts(path string, rep *check.Report, stderr io.Writer) error {
 		}
 	}
 	return mscErr
+}
+
+// staleChart decides the chart at path when this run draws none: it was
+// drawn beside the traces an earlier run left, so it goes exactly when
+// they went (every one of them removed), and stays when one stayed.
+func staleChart(path string, stale staleTraces, stderr io.Writer) {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() || isDescriptorPath(path) {
+		fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s not written\n", path)
+		return
+	}
+	switch {
+	case stale.kept > 0:
+		fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s is kept, as the trace of the earlier run is\n", path)
+	case stale.removed > 0:
+		if err := os.Remove(path); err != nil {
+			fmt.Fprintf(stderr, "mcheck: --msc: %s is the chart of a trace removed above, and it cannot be removed: %v\n", path, unwrapPath(err))
+			return
+		}
+		fmt.Fprintf(stderr, "mcheck: --msc: removed %s, the chart of a trace removed above\n", path)
+	default:
+		fmt.Fprintf(stderr, "mcheck: --msc: no counterexample to draw; %s not written\n", path)
+	}
 }
 
 func appendStepSummary(path string, rep *check.Report) error {

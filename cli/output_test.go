@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // A check that violates Termination (a lasso and a stuck state) in a few
@@ -271,10 +272,12 @@ func TestStaleTraceFileIsRemoved(t *testing.T) {
 	code, _, stderr := mainOut(append(violating, "--trace-out", path)...)
 	require.Equal(t, ExitViolation, code, stderr)
 	require.FileExists(t, path)
+	cfg := configOf(t, passing) // as if passing had been fixed since
+	rewriteTrace(t, path, func(f *trace.File) { f.Config = cfg })
 
 	code, _, stderr = mainOut(append(passing, "--max-states", "10", "--trace-out", path)...)
 	assert.Equal(t, ExitIncomplete, code)
-	assert.Equal(t, "mcheck: --trace-out: "+path+" is a trace of an earlier run, kept: this search was not exhaustive, so it may still be a counterexample\n", stderr)
+	assert.Equal(t, "mcheck: --trace-out: "+path+" is a trace of an earlier run, kept: this search did not finish, so it may still be a counterexample\n", stderr)
 	assert.FileExists(t, path)
 
 	code, _, stderr = mainOut(append(passing, "--trace-out", path)...)
@@ -305,6 +308,7 @@ func TestStaleTracesInADirectoryAreRemoved(t *testing.T) {
 	// Agreement), one of another configuration, and a file of the user's.
 	stale := filepath.Join(dir, "Agreement-invariant.trace.json")
 	require.NoError(t, os.WriteFile(stale, data, 0o644))
+	rewriteTrace(t, stale, func(f *trace.File) { f.Property = "Agreement" })
 	other := filepath.Join(dir, "other.trace.json")
 	code, _, stderr = mainOut("--algo", "chang-roberts", "--n", "5", "--crashes", "1", "--quiet", "--trace-out", other)
 	require.Equal(t, ExitViolation, code, stderr)

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // Output paths are checked before the search, so that a path that cannot
@@ -316,4 +321,88 @@ func checkOutputs(o *options) error {
 		}
 	}
 	return nil
+}
+
+// A trace that an earlier run left where this run writes its traces would
+// be archived as this run's (a counterexample fixed since), but it is a
+// genuine counterexample unless this run proves that its run is gone.
+// staleReason is the one rule for every place where traces are cleaned, and
+// the --msc chart beside a trace follows it (staleTraces).
+
+// staleReason says why the trace f, left by an earlier run and not
+// rewritten by the run rep, must be kept; "" when rep proves it stale: rep
+// is of f's configuration (algorithm, model, channel bound, timing), its
+// search finished and was exhaustive (not a simulation, not a bitstate
+// search), and it checked f's property and found no violation (for an
+// example, no reachable state).
+func staleReason(f *trace.File, rep *check.Report) string {
+	if !sameConfig(f.Config, trace.ConfigOf(rep.Algo, rep.Config)) {
+		return "it is of another configuration (" + f.Config.Describe() + ")"
+	}
+	switch {
+	case rep.Simulation != nil:
+		return "a simulation samples runs and proves nothing, so it may still be a counterexample"
+	case rep.Bitstate != nil:
+		return "a bitstate search may miss states, so it may still be a counterexample"
+	case !rep.Stats.Complete:
+		return "this search did not finish, so it may still be a counterexample"
+	}
+	for _, v := range rep.Verdicts {
+		if v.Name != f.Property {
+			continue
+		}
+		switch v.Status {
+		case check.Holds, check.Unreachable:
+			return ""
+		case check.Unchecked:
+			return "this run did not check " + f.Property
+		case check.Violated:
+			return "this run found " + f.Property + " violated too, so it may still be a counterexample"
+		case check.Reachable:
+			return "this run found " + f.Property + " reachable too, so it may still be an example"
+		}
+		return fmt.Sprintf("this run did not decide %s (%s)", f.Property, oneLine(v.Summary))
+	}
+	return "this run did not check " + f.Property
+}
+
+// sameConfig compares two recorded configurations as their files write
+// them (an empty list and none are the same).
+func sameConfig(a, b trace.Config) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
+
+// staleTraces counts what became of the traces earlier runs left where
+// this run writes its own, for the --msc chart that follows them.
+type staleTraces struct{ removed, kept int }
+
+// clean removes the trace an earlier run left at path if staleReason
+// finds it stale, else keeps it, and says which in one line. In a
+// directory (inDir), files that are not traces and traces of another
+// configuration belong to other checks and are passed over in silence.
+func (s *staleTraces) clean(path string, rep *check.Report, inDir bool, stderr io.Writer) {
+	f, err := readTraceFile(path)
+	if err != nil {
+		if !inDir {
+			fmt.Fprintf(stderr, "mcheck: --trace-out: no counterexample to write; %s is left as it was (not an mcheck trace)\n", path)
+		}
+		return
+	}
+	if inDir && !sameConfig(f.Config, trace.ConfigOf(rep.Algo, rep.Config)) {
+		return
+	}
+	if why := staleReason(f, rep); why != "" {
+		s.kept++
+		fmt.Fprintf(stderr, "mcheck: --trace-out: %s is a trace of an earlier run, kept: %s\n", path, why)
+		return
+	}
+	if err := os.Remove(path); err != nil {
+		s.kept++
+		fmt.Fprintf(stderr, "mcheck: --trace-out: %s is a trace of an earlier run that this one did not find, and it cannot be removed: %v\n", path, unwrapPath(err))
+		return
+	}
+	s.removed++
+	fmt.Fprintf(stderr, "mcheck: --trace-out: removed %s, a trace of an earlier run that this one did not find\n", path)
 }

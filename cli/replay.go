@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 
 	"github.com/mcheck/mcheck/cex"
@@ -144,83 +143,57 @@ func isITF(path string) bool { return strings.HasSuffix(strings.ToLower(path), "
 
 // writeTraceFiles writes the report's counterexamples: to path itself, or
 // when path is a directory (or ends in /) one file per counterexample.
-// A trace an earlier run left there would be archived as this run's (a
-// counterexample fixed since): when the search finished, the trace file at
-// path that this run does not rewrite is removed, and in a directory every
-// trace file of the same configuration that this run does not rewrite.
-// Only files that read as mcheck traces are removed; after a search that
-// did not finish they are kept (they may still be counterexamples), and
-// stderr says so either way.
-func writeTraceFiles(path string, files []*trace.File, rep *check.Report, stderr io.Writer) error {
+// A trace an earlier run left there that this run does not rewrite (the
+// file at path, or in a directory the trace files) is removed or kept by
+// staleTraces.clean, which says which; the result is what it did.
+func writeTraceFiles(path string, files []*trace.File, rep *check.Report, stderr io.Writer) (staleTraces, error) {
+	var stale staleTraces
 	info, statErr := os.Stat(path)
 	dir := strings.HasSuffix(path, "/") || (statErr == nil && info.IsDir())
 	if !dir {
 		if len(files) == 0 {
 			if statErr == nil && info.Mode().IsRegular() && !isDescriptorPath(path) {
-				staleTrace(path, rep, stderr)
+				stale.clean(path, rep, false, stderr)
 			}
-			return nil
+			return stale, nil
 		}
 		if err := writeTraceFile(path, files[0]); err != nil {
-			return err
+			return stale, err
 		}
 		if len(files) > 1 {
 			fmt.Fprintf(stderr, "mcheck: --trace-out: %d traces, wrote the first to %s; give a directory to keep them all\n", len(files), path)
 		}
-		return nil
+		return stale, nil
 	}
 	// Only the directory asked for is created: its parent was checked
 	// before the search.
 	if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+		return stale, err
 	}
 	written := map[string]bool{}
 	for _, f := range files {
 		name := traceName(f)
 		if err := writeTraceFile(filepath.Join(path, name), f); err != nil {
-			return err
+			return stale, err
 		}
 		written[name] = true
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return err
+		return stale, err
 	}
-	cfg := trace.ConfigOf(rep.Algo, rep.Config)
 	for _, e := range entries {
 		if written[e.Name()] || !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".trace.json") {
 			continue
 		}
-		// Other configurations' traces belong to other checks.
-		if f, err := readTraceFile(filepath.Join(path, e.Name())); err == nil && reflect.DeepEqual(f.Config, cfg) {
-			staleTrace(filepath.Join(path, e.Name()), rep, stderr)
-		}
+		stale.clean(filepath.Join(path, e.Name()), rep, true, stderr)
 	}
-	return nil
+	return stale, nil
 }
 
 // traceName is the name of a counterexample's file in a --trace-out
 // directory.
 func traceName(f *trace.File) string { return f.Property + "-" + f.Kind.String() + ".trace.json" }
-
-// staleTrace removes the trace file an earlier run left at path, if it is
-// one and this run's search was exhaustive, and says what it did.
-func staleTrace(path string, rep *check.Report, stderr io.Writer) {
-	if _, err := readTraceFile(path); err != nil {
-		fmt.Fprintf(stderr, "mcheck: --trace-out: no counterexample to write; %s is left as it was (not an mcheck trace)\n", path)
-		return
-	}
-	if !rep.Stats.Complete || rep.Bitstate != nil {
-		// A bitstate search may miss the state a trace leads to.
-		fmt.Fprintf(stderr, "mcheck: --trace-out: %s is a trace of an earlier run, kept: this search was not exhaustive, so it may still be a counterexample\n", path)
-		return
-	}
-	if err := os.Remove(path); err != nil {
-		fmt.Fprintf(stderr, "mcheck: --trace-out: %s is a trace of an earlier run that this one did not find, and it cannot be removed: %v\n", path, unwrapPath(err))
-		return
-	}
-	fmt.Fprintf(stderr, "mcheck: --trace-out: removed %s, a trace of an earlier run that this one did not find\n", path)
-}
 
 func writeTraceFile(path string, f *trace.File) error {
 	write := f.Write

@@ -26,7 +26,7 @@ func writeTimeouts(w io.Writer, r *check.Report, full bool) {
 		}
 		fmt.Fprintf(w, "  T %-3d T2 %-3d %12s states  %8.2f s  %s\n", run.Timeout, run.TimeoutCoord, commas(run.States), run.Elapsed.Seconds(), runStatus(run))
 	}
-	fmt.Fprintf(w, "  verdict: %s\n", timeoutsVerdict(t))
+	fmt.Fprintf(w, "  verdict: %s\n", timeoutsVerdict(r))
 	for _, f := range []struct {
 		rep  *check.Report
 		what string
@@ -70,8 +70,11 @@ func runStatus(run check.TimeoutRun) string {
 	return string(run.Outcome)
 }
 
-// timeoutsVerdict says in one sentence what the timeout search found.
-func timeoutsVerdict(t *check.Timeouts) string {
+// timeoutsVerdict says in one sentence what the timeout search of r
+// found, with what the answer rests on: a channel bound that left smaller
+// values undecided, properties that hold vacuously at the values found.
+func timeoutsVerdict(r *check.Report) string {
+	t := r.Timeouts
 	d := t.Delay
 	switch {
 	case t.NoneHolds():
@@ -88,20 +91,75 @@ func timeoutsVerdict(t *check.Timeouts) string {
 		coord = "T2 as given"
 	}
 	var s string
-	if t.Failure == nil {
+	switch {
+	case t.Failure == nil && t.Found() && r.Idle():
+		s = fmt.Sprintf("every property holds vacuously from T = 1 at D = %d (%s)", d, coord)
+	case t.Failure == nil:
 		s = fmt.Sprintf("every property holds from T = 1 at D = %d (%s)", d, coord)
-	} else {
+	default:
 		s = fmt.Sprintf("%s %s T >= %d at D = %d (%s): %s", failedList(t.Failure), needs(t.Failure), t.Timeout, d, coord, failedAt("T", t.Failure))
 	}
+	bounded := t.CoordBoundedOnly()
 	switch {
 	case t.CoordGiven:
-		return s
 	case t.TimeoutCoord == 0:
 		return s + fmt.Sprintf("; at T = %d the search for the smallest T2 did not finish, so none can be given: %s", t.Timeout, stoppedRun(t))
+	case t.CoordFailure == nil && len(bounded) > 0:
+		s += fmt.Sprintf("; at T = %d every property holds with T2 = %d", t.Timeout, t.TimeoutCoord)
 	case t.CoordFailure == nil:
-		return s + fmt.Sprintf("; at T = %d every property holds already with T2 = %d", t.Timeout, t.TimeoutCoord)
+		s += fmt.Sprintf("; at T = %d every property holds already with T2 = %d", t.Timeout, t.TimeoutCoord)
+	default:
+		s += fmt.Sprintf("; at T = %d, %s %s T2 >= %d: %s", t.Timeout, failedList(t.CoordFailure), needs(t.CoordFailure), t.TimeoutCoord, failedAt("T2", t.CoordFailure))
 	}
-	return s + fmt.Sprintf("; at T = %d, %s %s T2 >= %d: %s", t.Timeout, failedList(t.CoordFailure), needs(t.CoordFailure), t.TimeoutCoord, failedAt("T2", t.CoordFailure))
+	if len(bounded) > 0 {
+		s += fmt.Sprintf(", but %s violated only where the channel bound of %d messages cut a fair step, so a smaller T2 may hold: a larger --max-queue decides",
+			valuesAre("T2", bounded), r.Config.MaxQueue)
+	}
+	if t.Found() {
+		s += vacuousAt(r)
+	}
+	return s
+}
+
+// valuesAre names the values vs of what: "T2 = 1 is", "T2 = 1, 2 and 4
+// are", "T2 = 1 to 13 are".
+func valuesAre(what string, vs []int) string {
+	if len(vs) == 1 {
+		return fmt.Sprintf("%s = %d is", what, vs[0])
+	}
+	if n := len(vs); n > 2 && vs[n-1]-vs[0] == n-1 {
+		return fmt.Sprintf("%s = %d to %d are", what, vs[0], vs[n-1])
+	}
+	ns := make([]string, len(vs))
+	for i, v := range vs {
+		ns[i] = fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%s = %s and %s are", what, strings.Join(ns[:len(ns)-1], ", "), ns[len(ns)-1])
+}
+
+// vacuousAt is the verdict's caveat when r, the check at the values found,
+// holds vacuously: no step at all, or properties with nothing to hold of.
+func vacuousAt(r *check.Report) string {
+	if idle := idleLine(r); idle != "" {
+		return "; " + idle
+	}
+	var vac []check.Verdict
+	for _, v := range r.Verdicts {
+		if v.Status == check.Holds && v.Vacuous != "" {
+			vac = append(vac, v)
+		}
+	}
+	switch len(vac) {
+	case 0:
+		return ""
+	case 1:
+		return "; " + vac[0].Name + " holds " + vacuityLine(r, vac[0])
+	}
+	names := make([]string, len(vac))
+	for i, v := range vac {
+		names[i] = v.Name
+	}
+	return fmt.Sprintf("; %s and %s hold vacuously (nothing they speak of happens at these values)", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // failedAt says how rep, the check at the largest failing value, fails:
@@ -229,7 +287,7 @@ func timeoutsJSON(r *check.Report) *jsonTimeouts {
 	}
 	out := &jsonTimeouts{TimeLimitSeconds: t.TimeLimit.Seconds(), Seconds: t.Elapsed.Seconds(), Delay: t.Delay,
 		Timeout: t.Timeout, TimeoutCoord: t.TimeoutCoord, CoordGiven: t.CoordGiven, Found: t.Found(), NoneHolds: t.NoneHolds(),
-		Verdict: timeoutsVerdict(t)}
+		Verdict: timeoutsVerdict(r)}
 	for _, run := range t.Runs {
 		out.Runs = append(out.Runs, jsonTimeoutRun{Timeout: run.Timeout, TimeoutCoord: run.TimeoutCoord, Coord: run.Coord,
 			Outcome: string(run.Outcome), Failed: run.Failed, jsonAttempt: attemptJSON(run.Attempt)})

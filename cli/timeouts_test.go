@@ -138,3 +138,35 @@ func TestTimeoutAutoBadInput(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.True(t, strings.HasPrefix(stderr, "mcheck: explore: --timeout auto searches the timeouts of a check, the explorer needs one: give --timeout T (usage: "), stderr)
 }
+
+// Once T is found, a T2 that the channel bound leaves undecided does not
+// take the answer away: the command exits 0 with the values found and says
+// which smaller T2 the bound left undecided.
+func TestTimeoutAutoGivesTheAnswerWhenTheBoundLeavesT2Undecided(t *testing.T) {
+	code, out, stderr := run("--algo", "bully", "--n", "4", "--crashes", "1", "--timing", "sync", "--delay", "2", "--max-queue", "2", "--timeout", "auto")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "mcheck bully, N=4, ids 1,2,3,4, up to 1 crash, perfect detector, initial leader, timing sync, delay 2, timeout 5, timeout-coord 2, max-queue 2\n")
+	assert.Regexp(t, `  T 5   T2 1   +134,315 states +[0-9.]+ s  violated only where the channel bound cut a fair step\n  T 5   T2 2   +36,041 states +[0-9.]+ s  every property holds\n`, out)
+	assert.Contains(t, out, "  verdict: SingleLeader and Agreement need T >= 5 at D = 2 (T2 at its default 2T+2D): at T = 4, SingleLeader: after 10 steps p2 and p3 each consider themselves leader; "+
+		"at T = 5 every property holds with T2 = 2, but T2 = 1 is violated only where the channel bound of 2 messages cut a fair step, so a smaller T2 may hold: a larger --max-queue decides\n")
+}
+
+// Where nothing happens, every T holds because no timer ever runs: the
+// verdict line says it holds vacuously, and why, not only the properties'
+// lines.
+func TestTimeoutAutoVerdictSaysVacuous(t *testing.T) {
+	code, out, stderr := run("--algo", "bully", "--n", "2", "--down", "1", "--timing", "sync", "--timeout", "auto")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "  verdict: every property holds vacuously from T = 1 at D = 1 (T2 at its default 2T+2D); at T = 1 every property holds already with T2 = 1; "+
+		"vacuous: no step is enabled in the initial state, so every property holds of the initial state alone; to change that, try --initial-leader=false (start with an election), or --crash-any or --crashes K (let processes fail)\n")
+
+	code, out, stderr = run("--algo", "bully", "--n", "2", "--down", "1", "--timing", "sync", "--timeout", "auto", "--json")
+	require.Equal(t, 0, code, stderr)
+	var rep struct {
+		Timeouts struct {
+			Verdict string `json:"verdict"`
+		} `json:"timeouts"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Contains(t, rep.Timeouts.Verdict, "every property holds vacuously from T = 1 at D = 1")
+}
