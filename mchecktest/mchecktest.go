@@ -50,6 +50,26 @@
 // Partial-order reduction is used only for properties marked ElectedOnly
 // (they read nothing but liveness, IDs and elected values); for any other,
 // the report says it was switched off.
+//
+// # On a violation
+//
+// Check and Run do not stop at the first violation: the search goes on to
+// the end (or to a cap), so that every violated property has its own
+// shortest counterexample and a finished search has complete counts. Check
+// then calls t.Errorf once, with every violated property, and the test
+// goes on; Run returns the report, whose verdicts say Violated, and a nil
+// error (a violation is a finding, not an error of Run).
+//
+// # A misbehaving algorithm
+//
+// A panic of the algorithm (a handler, a guard, a timer's Duration, a
+// formatter, a property) fails the test with t.Fatalf naming the value, the
+// method that raised it, and the first state (breadth first) where a step
+// raises it with the steps to it; Run returns it as a *PanicError. The caps
+// hold even when the algorithm does not return: a search that does not
+// stop shortly after Config.MaxTime (a handler that loops forever), or
+// after the Go heap passed Config.MaxMemory, is abandoned, its goroutine
+// left running, and the test fails with t.Fatalf (Run: an *AbandonedError).
 package mchecktest
 
 import (
@@ -304,9 +324,11 @@ func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) str
 // Run checks alg under cfg and returns the report; it fails nothing. The
 // search goes on after violations (Continue), so every violated property
 // has its shortest counterexample and, when the search finishes, the
-// counts are complete. When it does not finish (a cap stopped it), or the
-// measures of Config.Complexity could not be computed, Run returns the
-// partial report with an *IncompleteError that says why.
+// counts are complete; a violation gives a nil error. When it does not
+// finish (a cap stopped it), or the measures of Config.Complexity could not
+// be computed, Run returns the partial report with an *IncompleteError
+// that says why. A panic of the algorithm is a *PanicError, a search that
+// a cap could not stop an *AbandonedError (both without a report).
 func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error) {
 	req, maxTime, err := safeRequest(alg, cfg)
 	if err != nil {
@@ -361,7 +383,9 @@ func incomplete(req check.Request, maxTime time.Duration, rep *check.Report) str
 // report with the readable counterexamples. Otherwise it passes silently
 // (a one-line summary goes to t.Logf, shown with go test -v). A
 // configuration that cannot be built is a t.Fatalf. The report is returned
-// for further assertions (nil after a t.Fatalf that returned).
+// for further assertions (nil after a t.Fatalf that returned). A panic of
+// the algorithm, or a search that a cap could not stop, is a t.Fatalf
+// (package doc).
 func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check.Report {
 	t.Helper()
 	req, maxTime, err := safeRequest(alg, cfg)
