@@ -277,10 +277,8 @@ func buildSystem(req Request) (model.System, model.PropertySystem, model.Expande
 	// the replay of its counterexamples see different systems: a look at
 	// the first states before the search reports it as the algorithm's
 	// fault, where the replay could only call it mcheck's.
-	if d, ok := sys.(interface{ CheckDeterminism(limit int) error }); ok {
-		if err := d.CheckDeterminism(determinismProbe); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
-		}
+	if err := probeDeterminism(req.Context, sys, determinismProbe); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
 	}
 	return sys, ps, exp, nil
 }

@@ -24,16 +24,18 @@ func TestDefaultCaps(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(DefaultMaxStates), req.MaxStates)
 	assert.Equal(t, DefaultMaxTime, maxTime)
+	assert.Equal(t, int64(DefaultMaxMemory), req.MemoryBudget)
 	assert.GreaterOrEqual(t, DefaultMaxTime, time.Duration(DefaultMaxStates/10_000)*time.Second)
 
-	req, maxTime, err = request(ring.Algorithm{}, Config{N: 3, MaxStates: -1, MaxTime: -1})
+	req, maxTime, err = request(ring.Algorithm{}, Config{N: 3, MaxStates: -1, MaxTime: -1, MaxMemory: -1})
 	require.NoError(t, err)
 	assert.Zero(t, req.MaxStates)
+	assert.Zero(t, req.MemoryBudget)
 	assert.Zero(t, maxTime)
 }
 
 // nonModel are Config's fields that are no model option.
-var nonModel = []string{"Name", "Check", "Properties", "MaxStates", "MaxTime", "FullStates", "Complexity"}
+var nonModel = []string{"Name", "Check", "Properties", "MaxStates", "MaxTime", "MaxMemory", "FullStates", "Complexity"}
 
 // Config has every option of the model's table, under the table's name
 // (API), and reaches the model with it: an option added to the table (and

@@ -50,6 +50,26 @@
 // Partial-order reduction is used only for properties marked ElectedOnly
 // (they read nothing but liveness, IDs and elected values); for any other,
 // the report says it was switched off.
+//
+// # On a violation
+//
+// Check and Run do not stop at the first violation: the search goes on to
+// the end (or to a cap), so that every violated property has its own
+// shortest counterexample and a finished search has complete counts. Check
+// then calls t.Errorf once, with every violated property, and the test
+// goes on; Run returns the report, whose verdicts say Violated, and a nil
+// error (a violation is a finding, not an error of Run).
+//
+// # A misbehaving algorithm
+//
+// A panic of the algorithm (a handler, a guard, a timer's Duration, a
+// formatter, a property) fails the test with t.Fatalf naming the value, the
+// method that raised it, and the first state (breadth first) where a step
+// raises it with the steps to it; Run returns it as a *PanicError. The caps
+// hold even when the algorithm does not return: a search that does not
+// stop shortly after Config.MaxTime (a handler that loops forever), or
+// after the Go heap passed Config.MaxMemory, is abandoned, its goroutine
+// left running, and the test fails with t.Fatalf (Run: an *AbandonedError).
 package mchecktest
 
 import (
@@ -58,12 +78,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
@@ -140,8 +162,17 @@ type Config struct {
 	Properties []model.AnyProperty
 	// MaxStates and MaxTime stop the search, which then fails the test as
 	// incomplete (0: DefaultMaxStates, DefaultMaxTime; negative: no limit).
+	// MaxTime is a hard cap: a search that does not stop soon after it (a
+	// handler that loops forever) is abandoned and the test fails.
 	MaxStates int64
 	MaxTime   time.Duration
+	// MaxMemory caps the memory of the search, in bytes (0:
+	// DefaultMaxMemory; negative: no limit): the search's own memory, as the
+	// mcheck flag --memory, and the whole Go heap of the test binary while
+	// the check runs, so that a local state that grows without bound fails
+	// the test (abandoning the search if it does not stop) instead of
+	// ending the binary out of memory.
+	MaxMemory int64
 	// FullStates prints the whole state after every step of a trace
 	// instead of only the fields the step changed.
 	FullStates bool
@@ -197,7 +228,61 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 		var l L
 		return check.Request{}, 0, fmt.Errorf("Config.InitialLeader needs the method InitLeader(leader int) %T on %T (model.Leaderer): the local state of a process right after leader was elected", l, alg)
 	}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates, Complexity: cfg.Complexity}, maxTime, nil
+	maxMemory := cfg.MaxMemory
+	switch {
+	case maxMemory == 0:
+		maxMemory = DefaultMaxMemory
+	case maxMemory < 0:
+		maxMemory = 0
+	}
+	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity}, maxTime, nil
+}
+
+// safeRequest is request with a panic of the algorithm (a timer's
+// Duration, read to validate the timers) as a *PanicError.
+func safeRequest[L, M any](alg model.Algorithm[L, M], cfg Config) (req check.Request, maxTime time.Duration, err error) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		name := cfg.Name
+		if name == "" {
+			name = fmt.Sprintf("%T", alg)
+		}
+		pkg, typ := algType(alg)
+		pe := &PanicError{Algo: name, Value: v, Stack: panicStack(string(debug.Stack()))}
+		pe.Func = panicFrame(pe.Stack, pkg, typ)
+		if t := panickingTimer(alg, cfg); t != "" {
+			pe.Func = strings.TrimSuffix("the Duration of the timer "+t+", "+pe.Func, ", ")
+		}
+		req, maxTime, err = check.Request{}, 0, pe
+	}()
+	return request(alg, cfg)
+}
+
+// panickingTimer is the name of the first timer of alg whose Duration
+// panics under cfg, or "".
+func panickingTimer[L, M any](alg model.Algorithm[L, M], cfg Config) (name string) {
+	td, ok := any(alg).(model.Timed[L, M])
+	if !ok {
+		return ""
+	}
+	mc, _ := modelConfig(cfg)
+	times := mc.Times()
+	for _, t := range td.Timers() {
+		if t.Duration != nil && panics(func() { t.Duration(times) }) {
+			return t.Name
+		}
+	}
+	return ""
+}
+
+// panics says whether f panics.
+func panics(f func()) (did bool) {
+	defer func() { did = recover() != nil }()
+	f()
+	return false
 }
 
 // modelConfig is cfg's model configuration, with the defaults and rules of
@@ -218,19 +303,6 @@ func modelConfig(cfg Config) (model.Config, error) {
 	return g.Resolve(given, modelopt.APIName, false)
 }
 
-// withTimeCap bounds req's search by maxTime (0: no cap).
-func withTimeCap(req *check.Request, maxTime time.Duration) context.CancelFunc {
-	if req.Context == nil {
-		req.Context = context.Background()
-	}
-	if maxTime <= 0 {
-		return func() {}
-	}
-	ctx, cancel := context.WithTimeoutCause(req.Context, maxTime, errTimeCap)
-	req.Context = ctx
-	return cancel
-}
-
 // whyStopped says, in Config's words, which cap stopped an incomplete
 // search and how to raise it; "" when the search finished or when it was
 // stopped by something else (the report's own reason then stands).
@@ -240,6 +312,9 @@ func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) str
 		return ""
 	case errors.Is(context.Cause(req.Context), errTimeCap):
 		return fmt.Sprintf("stopped by the time cap of %s after %d states (Config.MaxTime, default %s; -1: no cap)", maxTime, rep.Stats.States, DefaultMaxTime)
+	case errors.Is(context.Cause(req.Context), errMemCap) || rep.Stats.Stop == explore.StopMemory:
+		return fmt.Sprintf("stopped by the memory cap of %s after %d states (Config.MaxMemory, default %s; -1: no cap)",
+			explore.FormatBytes(req.MemoryBudget), rep.Stats.States, explore.FormatBytes(DefaultMaxMemory))
 	case req.MaxStates > 0 && rep.Stats.States >= req.MaxStates:
 		return fmt.Sprintf("stopped by the state cap of %d states (Config.MaxStates, default %d; -1: no cap)", req.MaxStates, DefaultMaxStates)
 	}
@@ -249,16 +324,17 @@ func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) str
 // Run checks alg under cfg and returns the report; it fails nothing. The
 // search goes on after violations (Continue), so every violated property
 // has its shortest counterexample and, when the search finishes, the
-// counts are complete. When it does not finish (a cap stopped it), or the
-// measures of Config.Complexity could not be computed, Run returns the
-// partial report with an *IncompleteError that says why.
+// counts are complete; a violation gives a nil error. When it does not
+// finish (a cap stopped it), or the measures of Config.Complexity could not
+// be computed, Run returns the partial report with an *IncompleteError
+// that says why. A panic of the algorithm is a *PanicError, a search that
+// a cap could not stop an *AbandonedError (both without a report).
 func Run[L, M any](alg model.Algorithm[L, M], cfg Config) (*check.Report, error) {
-	req, maxTime, err := request(alg, cfg)
+	req, maxTime, err := safeRequest(alg, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer withTimeCap(&req, maxTime)()
-	rep, err := check.Run(req)
+	rep, err := guarded(alg, &req, caps{maxTime: maxTime, maxMemory: req.MemoryBudget})
 	if err != nil {
 		return nil, err
 	}
@@ -307,25 +383,23 @@ func incomplete(req check.Request, maxTime time.Duration, rep *check.Report) str
 // report with the readable counterexamples. Otherwise it passes silently
 // (a one-line summary goes to t.Logf, shown with go test -v). A
 // configuration that cannot be built is a t.Fatalf. The report is returned
-// for further assertions (nil after a t.Fatalf that returned).
+// for further assertions (nil after a t.Fatalf that returned). A panic of
+// the algorithm, or a search that a cap could not stop, is a t.Fatalf
+// (package doc).
 func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check.Report {
 	t.Helper()
-	req, maxTime, err := request(alg, cfg)
+	req, maxTime, err := safeRequest(alg, cfg)
 	if err != nil {
 		t.Fatalf("mchecktest: %v", err)
 		return nil
 	}
-	// Stop the search before go test's -timeout kills the whole binary, so
-	// the failure says what happened.
+	c := caps{maxTime: maxTime, maxMemory: req.MemoryBudget}
 	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
 		if dl, ok := d.Deadline(); ok {
-			ctx, cancel := context.WithDeadline(context.Background(), dl.Add(-time.Until(dl)/10))
-			defer cancel()
-			req.Context = ctx
+			c.deadline = dl
 		}
 	}
-	defer withTimeCap(&req, maxTime)()
-	rep, err := check.Run(req)
+	rep, err := guarded(alg, &req, c)
 	if err != nil {
 		t.Fatalf("mchecktest: %v", err)
 		return nil
