@@ -37,7 +37,8 @@ are counted together from their sketches.
   --full-states         print whole states in traces, not only what changed
 
 Exit status: 1 a member found a violation (real: replayed here), 3 none did
-(the members sample: nothing is proven), 2 bad input: a file that is not a
+(the members sample: nothing is proven), 0 every property is a Sometimes
+that a member reached, 2 bad input: a file that is not a
 member's result, members of different swarms, a member given twice or
 missing, a counterexample that does not replay.
 `
@@ -76,10 +77,7 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("merge: %w", err))
 	}
-	code := ExitSampled
-	if len(m.Violations) > 0 {
-		code = ExitViolation
-	}
+	code := mergedExit(m)
 	if *asJSON {
 		if err := writeMergedJSON(stdout, m); err != nil {
 			if !failed(stdout) {
@@ -96,6 +94,21 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 		}
 	}
 	return code
+}
+
+// mergedExit is the exit status of a merged swarm, as of one check: 1 if
+// a member found a violation, 3 if a property is left unknown (the members
+// sample), 0 when every property was decided (each Sometimes reached).
+func mergedExit(m *swarm.Merged) int {
+	for _, v := range m.Violations {
+		if v.Status == check.Violated {
+			return ExitViolation
+		}
+	}
+	if len(m.Violations) < len(m.Settings.Properties) {
+		return ExitSampled
+	}
+	return ExitHolds
 }
 
 // readMember reads a member's result from its JSON report.
@@ -188,7 +201,11 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 		if sh.By != nil {
 			by += fmt.Sprintf(", run %s (--run-seed %#x with that member's --scheduler %s)", commas(sh.By.Index), sh.By.Seed, m.Members[sh.Member].Derived.Scheduler)
 		}
-		fmt.Fprintf(w, "  %-*s VIOLATED  %s  (found by %s; the shortest is %s)\n", width, p, sh.Trace.Summary, membersOf(v), by)
+		status := "VIOLATED"
+		if v.Status != check.Violated {
+			status = string(v.Status)
+		}
+		fmt.Fprintf(w, "  %-*s %s  %s  (found by %s; the shortest is %s)\n", width, p, status, sh.Trace.Summary, membersOf(v), by)
 	}
 	for _, v := range m.Violations {
 		fmt.Fprintln(w)
@@ -309,7 +326,7 @@ func writeMergedJSON(w io.Writer, m *swarm.Merged) error {
 			out.Props = append(out.Props, jsonMergedResult{Name: p, Status: string(check.Unknown), Summary: notFound(m)})
 			continue
 		}
-		r := jsonMergedResult{Name: p, Status: string(check.Violated), Summary: v.Shortest.Trace.Summary, Trace: v.Shortest.Trace}
+		r := jsonMergedResult{Name: p, Status: string(v.Status), Summary: v.Shortest.Trace.Summary, Trace: v.Shortest.Trace}
 		member := v.Shortest.Member
 		r.Member = &member
 		for _, f := range v.All {

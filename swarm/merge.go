@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -26,8 +27,9 @@ type Merged struct {
 	// came by.
 	Members []*Result
 	Names   []string
-	// Violations are the properties some member violated, in the order
-	// of Settings.Properties.
+	// Violations are the properties some member violated or, a
+	// Sometimes, reached (Violation.Status says which), in the order of
+	// Settings.Properties.
 	Violations []Violation
 	// Runs and Steps are the members' sums (a search has no runs).
 	Runs, Steps int64
@@ -40,18 +42,23 @@ type Merged struct {
 	Union                 float64
 }
 
-// Violation is a property that members violated: every counterexample of
-// it that they found, by member, and the shortest of them.
+// Violation is a property that members violated (or, a Sometimes,
+// reached: Status, the members' verdict): every counterexample of it that
+// they found, by member, and the shortest of them.
 type Violation struct {
 	Property string
+	Status   check.Status
 	Shortest Finding
 	All      []Finding
 }
 
-// Finding is a counterexample of one member, as replayed.
+// Finding is a counterexample of one member, as replayed, with what the
+// member judged of it (Found).
 type Finding struct {
 	Member int
 	By     *Run
+	Proof  check.Proof
+	Caveat string
 	Trace  *trace.File
 }
 
@@ -112,10 +119,14 @@ func Merge(inputs []Input, replay Replay) (*Merged, error) {
 			}
 			v := found[f.Trace.Property]
 			if v == nil {
-				v = &Violation{Property: f.Trace.Property}
+				v = &Violation{Property: f.Trace.Property, Status: f.Status}
 				found[v.Property] = v
 			}
-			v.All = append(v.All, Finding{Member: i, By: f.By, Trace: shown})
+			if f.Status != v.Status {
+				first := v.All[0].Member
+				return nil, fmt.Errorf("%s found %s %s, %s found it %s: members of different swarms", m.Names[first], v.Property, v.Status, m.Names[i], f.Status)
+			}
+			v.All = append(v.All, Finding{Member: i, By: f.By, Proof: f.Proof, Caveat: f.Caveat, Trace: shown})
 		}
 	}
 	// An estimate, within what the counts know for certain.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/cex"
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -37,7 +38,11 @@ func member(i, k int, found ...*trace.File) swarm.Input {
 		Coverage: swarm.Coverage{Complete: true, States: 100, Sketch: sk, Steps: int64(1000 + i), Runs: 10},
 	}
 	for j, f := range found {
-		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: uint64(100*i + j)}, Trace: f})
+		status := check.Violated
+		if f.Kind == cex.Example {
+			status = check.Reachable
+		}
+		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: uint64(100*i + j)}, Status: status, Proof: check.Sampled, Trace: f})
 	}
 	return swarm.Input{Name: fmt.Sprintf("member-%d-of-%d.json", i, k), Result: r}
 }
@@ -119,4 +124,31 @@ func TestMergeRefuses(t *testing.T) {
 		return nil, errors.New("step 2 is not enabled")
 	})
 	assert.EqualError(t, err, "member-0-of-1.json: the invariant counterexample of B does not replay: step 2 is not enabled")
+}
+
+// ex is an example of Sometimes property prop with steps steps.
+func ex(prop string, steps int) *trace.File {
+	f := tr(prop, steps)
+	f.Kind = cex.Example
+	return f
+}
+
+// An example of a Sometimes is merged as what the members judged it,
+// reachable, not as a violation; members that disagree are refused.
+func TestMergeKeepsWhatMembersJudged(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	m, err := swarm.Merge([]swarm.Input{member(0, 2, ex("D", 3)), member(1, 2, tr("A", 2), ex("D", 2))}, identity)
+	require.NoError(t, err)
+	require.Len(t, m.Violations, 2)
+	assert.Equal(t, "A", m.Violations[0].Property)
+	assert.Equal(t, check.Violated, m.Violations[0].Status)
+	assert.Equal(t, "D", m.Violations[1].Property)
+	assert.Equal(t, check.Reachable, m.Violations[1].Status)
+	assert.Equal(t, 1, m.Violations[1].Shortest.Member)
+	assert.Equal(t, check.Sampled, m.Violations[1].Shortest.Proof)
+
+	odd := member(1, 2, ex("D", 2))
+	odd.Result.Found[0].Status = check.Violated
+	_, err = swarm.Merge([]swarm.Input{member(0, 2, ex("D", 3)), odd}, identity)
+	assert.EqualError(t, err, "member-0-of-2.json found D reachable, member-1-of-2.json found it violated: members of different swarms")
 }

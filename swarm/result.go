@@ -9,13 +9,15 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/mcheck/mcheck/cex"
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/trace"
 )
 
 // Format names the format of a member's result (Result), the "swarm"
 // object of its JSON report.
-const Format = "mcheck-swarm-member/1"
+const Format = "mcheck-swarm-member/2"
 
 // The strategies a swarm splits (Settings.Strategy), as check names them.
 const (
@@ -97,10 +99,17 @@ type Coverage struct {
 }
 
 // Found is a counterexample a member found and replayed, with the run
-// that found it (a simulation's; nil for a search).
+// that found it (a simulation's; nil for a search), and what the member
+// judged of it (check.Verdict): its status, check.Violated or, for a
+// Sometimes's example, check.Reachable; what the member's search proves;
+// and what limits it, in the member's words. The merge shows these, and
+// never judges a counterexample again.
 type Found struct {
-	By    *Run        `json:"found_by,omitempty"`
-	Trace *trace.File `json:"trace"`
+	By     *Run         `json:"found_by,omitempty"`
+	Status check.Status `json:"status"`
+	Proof  check.Proof  `json:"proof"`
+	Caveat string       `json:"caveat,omitempty"`
+	Trace  *trace.File  `json:"trace"`
 }
 
 // Run is the simulation run that found a counterexample: its number, and
@@ -167,6 +176,12 @@ func (r *Result) Validate() error {
 			return err
 		}
 		switch {
+		case f.Status != check.Violated && f.Status != check.Reachable:
+			return fmt.Errorf("a counterexample of %s with status %q, not %s or %s", t.Property, f.Status, check.Violated, check.Reachable)
+		case (f.Status == check.Reachable) != (t.Kind == cex.Example):
+			return fmt.Errorf("a %s trace of %s that is %s: an example is reachable, a counterexample violated", t.Kind, t.Property, f.Status)
+		case f.Proof == "":
+			return fmt.Errorf("a counterexample of %s without the proof of its search", t.Property)
 		case !reflect.DeepEqual(t.Config, r.Settings.Config):
 			return fmt.Errorf("a counterexample of %s in a check of %s", t.Config.Describe(), r.Settings.Config.Describe())
 		case !slices.Contains(r.Settings.Properties, t.Property):

@@ -1,0 +1,53 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mergedProperty is a property of mcheck merge --json.
+type mergedProperty struct {
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Proof   string `json:"proof"`
+	Caveat  string `json:"caveat"`
+	Summary string `json:"summary"`
+}
+
+// mergeJSON merges files with --json and returns its exit status and
+// properties.
+func mergeJSON(t *testing.T, files ...string) (int, []mergedProperty) {
+	t.Helper()
+	code, js, stderr := run(append([]string{"merge", "--json"}, files...)...)
+	var merged struct {
+		Properties []mergedProperty `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &merged), stderr)
+	return code, merged.Properties
+}
+
+// An example of a Sometimes that members found is merged as they judged
+// it, reachable, with exit status 0 as each member's: not a violation.
+func TestMergeKeepsAReachedSometimesReachable(t *testing.T) {
+	files := runSwarm(t, t.TempDir(), 2, "--algo", "bully", "--n", "4", "--crashes", "1", "--check", "TakeOver", "--simulate", "--runs", "100", "--quiet")
+	code, out, stderr := run(append([]string{"merge"}, files...)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "\n  TakeOver      reachable  after 4 steps p3 is leader while p4 (ID 4) is down  (found by members 0, 1; the shortest is member 0's, run 0 (--run-seed 0xf6a28ed8b66a8fbc with that member's --scheduler uniform))\n")
+	assert.Contains(t, out, "\nTakeOver example (a shortest run to a state where it holds; not a violation), 4 steps:\n")
+	assert.NotContains(t, out, "VIOLATED")
+
+	code, props := mergeJSON(t, files...)
+	assert.Equal(t, 0, code)
+	require.Len(t, props, 1)
+	assert.Equal(t, "reachable", props[0].Status)
+
+	// With a property left unknown, nothing is proven: exit status 3.
+	files = runSwarm(t, t.TempDir(), 2, "--algo", "bully", "--n", "4", "--crashes", "1", "--check", "TakeOver,SingleLeader", "--simulate", "--runs", "100", "--quiet")
+	code, out, stderr = run(append([]string{"merge"}, files...)...)
+	require.Equal(t, 3, code, stderr)
+	assert.Contains(t, out, "  SingleLeader  unknown  no violation in 200 random runs of 2 members")
+	assert.Contains(t, out, "  TakeOver      reachable  after 4 steps")
+}
