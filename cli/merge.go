@@ -205,6 +205,9 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 		if v.Status != check.Violated {
 			status = string(v.Status)
 		}
+		if sh.Caveat != "" {
+			status += " (" + sh.Caveat + ")"
+		}
 		fmt.Fprintf(w, "  %-*s %s  %s  (found by %s; the shortest is %s)\n", width, p, status, sh.Trace.Summary, membersOf(v), by)
 	}
 	for _, v := range m.Violations {
@@ -291,9 +294,13 @@ type jsonMemberCover struct {
 }
 
 type jsonMergedResult struct {
-	Name    string        `json:"name"`
-	Status  string        `json:"status"`
-	Summary string        `json:"summary"`
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Summary string `json:"summary"`
+	// Proof and Caveat are as of a member's report (check.Verdict): the
+	// shown counterexample's, as its member judged it.
+	Proof   string        `json:"proof"`
+	Caveat  string        `json:"caveat,omitempty"`
 	FoundBy []jsonFinding `json:"found_by,omitempty"`
 	Trace   *trace.File   `json:"trace,omitempty"`
 	Member  *int          `json:"trace_member,omitempty"`
@@ -323,10 +330,10 @@ func writeMergedJSON(w io.Writer, m *swarm.Merged) error {
 	for _, p := range m.Settings.Properties {
 		v, ok := found[p]
 		if !ok {
-			out.Props = append(out.Props, jsonMergedResult{Name: p, Status: string(check.Unknown), Summary: notFound(m)})
+			out.Props = append(out.Props, jsonMergedResult{Name: p, Status: string(check.Unknown), Summary: notFound(m), Proof: string(check.Sampled), Caveat: "sampled: " + notFound(m)})
 			continue
 		}
-		r := jsonMergedResult{Name: p, Status: string(v.Status), Summary: v.Shortest.Trace.Summary, Trace: v.Shortest.Trace}
+		r := jsonMergedResult{Name: p, Status: string(v.Status), Summary: v.Shortest.Trace.Summary, Proof: string(v.Shortest.Proof), Caveat: v.Shortest.Caveat, Trace: v.Shortest.Trace}
 		member := v.Shortest.Member
 		r.Member = &member
 		for _, f := range v.All {

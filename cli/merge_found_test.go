@@ -51,3 +51,18 @@ func TestMergeKeepsAReachedSometimesReachable(t *testing.T) {
 	assert.Contains(t, out, "  SingleLeader  unknown  no violation in 200 random runs of 2 members")
 	assert.Contains(t, out, "  TakeOver      reachable  after 4 steps")
 }
+
+// A stuck state that only the channel bound made is a violation of the
+// bounded model only: the merge keeps the members' caveat, in its text and
+// its JSON.
+func TestMergeKeepsTheBoundedOnlyCaveat(t *testing.T) {
+	files := runSwarm(t, t.TempDir(), 2, "--algo", "lelann", "--n", "4", "--max-queue", "1", "--simulate", "--runs", "50", "--check", "Termination", "--quiet")
+	code, out, stderr := run(append([]string{"merge"}, files...)...)
+	require.Equal(t, 1, code, stderr)
+	assert.Contains(t, out, "\n  Termination   VIOLATED (for the bounded model only: the bound cut a step of this run)  stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥, p4 elected=⊥ (Stable needs elected=4)  (found by members 0, 1; the shortest is member 0's")
+
+	code, props := mergeJSON(t, files...)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, []mergedProperty{{Name: "Termination", Status: "violated", Proof: "sampled", Caveat: "for the bounded model only: the bound cut a step of this run",
+		Summary: "stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥, p4 elected=⊥ (Stable needs elected=4)"}}, props)
+}

@@ -62,6 +62,15 @@ type Finding struct {
 	Trace  *trace.File
 }
 
+// boundOnly is 1 when the member judged the counterexample to hold of
+// the bounded model only (the bound cut a step of its run), else 0.
+func (f Finding) boundOnly() int {
+	if f.Caveat == check.CaveatRunBounded {
+		return 1
+	}
+	return 0
+}
+
 // Steps is the length of the counterexample.
 func (f Finding) Steps() int { return len(f.Trace.Steps) - 1 }
 
@@ -72,7 +81,8 @@ type Replay func(*trace.File) (*trace.File, error)
 // Merge checks that inputs are the members of one swarm, each once, none
 // missing, replays every counterexample they found, and puts them
 // together: for each property, the shortest counterexample any member
-// found (the lowest-numbered member's, of those as short).
+// found (the lowest-numbered member's, of those as short), one the channel
+// bound did not cut before one it did.
 func Merge(inputs []Input, replay Replay) (*Merged, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no member results to merge")
@@ -138,7 +148,12 @@ func Merge(inputs []Input, replay Replay) (*Merged, error) {
 		}
 		// All is in the order of the members, so the stable minimum is the
 		// lowest-numbered member's.
-		v.Shortest = slices.MinFunc(v.All, func(a, b Finding) int { return cmp.Compare(a.Steps(), b.Steps()) })
+		// A run the channel bound did not cut shows the violation of the
+		// unbounded model too: it goes before one that may be the bound's
+		// artefact, however short.
+		v.Shortest = slices.MinFunc(v.All, func(a, b Finding) int {
+			return cmp.Or(cmp.Compare(a.boundOnly(), b.boundOnly()), cmp.Compare(a.Steps(), b.Steps()))
+		})
 		m.Violations = append(m.Violations, *v)
 	}
 	return m, nil

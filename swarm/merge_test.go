@@ -152,3 +152,25 @@ func TestMergeKeepsWhatMembersJudged(t *testing.T) {
 	_, err = swarm.Merge([]swarm.Input{member(0, 2, ex("D", 3)), odd}, identity)
 	assert.EqualError(t, err, "member-0-of-2.json found D reachable, member-1-of-2.json found it violated: members of different swarms")
 }
+
+// A counterexample that the channel bound did not cut is shown before a
+// shorter one that may be the bound's artefact, with its caveat.
+func TestMergePrefersARunTheBoundDidNotCut(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	cut, whole := member(0, 2, tr("A", 2)), member(1, 2, tr("A", 5))
+	cut.Result.Found[0].Caveat = check.CaveatRunBounded
+	whole.Result.Found[0].Caveat = check.CaveatRunUnbounded
+	m, err := swarm.Merge([]swarm.Input{cut, whole}, identity)
+	require.NoError(t, err)
+	require.Len(t, m.Violations, 1)
+	assert.Equal(t, 1, m.Violations[0].Shortest.Member)
+	assert.Equal(t, check.CaveatRunUnbounded, m.Violations[0].Shortest.Caveat)
+
+	// Only cut runs: the shortest, with its caveat.
+	other := member(1, 2, tr("A", 5))
+	other.Result.Found[0].Caveat = check.CaveatRunBounded
+	m, err = swarm.Merge([]swarm.Input{cut, other}, identity)
+	require.NoError(t, err)
+	assert.Equal(t, 0, m.Violations[0].Shortest.Member)
+	assert.Equal(t, check.CaveatRunBounded, m.Violations[0].Shortest.Caveat)
+}

@@ -157,7 +157,7 @@ func Decode(r io.Reader) (*Result, error) {
 func (r *Result) Validate() error {
 	switch {
 	case r.Format != Format:
-		return fmt.Errorf("format %q, want %q: a result of another mcheck", r.Format, Format)
+		return fmt.Errorf("format %q, want %q: a result of another mcheck (run the member again with this one)", r.Format, Format)
 	case r.Members < 1 || r.Members > MaxMembers:
 		return fmt.Errorf("a swarm of %d members: 1 to %d", r.Members, MaxMembers)
 	case r.Member < 0 || r.Member >= r.Members:

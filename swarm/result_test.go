@@ -43,5 +43,5 @@ func TestDecodeChecksWhatMembersJudged(t *testing.T) {
 	}
 	old := member(0, 2).Result
 	old.Format = "mcheck-swarm-member/1"
-	assert.EqualError(t, decode(t, old), `format "mcheck-swarm-member/1", want "mcheck-swarm-member/2": a result of another mcheck`)
+	assert.EqualError(t, decode(t, old), `format "mcheck-swarm-member/1", want "mcheck-swarm-member/2": a result of another mcheck (run the member again with this one)`)
 }
