@@ -282,3 +282,24 @@ func TestMergeRefusesBadInput(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "Exit status: 1 a member found a violation")
 }
+
+// Slurm's numbers at the ends of the int range are no member -1, and a
+// step of 0 is no step of 1: a one-line error.
+func TestShardRefusesSlurmNumbersOfNoArray(t *testing.T) {
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
+	for _, c := range []struct {
+		id, min, step, want string
+	}{
+		{"9223372036854775807", "-9223372036854775808", "", "mcheck: --shard: SLURM_ARRAY_TASK_ID=9223372036854775807 is not one of 4 tasks numbered from SLURM_ARRAY_TASK_MIN=-9223372036854775808 in steps of 1: submit the array as a range, --array=0-3\n"},
+		{"2", "0", "0", "mcheck: --shard: SLURM_ARRAY_TASK_STEP=0 is not a step of an array (1 or more): submit the array as a range, --array=0-3\n"},
+	} {
+		t.Setenv("SLURM_ARRAY_TASK_ID", c.id)
+		t.Setenv("SLURM_ARRAY_TASK_MIN", c.min)
+		t.Setenv("SLURM_ARRAY_TASK_STEP", c.step)
+		code, out, stderr := run("--algo", "bully", "--n", "3", "--simulate", "--runs", "5", "--shard", "/4")
+		assert.Equal(t, 2, code, c.id)
+		assert.Empty(t, out)
+		assert.Equal(t, c.want, stderr)
+	}
+}
