@@ -238,19 +238,13 @@ func TestMergeRefusesBadInput(t *testing.T) {
 	require.NoError(t, os.WriteFile(text, []byte("mcheck bully\n"), 0o644))
 
 	// A counterexample cut short: its last state no longer violates.
-	var doc map[string]any
-	data, err := os.ReadFile(files[0])
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(data, &doc))
-	found := doc["swarm"].(map[string]any)["found"].([]any)
-	require.NotEmpty(t, found)
-	tr := found[0].(map[string]any)["trace"].(map[string]any)
-	steps := tr["steps"].([]any)
-	tr["steps"] = steps[:len(steps)-1]
-	cut := filepath.Join(dir, "cut.json")
-	data, err = json.Marshal(doc)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(cut, data, 0o644))
+	cut := editMember(t, files[0], filepath.Join(dir, "cut.json"), func(member map[string]any) {
+		found := member["found"].([]any)
+		require.NotEmpty(t, found)
+		tr := found[0].(map[string]any)["trace"].(map[string]any)
+		steps := tr["steps"].([]any)
+		tr["steps"] = steps[:len(steps)-1]
+	})
 
 	for _, c := range []struct {
 		files []string

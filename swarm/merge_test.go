@@ -17,7 +17,7 @@ import (
 
 var settings = swarm.Settings{
 	Strategy: swarm.Simulation, Config: trace.Config{Algo: "bully", N: 3, IDs: []int{1, 2, 3}, Detector: "perfect", MaxQueue: 6},
-	Properties: []string{"A", "B", "C", "D"}, Runs: 10, Depth: 100,
+	Properties: []string{"A", "B", "C", "D"}, Runs: 10, Depth: 1000,
 }
 
 // tr is a counterexample of prop with steps steps.
@@ -34,7 +34,7 @@ func member(i, k int, found ...*trace.File) swarm.Input {
 	}
 	r := &swarm.Result{
 		Format: swarm.Format, Member: i, Members: k, Settings: settings,
-		Derived:  swarm.Derived{Seed: uint64(i), Scheduler: "uniform"},
+		Derived:  swarm.Derived{Seed: swarm.Member{Index: i, Count: k}.Seed(0), Scheduler: swarm.Member{Index: i, Count: k}.Scheduler().String()},
 		Coverage: swarm.Coverage{Complete: true, States: 100, Sketch: sk, Steps: int64(1000 + i), Runs: 10},
 	}
 	for j, f := range found {
@@ -42,7 +42,7 @@ func member(i, k int, found ...*trace.File) swarm.Input {
 		if f.Kind == cex.Example {
 			status = check.Reachable
 		}
-		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: uint64(100*i + j)}, Status: status, Proof: check.Sampled, Trace: f})
+		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: explore.RunSeed(r.Derived.Seed, int64(j))}, Status: status, Proof: check.Sampled, Trace: f})
 	}
 	return swarm.Input{Name: fmt.Sprintf("member-%d-of-%d.json", i, k), Result: r}
 }
@@ -76,7 +76,7 @@ func TestMergeUnion(t *testing.T) {
 	assert.Equal(t, 1, a.Shortest.Member, "4 steps in members 1 and 3: the lower")
 	assert.Equal(t, 4, a.Shortest.Steps())
 	assert.Equal(t, "replayed", a.Shortest.Trace.Summary, "what is shown is the replayed run")
-	assert.Equal(t, &swarm.Run{Index: 0, Seed: 100}, a.Shortest.By)
+	assert.Equal(t, &swarm.Run{Index: 0, Seed: explore.RunSeed(swarm.Member{Index: 1, Count: 4}.Seed(0), 0)}, a.Shortest.By)
 	var by []int
 	for _, f := range a.All {
 		by = append(by, f.Member)
