@@ -38,7 +38,7 @@ are counted together from their sketches.
 
 Exit status: 1 a member found a violation (real: replayed here), 3 none did
 (the members sample: nothing is proven), 0 every property is a Sometimes
-that a member reached, 2 bad input: a file that is not a
+that a member reached, 2 a member did not finish (interrupted), or bad input: a file that is not a
 member's result, members of different swarms, a member given twice or
 missing, a counterexample that does not replay.
 `
@@ -97,15 +97,19 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 }
 
 // mergedExit is the exit status of a merged swarm, as of one check: 1 if
-// a member found a violation, 3 if a property is left unknown (the members
-// sample), 0 when every property was decided (each Sometimes reached).
+// a member found a violation, 2 if a member did not finish (as it exits
+// itself), 3 if a property is left unknown (the members sample), 0 when
+// every property was decided (each Sometimes reached).
 func mergedExit(m *swarm.Merged) int {
 	for _, v := range m.Violations {
 		if v.Status == check.Violated {
 			return ExitViolation
 		}
 	}
-	if len(m.Violations) < len(m.Settings.Properties) {
+	switch {
+	case len(m.Unfinished) > 0:
+		return ExitIncomplete
+	case len(m.Violations) < len(m.Settings.Properties):
 		return ExitSampled
 	}
 	return ExitHolds
@@ -178,6 +182,9 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 	} else {
 		fmt.Fprintf(w, "total        %s\n", counted(m.Steps, "transition"))
 	}
+	if u := m.Unfinished; len(u) > 0 {
+		fmt.Fprintf(w, "incomplete   %s: %s\n", unfinishedText(m), m.Members[u[0]].Coverage.Stopped)
+	}
 	fmt.Fprintf(w, "states       about %s distinct together (the members' merged sketches, about 1.6%% off); %s for the member that saw the most, %s summed over the members, which counts a state once for each member that saw it\n\n",
 		commas(int64(m.Union+0.5)), commas(m.MostStates), commas(m.SumStates))
 
@@ -245,10 +252,26 @@ func memberText(r *swarm.Result) string {
 
 // notFound says why a property no member violated is unknown.
 func notFound(m *swarm.Merged) string {
-	if m.Settings.Strategy == swarm.Simulation {
-		return fmt.Sprintf("no violation in %s of %s; a swarm samples runs, so this is not a proof", counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"))
+	unfinished := ""
+	if len(m.Unfinished) > 0 {
+		unfinished = ", " + unfinishedText(m)
 	}
-	return fmt.Sprintf("no violation in %s, which may miss states; not a proof", plural.Count(len(m.Members), "bitstate search"))
+	if m.Settings.Strategy == swarm.Simulation {
+		return fmt.Sprintf("no violation in %s of %s%s; a swarm samples runs, so this is not a proof", counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"), unfinished)
+	}
+	return fmt.Sprintf("no violation in %s%s, which may miss states; not a proof", plural.Count(len(m.Members), "bitstate search"), unfinished)
+}
+
+// unfinishedText says which members did not finish.
+func unfinishedText(m *swarm.Merged) string {
+	u := m.Unfinished
+	if len(u) == len(m.Members) {
+		if len(u) == 1 {
+			return "the member did not finish"
+		}
+		return fmt.Sprintf("none of the %d members finished", len(u))
+	}
+	return fmt.Sprintf("%s of %d did not finish (%s)", plural.Count(len(u), "member"), len(m.Members), swarm.Ranges(u, 30))
 }
 
 // membersOf names the members that found a violation.
@@ -271,12 +294,16 @@ type jsonMerged struct {
 	Members  int            `json:"members"`
 	Settings swarm.Settings `json:"settings"`
 	// Proof is always "sampled": the members sample, so nothing is proven.
-	Proof    string             `json:"proof"`
-	Runs     int64              `json:"runs,omitempty"`
-	Steps    int64              `json:"steps"`
-	States   jsonMergedStates   `json:"states"`
-	Coverage []jsonMemberCover  `json:"member_coverage"`
-	Props    []jsonMergedResult `json:"properties"`
+	Proof string `json:"proof"`
+	// Complete is false when a member did not finish (Unfinished names
+	// them): the merge is incomplete.
+	Complete   bool               `json:"complete"`
+	Unfinished []int              `json:"unfinished_members,omitempty"`
+	Runs       int64              `json:"runs,omitempty"`
+	Steps      int64              `json:"steps"`
+	States     jsonMergedStates   `json:"states"`
+	Coverage   []jsonMemberCover  `json:"member_coverage"`
+	Props      []jsonMergedResult `json:"properties"`
 }
 
 type jsonMergedStates struct {
@@ -316,6 +343,7 @@ type jsonFinding struct {
 func writeMergedJSON(w io.Writer, m *swarm.Merged) error {
 	out := jsonMerged{
 		Members: len(m.Members), Settings: m.Settings, Proof: string(check.Sampled), Runs: m.Runs, Steps: m.Steps,
+		Complete: len(m.Unfinished) == 0, Unfinished: m.Unfinished,
 		States: jsonMergedStates{Estimate: m.Union, Most: m.MostStates, Sum: m.SumStates},
 	}
 	for i, r := range m.Members {

@@ -72,3 +72,54 @@ func TestMergeRefusesMembersThatContradictTheirSettings(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
 	}
 }
+
+// interrupt makes a member's result that of the member stopped by a
+// signal after its first runs, as it writes it then.
+func interrupt(member map[string]any) {
+	c := member["coverage"].(map[string]any)
+	c["complete"], c["unfinished"], c["stopped"] = false, true, "interrupted: SIGTERM"
+}
+
+// A swarm whose members were all interrupted is incomplete, as each of
+// them is: it says so, leaves every property unknown, and exits 2, not 3.
+func TestMergeOfInterruptedMembersIsIncomplete(t *testing.T) {
+	dir := t.TempDir()
+	files := runSwarm(t, dir, 2, "--algo", "chang-roberts", "--n", "3", "--simulate", "--runs", "10")
+	code, _, stderr := run(append([]string{"merge"}, files...)...)
+	require.Equal(t, 3, code, stderr)
+
+	stopped := []string{
+		editMember(t, files[0], filepath.Join(dir, "stopped-0.json"), interrupt),
+		editMember(t, files[1], filepath.Join(dir, "stopped-1.json"), interrupt),
+	}
+	code, out, stderr := run(append([]string{"merge"}, stopped...)...)
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, out, "; interrupted: SIGTERM\n")
+	assert.Contains(t, out, "\nincomplete   none of the 2 members finished: interrupted: SIGTERM\n")
+	assert.Contains(t, out, "  SingleLeader  unknown  no violation in 20 random runs of 2 members, none of the 2 members finished; a swarm samples runs, so this is not a proof\n")
+	assert.NotRegexp(t, `\bholds\b`, out)
+
+	code, js, _ := run(append([]string{"merge", "--json"}, files[0], stopped[1])...)
+	assert.Equal(t, 2, code)
+	var merged struct {
+		Complete   bool  `json:"complete"`
+		Unfinished []int `json:"unfinished_members"`
+		Properties []mergedProperty
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &merged))
+	assert.False(t, merged.Complete)
+	assert.Equal(t, []int{1}, merged.Unfinished)
+	assert.Equal(t, "no violation in 20 random runs of 2 members, 1 member of 2 did not finish (1); a swarm samples runs, so this is not a proof", merged.Properties[0].Summary)
+}
+
+// The missing members of a large swarm are named in a few ranges, on one
+// short line.
+func TestMergeNamesMissingMembersCompactly(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := run("--algo", "bully", "--n", "3", "--simulate", "--runs", "2", "--quiet", "--shard", "5/100000", "--json-out", dir+"/")
+	require.Equal(t, 3, code, stderr)
+	code, out, stderr := run("merge", filepath.Join(dir, "member-5-of-100000.json"))
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "mcheck: merge: members 0-4, 6-99999 of 100000 missing (1 given): give every member's result, or run the missing ones again (I/100000 for member I)\n", stderr)
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -130,6 +131,8 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 		},
 		Coverage: swarm.Coverage{
 			Complete: st.Complete, Stopped: st.Stopped, States: st.States, Steps: st.Transitions, Depth: st.Depth,
+			// Stopped by what it found, it looked for the rest (exitStatus).
+			Unfinished: !st.Complete && st.Stop != explore.StopFirstViolation && st.Stop != explore.StopExamples,
 			Seconds: st.Elapsed.Seconds(),
 		},
 		Found: []swarm.Found{},

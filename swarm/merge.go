@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -31,6 +32,9 @@ type Merged struct {
 	// Sometimes, reached (Violation.Status says which), in the order of
 	// Settings.Properties.
 	Violations []Violation
+	// Unfinished are the members that did not finish (Coverage.Unfinished):
+	// the merge is then incomplete, as each of them is.
+	Unfinished []int
 	// Runs and Steps are the members' sums (a search has no runs).
 	Runs, Steps int64
 	// The distinct states of the members together: at least the most
@@ -103,20 +107,23 @@ func Merge(inputs []Input, replay Replay) (*Merged, error) {
 		}
 		m.Members[r.Member], m.Names[r.Member] = r, in.Name
 	}
-	var missing []string
+	var missing []int
 	for i, r := range m.Members {
 		if r == nil {
-			missing = append(missing, strconv.Itoa(i))
+			missing = append(missing, i)
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("member %s of %d missing (%d given): give every member's result, or run the missing ones again (I/%d for member I)", strings.Join(missing, ", "), k, len(inputs), k)
+		return nil, fmt.Errorf("%s %s of %d missing (%d given): give every member's result, or run the missing ones again (I/%d for member I)", plural.Noun(len(missing), "member"), Ranges(missing, maxRanges), k, len(inputs), k)
 	}
 
 	union := explore.NewSketch()
 	found := map[string]*Violation{}
 	for i, r := range m.Members {
 		c := r.Coverage
+		if c.Unfinished {
+			m.Unfinished = append(m.Unfinished, i)
+		}
 		m.Runs += c.Runs
 		m.Steps += c.Steps
 		m.SumStates += c.States
@@ -177,4 +184,31 @@ func differ(a, b Settings) string {
 		return fmt.Sprintf("%s %s vs %s", name, jx, jy)
 	}
 	return ""
+}
+
+// maxRanges is how many ranges of members an error lists: enough to run
+// them again by hand, few enough for one line.
+const maxRanges = 30
+
+// Ranges writes the members ids (ascending) compactly: runs of consecutive
+// ones as ranges, "0-3, 5, 9-12", at most most of them, then how many
+// members more ("and 40 more").
+func Ranges(ids []int, most int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if len(parts) == most {
+			return strings.Join(parts, ", ") + fmt.Sprintf(" and %d more", len(ids)-i)
+		}
+		if i == j {
+			parts = append(parts, strconv.Itoa(ids[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }

@@ -114,7 +114,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"another seed", []swarm.Input{member(0, 4), other}, "member-0-of-4.json and member-1-of-4.json are members of different swarms: seed 0 vs 7"},
 		{"another config", []swarm.Input{member(0, 4), otherConfig}, `are members of different swarms: config "bully, N=3, ids 1,2,3, no crashes, perfect detector, max-queue 6" vs "bully, N=4,`},
 		{"twice", []swarm.Input{member(0, 2), member(1, 2), member(1, 2)}, "member-1-of-2.json and member-1-of-2.json are both member 1 of 2: give each member once"},
-		{"missing", []swarm.Input{member(0, 4), member(2, 4)}, "member 1, 3 of 4 missing (2 given): give every member's result, or run the missing ones again (I/4 for member I)"},
+		{"missing", []swarm.Input{member(0, 4), member(2, 4)}, "members 1, 3 of 4 missing (2 given): give every member's result, or run the missing ones again (I/4 for member I)"},
 	} {
 		_, err := swarm.Merge(c.in, identity)
 		assert.ErrorContains(t, err, c.want, c.name)
@@ -173,4 +173,52 @@ func TestMergePrefersARunTheBoundDidNotCut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, m.Violations[0].Shortest.Member)
 	assert.Equal(t, check.CaveatRunBounded, m.Violations[0].Shortest.Caveat)
+}
+
+// Members are listed compactly: ranges, at most so many, then how many
+// more.
+func TestRanges(t *testing.T) {
+	for _, c := range []struct {
+		ids  []int
+		most int
+		want string
+	}{
+		{[]int{3}, 30, "3"},
+		{[]int{0, 1, 2, 3, 5, 9, 10}, 30, "0-3, 5, 9-10"},
+		{[]int{0, 2, 4, 6, 8}, 3, "0, 2, 4 and 2 more"},
+		{[]int{0, 1, 2, 4, 5, 6, 7}, 1, "0-2 and 4 more"},
+		{[]int{0, 2, 4}, 3, "0, 2, 4"},
+	} {
+		assert.Equal(t, c.want, swarm.Ranges(c.ids, c.most), "%v", c.ids)
+	}
+}
+
+// A swarm of 100,000 with one member given names the missing ones in a
+// few ranges, not each.
+func TestMergeNamesMissingMembersCompactly(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	_, err := swarm.Merge([]swarm.Input{member(5, 100_000)}, identity)
+	assert.EqualError(t, err, "members 0-4, 6-99999 of 100000 missing (1 given): give every member's result, or run the missing ones again (I/100000 for member I)")
+
+	var in []swarm.Input
+	for i := 0; i < 200; i += 2 {
+		in = append(in, member(i, 200))
+	}
+	_, err = swarm.Merge(in, identity)
+	assert.EqualError(t, err, "members 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59 and 70 more of 200 missing (100 given): give every member's result, or run the missing ones again (I/200 for member I)")
+}
+
+// Members that did not finish make the merge incomplete, and are named.
+func TestMergeNamesUnfinishedMembers(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	in := []swarm.Input{member(0, 3), member(1, 3), member(2, 3)}
+	m, err := swarm.Merge(in, identity)
+	require.NoError(t, err)
+	assert.Empty(t, m.Unfinished)
+	for _, i := range []int{0, 2} {
+		in[i].Result.Coverage.Complete, in[i].Result.Coverage.Unfinished = false, true
+	}
+	m, err = swarm.Merge(in, identity)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 2}, m.Unfinished)
 }

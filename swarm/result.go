@@ -76,6 +76,10 @@ type Derived struct {
 type Coverage struct {
 	Complete bool   `json:"complete"`
 	Stopped  string `json:"stopped,omitempty"`
+	// Unfinished: the member stopped before its budget was spent for a
+	// reason other than what it found (a signal, its memory budget), so
+	// what it did not find it did not all look for.
+	Unfinished bool `json:"unfinished,omitempty"`
 	// States is the distinct states the member explored (exact for it;
 	// another member's overlap them), Sketch the same as a HyperLogLog
 	// sketch, which merges into the count of the union.
@@ -241,6 +245,8 @@ func (r *Result) checkCoverage() error {
 	switch {
 	case c.States < 0 || c.Steps < 0 || c.Depth < 0 || c.Runs < 0 || c.NewLate < 0 || c.BitstateBytes < 0 || c.Seconds < 0:
 		return bad("a negative count")
+	case c.Unfinished && c.Complete:
+		return bad("all it was given, and did not finish")
 	case c.NewLate > c.States:
 		return bad(fmt.Sprintf("%d states first seen late, of %d", c.NewLate, c.States))
 	}
