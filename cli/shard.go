@@ -133,7 +133,7 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 			Complete: st.Complete, Stopped: st.Stopped, States: st.States, Steps: st.Transitions, Depth: st.Depth,
 			// Stopped by what it found, it looked for the rest (exitStatus).
 			Unfinished: !st.Complete && st.Stop != explore.StopFirstViolation && st.Stop != explore.StopExamples,
-			Seconds: st.Elapsed.Seconds(),
+			Seconds:    st.Elapsed.Seconds(),
 		},
 		Found: []swarm.Found{},
 	}
