@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/mcheck/mcheck/cex"
@@ -27,13 +28,15 @@ wrote its result with --json-out DIR/ (member-I-of-K.json) or --json.
 Usage:
   ` + mergeUsage + `
 
-Every member of the swarm must be given once, all with the same check and
+Flags may come before or after the files ("--" ends them). Every member of
+the swarm must be given once, all with the same check and
 settings. Every counterexample is replayed through the model; for each
 property the shortest one any member found is printed. The members' states
 are counted together from their sketches.
 
   --json                one JSON object on stdout instead of the report
-  --json-out FILE       also write that JSON object to FILE
+  --json-out FILE       also write that JSON object to FILE (not one of the
+                        members' results)
   --full-states         print whole states in traces, not only what changed
 
 Exit status: 1 a member found a violation (real: replayed here), 3 none did
@@ -50,23 +53,40 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 	asJSON := flagval.Bool(fs, "json", false)
 	jsonOut := flagval.String(fs, "json-out", "")
 	full := flagval.Bool(fs, "full-states", false)
-	if err := flagval.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, mergeHelp)
-			return ExitHolds
+	// Flags may follow the files (merge DIR/*.json --json-out X), as
+	// the flag package alone does not allow; "--" ends them.
+	var files []string
+	for rest := args; ; {
+		if err := flagval.Parse(fs, rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, mergeHelp)
+				return ExitHolds
+			}
+			return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
 		}
-		return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
+		left := fs.Args()
+		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
+			files = append(files, left...)
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		files, rest = append(files, left[0]), left[1:]
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		return badInput(stderr, fmt.Errorf("merge: give the members' result files (usage: %s)", mergeUsage))
 	}
 	if *jsonOut != "" {
 		if err := checkOutputFile(*jsonOut); err != nil {
 			return badInput(stderr, fmt.Errorf("merge: --json-out: %w", err))
 		}
+		if in := sameFileAs(*jsonOut, files); in != "" {
+			return badInput(stderr, fmt.Errorf("merge: --json-out %s is the member's result %s, which the merge would overwrite: give another file", *jsonOut, in))
+		}
 	}
 	var inputs []swarm.Input
-	for _, path := range fs.Args() {
+	for _, path := range files {
 		r, err := readMember(path)
 		if err != nil {
 			return badInput(stderr, fmt.Errorf("merge: %s: %w", path, err))
@@ -113,6 +133,20 @@ func mergedExit(m *swarm.Merged) int {
 		return ExitSampled
 	}
 	return ExitHolds
+}
+
+// sameFileAs is the first of files that is the regular file out, or "".
+func sameFileAs(out string, files []string) string {
+	o, err := os.Stat(out)
+	if err != nil || !o.Mode().IsRegular() {
+		return ""
+	}
+	for _, f := range files {
+		if in, err := os.Stat(f); err == nil && os.SameFile(o, in) {
+			return f
+		}
+	}
+	return ""
 }
 
 // readMember reads a member's result from its JSON report.

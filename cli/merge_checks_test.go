@@ -123,3 +123,66 @@ func TestMergeNamesMissingMembersCompactly(t *testing.T) {
 	assert.Empty(t, out)
 	assert.Equal(t, "mcheck: merge: members 0-4, 6-99999 of 100000 missing (1 given): give every member's result, or run the missing ones again (I/100000 for member I)\n", stderr)
 }
+
+// --json-out that names one of the members' results (or a link to it) is
+// refused before anything is read or written: the result stays.
+func TestMergeRefusesToOverwriteItsInput(t *testing.T) {
+	dir := t.TempDir()
+	files := runSwarm(t, dir, 2, "--algo", "chang-roberts", "--n", "3", "--simulate", "--runs", "10")
+	before, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	link := filepath.Join(dir, "link.json")
+	require.NoError(t, os.Symlink(files[1], link))
+	hard := filepath.Join(dir, "hard.json")
+	require.NoError(t, os.Link(files[1], hard))
+	for _, out := range []string{files[1], link, hard, filepath.Join(dir, ".", "member-1-of-2.json")} {
+		for _, args := range [][]string{
+			{"merge", "--json-out", out, files[0], files[1]},
+			{"merge", files[0], files[1], "--json-out", out},
+		} {
+			code, stdout, stderr := run(args...)
+			assert.Equal(t, 2, code, args)
+			assert.Empty(t, stdout, args)
+			assert.Equal(t, "mcheck: merge: --json-out "+out+" is the member's result "+files[1]+", which the merge would overwrite: give another file\n", stderr, args)
+		}
+	}
+	after, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+}
+
+// Flags may follow the files; "--" ends the flags.
+func TestMergeTakesFlagsAfterTheFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := runSwarm(t, dir, 2, "--algo", "chang-roberts", "--n", "3", "--simulate", "--runs", "10")
+	out := filepath.Join(dir, "merged.json")
+	code, text, stderr := run("merge", files[0], "--json-out", out, files[1])
+	require.Equal(t, 3, code, stderr)
+	assert.Contains(t, text, "mcheck merge: 2 members of a simulation swarm of chang-roberts")
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	var merged struct {
+		Members int `json:"members"`
+	}
+	require.NoError(t, json.Unmarshal(data, &merged))
+	assert.Equal(t, 2, merged.Members)
+
+	code, js, stderr := run("merge", files[0], files[1], "--json")
+	require.Equal(t, 3, code, stderr)
+	assert.True(t, json.Valid([]byte(js)), js)
+
+	code, text, stderr = run("merge", "--", files[0], files[1])
+	assert.Equal(t, 3, code, stderr)
+	assert.Contains(t, text, "mcheck merge: 2 members")
+
+	code, _, stderr = run("merge", files[0], files[1], "--jsn")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "mcheck: merge: ")
+	assert.Contains(t, stderr, "jsn")
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+
+	// After "--", a name like a flag is a file.
+	code, _, stderr = run("merge", "--", files[0], "--json")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "mcheck: merge: --json: no such file or directory\n", stderr)
+}
