@@ -29,8 +29,8 @@ Usage:
   ` + mergeUsage + `
 
 Flags may come before or after the files ("--" ends them). Every member of
-the swarm must be given once, all with the same check and
-settings. Every counterexample is replayed through the model; for each
+the swarm must be given once, all with the same check and settings, each
+with the settings its index gives. Every counterexample is replayed through the model; for each
 property the shortest one any member found is printed. The members' states
 are counted together from their sketches.
 
