@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,6 +61,15 @@ func TestMergeKeepsTheBoundedOnlyCaveat(t *testing.T) {
 	code, out, stderr := run(append([]string{"merge"}, files...)...)
 	require.Equal(t, 1, code, stderr)
 	assert.Contains(t, out, "\n  Termination   VIOLATED (for the bounded model only: the bound cut a step of this run)  stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥, p4 elected=⊥ (Stable needs elected=4)  (found by members 0, 1; the shortest is member 0's")
+
+	// Each member stopped at its first violation: stopped by what it
+	// found, not unfinished.
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		assert.Contains(t, string(data), `"stopped": "stopped at the first violation"`)
+		assert.NotContains(t, string(data), `"unfinished"`)
+	}
 
 	code, props := mergeJSON(t, files...)
 	assert.Equal(t, 1, code)
