@@ -3,6 +3,7 @@ package cli_test
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,8 +68,8 @@ func TestMergeKeepsTheBoundedOnlyCaveat(t *testing.T) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
-		assert.Contains(t, string(data), `"stopped": "stopped at the first violation"`)
-		assert.NotContains(t, string(data), `"unfinished"`)
+		assert.True(t, strings.Contains(string(data), `"stopped": "stopped at the first violation"`), f)
+		assert.False(t, strings.Contains(string(data), `"unfinished"`), "%s: unfinished", f)
 	}
 
 	code, props := mergeJSON(t, files...)
