@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/mcheck/mcheck/cex"
@@ -27,17 +28,20 @@ wrote its result with --json-out DIR/ (member-I-of-K.json) or --json.
 Usage:
   ` + mergeUsage + `
 
-Every member of the swarm must be given once, all with the same check and
-settings. Every counterexample is replayed through the model; for each
+Flags may come before or after the files ("--" ends them). Every member of
+the swarm must be given once, all with the same check and settings, each
+with the settings its index gives. Every counterexample is replayed through the model; for each
 property the shortest one any member found is printed. The members' states
 are counted together from their sketches.
 
   --json                one JSON object on stdout instead of the report
-  --json-out FILE       also write that JSON object to FILE
+  --json-out FILE       also write that JSON object to FILE (not one of the
+                        members' results)
   --full-states         print whole states in traces, not only what changed
 
 Exit status: 1 a member found a violation (real: replayed here), 3 none did
-(the members sample: nothing is proven), 2 bad input: a file that is not a
+(the members sample: nothing is proven), 0 every property is a Sometimes
+that a member reached, 2 a member did not finish (interrupted), or bad input: a file that is not a
 member's result, members of different swarms, a member given twice or
 missing, a counterexample that does not replay.
 `
@@ -49,23 +53,40 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 	asJSON := flagval.Bool(fs, "json", false)
 	jsonOut := flagval.String(fs, "json-out", "")
 	full := flagval.Bool(fs, "full-states", false)
-	if err := flagval.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, mergeHelp)
-			return ExitHolds
+	// Flags may follow the files (merge DIR/*.json --json-out X), as
+	// the flag package alone does not allow; "--" ends them.
+	var files []string
+	for rest := args; ; {
+		if err := flagval.Parse(fs, rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, mergeHelp)
+				return ExitHolds
+			}
+			return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
 		}
-		return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
+		left := fs.Args()
+		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
+			files = append(files, left...)
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		files, rest = append(files, left[0]), left[1:]
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		return badInput(stderr, fmt.Errorf("merge: give the members' result files (usage: %s)", mergeUsage))
 	}
 	if *jsonOut != "" {
 		if err := checkOutputFile(*jsonOut); err != nil {
 			return badInput(stderr, fmt.Errorf("merge: --json-out: %w", err))
 		}
+		if in := sameFileAs(*jsonOut, files); in != "" {
+			return badInput(stderr, fmt.Errorf("merge: --json-out %s is the member's result %s, which the merge would overwrite: give another file", *jsonOut, in))
+		}
 	}
 	var inputs []swarm.Input
-	for _, path := range fs.Args() {
+	for _, path := range files {
 		r, err := readMember(path)
 		if err != nil {
 			return badInput(stderr, fmt.Errorf("merge: %s: %w", path, err))
@@ -76,10 +97,7 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("merge: %w", err))
 	}
-	code := ExitSampled
-	if len(m.Violations) > 0 {
-		code = ExitViolation
-	}
+	code := mergedExit(m)
 	if *asJSON {
 		if err := writeMergedJSON(stdout, m); err != nil {
 			if !failed(stdout) {
@@ -96,6 +114,39 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 		}
 	}
 	return code
+}
+
+// mergedExit is the exit status of a merged swarm, as of one check: 1 if
+// a member found a violation, 2 if a member did not finish (as it exits
+// itself), 3 if a property is left unknown (the members sample), 0 when
+// every property was decided (each Sometimes reached).
+func mergedExit(m *swarm.Merged) int {
+	for _, v := range m.Violations {
+		if v.Status == check.Violated {
+			return ExitViolation
+		}
+	}
+	switch {
+	case len(m.Unfinished) > 0:
+		return ExitIncomplete
+	case len(m.Violations) < len(m.Settings.Properties):
+		return ExitSampled
+	}
+	return ExitHolds
+}
+
+// sameFileAs is the first of files that is the regular file out, or "".
+func sameFileAs(out string, files []string) string {
+	o, err := os.Stat(out)
+	if err != nil || !o.Mode().IsRegular() {
+		return ""
+	}
+	for _, f := range files {
+		if in, err := os.Stat(f); err == nil && os.SameFile(o, in) {
+			return f
+		}
+	}
+	return ""
 }
 
 // readMember reads a member's result from its JSON report.
@@ -165,6 +216,9 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 	} else {
 		fmt.Fprintf(w, "total        %s\n", counted(m.Steps, "transition"))
 	}
+	if u := m.Unfinished; len(u) > 0 {
+		fmt.Fprintf(w, "incomplete   %s: %s\n", unfinishedText(m), m.Members[u[0]].Coverage.Stopped)
+	}
 	fmt.Fprintf(w, "states       about %s distinct together (the members' merged sketches, about 1.6%% off); %s for the member that saw the most, %s summed over the members, which counts a state once for each member that saw it\n\n",
 		commas(int64(m.Union+0.5)), commas(m.MostStates), commas(m.SumStates))
 
@@ -188,7 +242,14 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 		if sh.By != nil {
 			by += fmt.Sprintf(", run %s (--run-seed %#x with that member's --scheduler %s)", commas(sh.By.Index), sh.By.Seed, m.Members[sh.Member].Derived.Scheduler)
 		}
-		fmt.Fprintf(w, "  %-*s VIOLATED  %s  (found by %s; the shortest is %s)\n", width, p, sh.Trace.Summary, membersOf(v), by)
+		status := "VIOLATED"
+		if v.Status != check.Violated {
+			status = string(v.Status)
+		}
+		if sh.Caveat != "" {
+			status += " (" + sh.Caveat + ")"
+		}
+		fmt.Fprintf(w, "  %-*s %s  %s  (found by %s; the shortest is %s)\n", width, p, status, sh.Trace.Summary, membersOf(v), by)
 	}
 	for _, v := range m.Violations {
 		fmt.Fprintln(w)
@@ -225,10 +286,26 @@ func memberText(r *swarm.Result) string {
 
 // notFound says why a property no member violated is unknown.
 func notFound(m *swarm.Merged) string {
-	if m.Settings.Strategy == swarm.Simulation {
-		return fmt.Sprintf("no violation in %s of %s; a swarm samples runs, so this is not a proof", counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"))
+	unfinished := ""
+	if len(m.Unfinished) > 0 {
+		unfinished = ", " + unfinishedText(m)
 	}
-	return fmt.Sprintf("no violation in %s, which may miss states; not a proof", plural.Count(len(m.Members), "bitstate search"))
+	if m.Settings.Strategy == swarm.Simulation {
+		return fmt.Sprintf("no violation in %s of %s%s; a swarm samples runs, so this is not a proof", counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"), unfinished)
+	}
+	return fmt.Sprintf("no violation in %s%s, which may miss states; not a proof", plural.Count(len(m.Members), "bitstate search"), unfinished)
+}
+
+// unfinishedText says which members did not finish.
+func unfinishedText(m *swarm.Merged) string {
+	u := m.Unfinished
+	if len(u) == len(m.Members) {
+		if len(u) == 1 {
+			return "the member did not finish"
+		}
+		return fmt.Sprintf("none of the %d members finished", len(u))
+	}
+	return fmt.Sprintf("%s of %d did not finish (%s)", plural.Count(len(u), "member"), len(m.Members), swarm.Ranges(u, 30))
 }
 
 // membersOf names the members that found a violation.
@@ -251,12 +328,16 @@ type jsonMerged struct {
 	Members  int            `json:"members"`
 	Settings swarm.Settings `json:"settings"`
 	// Proof is always "sampled": the members sample, so nothing is proven.
-	Proof    string             `json:"proof"`
-	Runs     int64              `json:"runs,omitempty"`
-	Steps    int64              `json:"steps"`
-	States   jsonMergedStates   `json:"states"`
-	Coverage []jsonMemberCover  `json:"member_coverage"`
-	Props    []jsonMergedResult `json:"properties"`
+	Proof string `json:"proof"`
+	// Complete is false when a member did not finish (Unfinished names
+	// them): the merge is incomplete.
+	Complete   bool               `json:"complete"`
+	Unfinished []int              `json:"unfinished_members,omitempty"`
+	Runs       int64              `json:"runs,omitempty"`
+	Steps      int64              `json:"steps"`
+	States     jsonMergedStates   `json:"states"`
+	Coverage   []jsonMemberCover  `json:"member_coverage"`
+	Props      []jsonMergedResult `json:"properties"`
 }
 
 type jsonMergedStates struct {
@@ -274,9 +355,13 @@ type jsonMemberCover struct {
 }
 
 type jsonMergedResult struct {
-	Name    string        `json:"name"`
-	Status  string        `json:"status"`
-	Summary string        `json:"summary"`
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Summary string `json:"summary"`
+	// Proof and Caveat are as of a member's report (check.Verdict): the
+	// shown counterexample's, as its member judged it.
+	Proof   string        `json:"proof"`
+	Caveat  string        `json:"caveat,omitempty"`
 	FoundBy []jsonFinding `json:"found_by,omitempty"`
 	Trace   *trace.File   `json:"trace,omitempty"`
 	Member  *int          `json:"trace_member,omitempty"`
@@ -292,6 +377,7 @@ type jsonFinding struct {
 func writeMergedJSON(w io.Writer, m *swarm.Merged) error {
 	out := jsonMerged{
 		Members: len(m.Members), Settings: m.Settings, Proof: string(check.Sampled), Runs: m.Runs, Steps: m.Steps,
+		Complete: len(m.Unfinished) == 0, Unfinished: m.Unfinished,
 		States: jsonMergedStates{Estimate: m.Union, Most: m.MostStates, Sum: m.SumStates},
 	}
 	for i, r := range m.Members {
@@ -306,10 +392,10 @@ func writeMergedJSON(w io.Writer, m *swarm.Merged) error {
 	for _, p := range m.Settings.Properties {
 		v, ok := found[p]
 		if !ok {
-			out.Props = append(out.Props, jsonMergedResult{Name: p, Status: string(check.Unknown), Summary: notFound(m)})
+			out.Props = append(out.Props, jsonMergedResult{Name: p, Status: string(check.Unknown), Summary: notFound(m), Proof: string(check.Sampled), Caveat: "sampled: " + notFound(m)})
 			continue
 		}
-		r := jsonMergedResult{Name: p, Status: string(check.Violated), Summary: v.Shortest.Trace.Summary, Trace: v.Shortest.Trace}
+		r := jsonMergedResult{Name: p, Status: string(v.Status), Summary: v.Shortest.Trace.Summary, Proof: string(v.Shortest.Proof), Caveat: v.Shortest.Caveat, Trace: v.Shortest.Trace}
 		member := v.Shortest.Member
 		r.Member = &member
 		for _, f := range v.All {

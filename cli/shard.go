@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -130,7 +131,9 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 		},
 		Coverage: swarm.Coverage{
 			Complete: st.Complete, Stopped: st.Stopped, States: st.States, Steps: st.Transitions, Depth: st.Depth,
-			Seconds: st.Elapsed.Seconds(),
+			// Stopped by what it found, it looked for the rest (exitStatus).
+			Unfinished: !st.Complete && st.Stop != explore.StopFirstViolation && st.Stop != explore.StopExamples,
+			Seconds:    st.Elapsed.Seconds(),
 		},
 		Found: []swarm.Found{},
 	}
@@ -159,8 +162,8 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 			r.Coverage.ExpectedCoverage = &c
 		}
 	}
-	for _, f := range rep.Files() {
-		found := swarm.Found{Trace: f}
+	add := func(f *trace.File, status check.Status, proof check.Proof, caveat string) {
+		found := swarm.Found{Status: status, Proof: proof, Caveat: caveat, Trace: f}
 		for _, by := range rep.Found {
 			if by.Property == f.Property && by.Kind == f.Kind {
 				found.By = &swarm.Run{Index: by.Run, Seed: by.RunSeed}
@@ -168,7 +171,29 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 		}
 		r.Found = append(r.Found, found)
 	}
+	// In the order of rep.Files(), each with its verdict as judged.
+	for _, v := range rep.Verdicts {
+		if v.File != nil {
+			add(v.File, v.Status, v.Proof, v.Caveat)
+		}
+		for _, a := range v.Also {
+			add(a.File, check.Violated, v.Proof, alsoCaveat(v, a))
+		}
+	}
 	return r
+}
+
+// alsoCaveat is the caveat of a further counterexample of verdict v: the
+// verdict's own is its first counterexample's, and the bound may have cut a
+// step of one run and not of another.
+func alsoCaveat(v check.Verdict, a check.Counterexample) string {
+	switch {
+	case a.Bounded:
+		return check.CaveatRunBounded
+	case v.Caveat == check.CaveatRunBounded:
+		return check.CaveatRunUnbounded
+	}
+	return v.Caveat
 }
 
 // writeMemberLine says, under a member's report, which member it is and

@@ -118,13 +118,14 @@ func slurmIndex(k int, id string, getenv func(string) string) (int, error) {
 		return 0, fmt.Errorf("SLURM_ARRAY_TASK_COUNT=%s, but the swarm has %d members: submit the array with %d tasks (--array=0-%d)", c, k, k, k-1)
 	}
 	if step < 1 {
-		step = 1
+		return 0, fmt.Errorf("SLURM_ARRAY_TASK_STEP=%d is not a step of an array (1 or more): submit the array as a range, --array=0-%d", step, k-1)
 	}
-	i := (task - first) / step
-	if task < first || (task-first)%step != 0 || i >= k {
+	// task-first in uint64, which holds the distance between any two
+	// ints: in int it overflows for ids far apart.
+	if task < first || (uint64(task)-uint64(first))%uint64(step) != 0 || (uint64(task)-uint64(first))/uint64(step) >= uint64(k) {
 		return 0, fmt.Errorf("%s=%s is not one of %d tasks numbered from SLURM_ARRAY_TASK_MIN=%d in steps of %d: submit the array as a range, --array=0-%d", Slurm, id, k, first, step, k-1)
 	}
-	return i, nil
+	return int((uint64(task) - uint64(first)) / uint64(step)), nil
 }
 
 func (m Member) String() string { return fmt.Sprintf("%d/%d", m.Index, m.Count) }

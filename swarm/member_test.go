@@ -32,6 +32,9 @@ func TestParse(t *testing.T) {
 		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_COUNT": "4"}, swarm.Member{Index: 0, Count: 4, From: swarm.Slurm}},
 		// --array=0-6:2
 		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "4"}, swarm.Member{Index: 2, Count: 4, From: swarm.Slurm}},
+		// The ends of the int range, task-first in uint64.
+		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "-9223372036854775805", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808"}, swarm.Member{Index: 3, Count: 4, From: swarm.Slurm}},
+		{"/2", map[string]string{"SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "9223372036854775807"}, swarm.Member{Index: 1, Count: 2, From: swarm.Slurm}},
 		// Without MIN (an old Slurm): from 0.
 		{"/2", map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, swarm.Member{Index: 1, Count: 2, From: swarm.Slurm}},
 	} {
@@ -60,6 +63,12 @@ func TestParseRefuses(t *testing.T) {
 		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0"}, "SLURM_ARRAY_TASK_ID=4 is not one of 4 tasks numbered from SLURM_ARRAY_TASK_MIN=0 in steps of 1"},
 		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2"}, "SLURM_ARRAY_TASK_ID=3 is not one of 4 tasks"},
 		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "two"}, `SLURM_ARRAY_TASK_ID="two" is not a number`},
+		// task-first overflows an int.
+		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808"}, "SLURM_ARRAY_TASK_ID=9223372036854775807 is not one of 4 tasks numbered from SLURM_ARRAY_TASK_MIN=-9223372036854775808 in steps of 1"},
+		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "9223372036854775807"}, "SLURM_ARRAY_TASK_ID=-9223372036854775808 is not one of 4 tasks"},
+		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808", "SLURM_ARRAY_TASK_STEP": "4611686018427387904"}, "is not one of 4 tasks"},
+		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_STEP": "0"}, "SLURM_ARRAY_TASK_STEP=0 is not a step of an array (1 or more): submit the array as a range, --array=0-3"},
+		{"/4", map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_STEP": "-1"}, "SLURM_ARRAY_TASK_STEP=-1 is not a step of an array"},
 	} {
 		_, err := swarm.Parse(c.give, env(c.env))
 		assert.ErrorContains(t, err, c.want, "%q %v", c.give, c.env)

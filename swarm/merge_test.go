@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/cex"
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -16,7 +17,7 @@ import (
 
 var settings = swarm.Settings{
 	Strategy: swarm.Simulation, Config: trace.Config{Algo: "bully", N: 3, IDs: []int{1, 2, 3}, Detector: "perfect", MaxQueue: 6},
-	Properties: []string{"A", "B", "C", "D"}, Runs: 10, Depth: 100,
+	Properties: []string{"A", "B", "C", "D"}, Runs: 10, Depth: 1000,
 }
 
 // tr is a counterexample of prop with steps steps.
@@ -33,11 +34,15 @@ func member(i, k int, found ...*trace.File) swarm.Input {
 	}
 	r := &swarm.Result{
 		Format: swarm.Format, Member: i, Members: k, Settings: settings,
-		Derived:  swarm.Derived{Seed: uint64(i), Scheduler: "uniform"},
+		Derived:  swarm.Derived{Seed: swarm.Member{Index: i, Count: k}.Seed(0), Scheduler: swarm.Member{Index: i, Count: k}.Scheduler().String()},
 		Coverage: swarm.Coverage{Complete: true, States: 100, Sketch: sk, Steps: int64(1000 + i), Runs: 10},
 	}
 	for j, f := range found {
-		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: uint64(100*i + j)}, Trace: f})
+		status := check.Violated
+		if f.Kind == cex.Example {
+			status = check.Reachable
+		}
+		r.Found = append(r.Found, swarm.Found{By: &swarm.Run{Index: int64(j), Seed: explore.RunSeed(r.Derived.Seed, int64(j))}, Status: status, Proof: check.Sampled, Trace: f})
 	}
 	return swarm.Input{Name: fmt.Sprintf("member-%d-of-%d.json", i, k), Result: r}
 }
@@ -71,7 +76,7 @@ func TestMergeUnion(t *testing.T) {
 	assert.Equal(t, 1, a.Shortest.Member, "4 steps in members 1 and 3: the lower")
 	assert.Equal(t, 4, a.Shortest.Steps())
 	assert.Equal(t, "replayed", a.Shortest.Trace.Summary, "what is shown is the replayed run")
-	assert.Equal(t, &swarm.Run{Index: 0, Seed: 100}, a.Shortest.By)
+	assert.Equal(t, &swarm.Run{Index: 0, Seed: explore.RunSeed(swarm.Member{Index: 1, Count: 4}.Seed(0), 0)}, a.Shortest.By)
 	var by []int
 	for _, f := range a.All {
 		by = append(by, f.Member)
@@ -109,7 +114,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"another seed", []swarm.Input{member(0, 4), other}, "member-0-of-4.json and member-1-of-4.json are members of different swarms: seed 0 vs 7"},
 		{"another config", []swarm.Input{member(0, 4), otherConfig}, `are members of different swarms: config "bully, N=3, ids 1,2,3, no crashes, perfect detector, max-queue 6" vs "bully, N=4,`},
 		{"twice", []swarm.Input{member(0, 2), member(1, 2), member(1, 2)}, "member-1-of-2.json and member-1-of-2.json are both member 1 of 2: give each member once"},
-		{"missing", []swarm.Input{member(0, 4), member(2, 4)}, "member 1, 3 of 4 missing (2 given): give every member's result, or run the missing ones again (I/4 for member I)"},
+		{"missing", []swarm.Input{member(0, 4), member(2, 4)}, "members 1, 3 of 4 missing (2 given): give every member's result, or run the missing ones again (I/4 for member I)"},
 	} {
 		_, err := swarm.Merge(c.in, identity)
 		assert.ErrorContains(t, err, c.want, c.name)
@@ -119,4 +124,101 @@ func TestMergeRefuses(t *testing.T) {
 		return nil, errors.New("step 2 is not enabled")
 	})
 	assert.EqualError(t, err, "member-0-of-1.json: the invariant counterexample of B does not replay: step 2 is not enabled")
+}
+
+// ex is an example of Sometimes property prop with steps steps.
+func ex(prop string, steps int) *trace.File {
+	f := tr(prop, steps)
+	f.Kind = cex.Example
+	return f
+}
+
+// An example of a Sometimes is merged as what the members judged it,
+// reachable, not as a violation; members that disagree are refused.
+func TestMergeKeepsWhatMembersJudged(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	m, err := swarm.Merge([]swarm.Input{member(0, 2, ex("D", 3)), member(1, 2, tr("A", 2), ex("D", 2))}, identity)
+	require.NoError(t, err)
+	require.Len(t, m.Violations, 2)
+	assert.Equal(t, "A", m.Violations[0].Property)
+	assert.Equal(t, check.Violated, m.Violations[0].Status)
+	assert.Equal(t, "D", m.Violations[1].Property)
+	assert.Equal(t, check.Reachable, m.Violations[1].Status)
+	assert.Equal(t, 1, m.Violations[1].Shortest.Member)
+	assert.Equal(t, check.Sampled, m.Violations[1].Shortest.Proof)
+
+	odd := member(1, 2, ex("D", 2))
+	odd.Result.Found[0].Status = check.Violated
+	_, err = swarm.Merge([]swarm.Input{member(0, 2, ex("D", 3)), odd}, identity)
+	assert.EqualError(t, err, "member-0-of-2.json found D reachable, member-1-of-2.json found it violated: members of different swarms")
+}
+
+// A counterexample that the channel bound did not cut is shown before a
+// shorter one that may be the bound's artefact, with its caveat.
+func TestMergePrefersARunTheBoundDidNotCut(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	cut, whole := member(0, 2, tr("A", 2)), member(1, 2, tr("A", 5))
+	cut.Result.Found[0].Caveat = check.CaveatRunBounded
+	whole.Result.Found[0].Caveat = check.CaveatRunUnbounded
+	m, err := swarm.Merge([]swarm.Input{cut, whole}, identity)
+	require.NoError(t, err)
+	require.Len(t, m.Violations, 1)
+	assert.Equal(t, 1, m.Violations[0].Shortest.Member)
+	assert.Equal(t, check.CaveatRunUnbounded, m.Violations[0].Shortest.Caveat)
+
+	// Only cut runs: the shortest, with its caveat.
+	other := member(1, 2, tr("A", 5))
+	other.Result.Found[0].Caveat = check.CaveatRunBounded
+	m, err = swarm.Merge([]swarm.Input{cut, other}, identity)
+	require.NoError(t, err)
+	assert.Equal(t, 0, m.Violations[0].Shortest.Member)
+	assert.Equal(t, check.CaveatRunBounded, m.Violations[0].Shortest.Caveat)
+}
+
+// Members are listed compactly: ranges, at most so many, then how many
+// more.
+func TestRanges(t *testing.T) {
+	for _, c := range []struct {
+		ids  []int
+		most int
+		want string
+	}{
+		{[]int{3}, 30, "3"},
+		{[]int{0, 1, 2, 3, 5, 9, 10}, 30, "0-3, 5, 9-10"},
+		{[]int{0, 2, 4, 6, 8}, 3, "0, 2, 4 and 2 more"},
+		{[]int{0, 1, 2, 4, 5, 6, 7}, 1, "0-2 and 4 more"},
+		{[]int{0, 2, 4}, 3, "0, 2, 4"},
+	} {
+		assert.Equal(t, c.want, swarm.Ranges(c.ids, c.most), "%v", c.ids)
+	}
+}
+
+// A swarm of 100,000 with one member given names the missing ones in a
+// few ranges, not each.
+func TestMergeNamesMissingMembersCompactly(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	_, err := swarm.Merge([]swarm.Input{member(5, 100_000)}, identity)
+	assert.EqualError(t, err, "members 0-4, 6-99999 of 100000 missing (1 given): give every member's result, or run the missing ones again (I/100000 for member I)")
+
+	var in []swarm.Input
+	for i := 0; i < 200; i += 2 {
+		in = append(in, member(i, 200))
+	}
+	_, err = swarm.Merge(in, identity)
+	assert.EqualError(t, err, "members 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59 and 70 more of 200 missing (100 given): give every member's result, or run the missing ones again (I/200 for member I)")
+}
+
+// Members that did not finish make the merge incomplete, and are named.
+func TestMergeNamesUnfinishedMembers(t *testing.T) {
+	identity := func(f *trace.File) (*trace.File, error) { return f, nil }
+	in := []swarm.Input{member(0, 3), member(1, 3), member(2, 3)}
+	m, err := swarm.Merge(in, identity)
+	require.NoError(t, err)
+	assert.Empty(t, m.Unfinished)
+	for _, i := range []int{0, 2} {
+		in[i].Result.Coverage.Complete, in[i].Result.Coverage.Unfinished = false, true
+	}
+	m, err = swarm.Merge(in, identity)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 2}, m.Unfinished)
 }

@@ -12,8 +12,9 @@
 # otherwise): the members are the parallelism. PARALLEL is how many run at
 # once (default: one per CPU); MCHECK names the mcheck program (default:
 # mcheck on the PATH). The exit status is the merge's: 1 a violation
-# (replayed), 3 none found (nothing proven), 2 bad input or a member that
-# left no result (its log says why).
+# (replayed), 3 none found (nothing proven), 2 bad input, a member that
+# left no result (its log says why) or one that did not finish, 0 every
+# Sometimes reached.
 set -euo pipefail
 
 mcheck=${MCHECK:-mcheck}
