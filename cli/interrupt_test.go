@@ -55,7 +55,7 @@ func TestInterruptedFairCycleCheckAfterAStuckStateIsSaid(t *testing.T) {
 	spec, err := specs.Builtin().Lookup("chang-roberts")
 	require.NoError(t, err)
 	ctx, stop := stopAt(t)
-	req := check.Request{Spec: spec, Config: model.Config{N: 5, MaxCrashes: 1, MaxQueue: 10}, Context: ctx, ProgressEvery: 1,
+	req := check.Request{Spec: spec, Config: model.Config{N: 5, MaxCrashes: 1, MaxQueue: 10}, Continue: true, Context: ctx, ProgressEvery: 1,
 		Progress: func(p explore.Progress) {
 			if p.Phase == explore.CheckingFairCycles {
 				stop()
