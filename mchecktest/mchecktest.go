@@ -53,12 +53,17 @@
 //
 // # On a violation
 //
-// Check and Run do not stop at the first violation: the search goes on to
-// the end (or to a cap), so that every violated property has its own
-// shortest counterexample and a finished search has complete counts. Check
-// then calls t.Errorf once, with every violated property, and the test
-// goes on; Run returns the report, whose verdicts say Violated, and a nil
-// error (a violation is a finding, not an error of Run).
+// Check and Run stop at the first definite violation, as the mcheck
+// command does: an invariant or step property broken, or a stuck state
+// outside Termination's (or a leads-to's) goal, found breadth-first, so its
+// counterexample is a shortest one. A broken variant fails within the
+// states up to that depth, not at a cap; the other properties are then
+// unknown. Config.Continue searches on to the end (or to a cap), so that
+// every violated property has its own shortest counterexample, fair cycles
+// (lassos) are looked for, and a finished search has complete counts.
+// Check then calls t.Errorf once, with every violated property, and the
+// test goes on; Run returns the report, whose verdicts say Violated, and a
+// nil error (a violation is a finding, not an error of Run).
 //
 // # A misbehaving algorithm
 //
@@ -173,6 +178,9 @@ type Config struct {
 	// the test (abandoning the search if it does not stop) instead of
 	// ending the binary out of memory.
 	MaxMemory int64
+	// Continue searches on after the first violation (mcheck --continue):
+	// every property decided, lassos beside stuck states, full counts.
+	Continue bool
 	// FullStates prints the whole state after every step of a trace
 	// instead of only the fields the step changed.
 	FullStates bool
@@ -235,7 +243,7 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	case maxMemory < 0:
 		maxMemory = 0
 	}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: true, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity}, maxTime, nil
+	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: cfg.Continue, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity}, maxTime, nil
 }
 
 // safeRequest is request with a panic of the algorithm (a timer's
@@ -321,10 +329,16 @@ func whyStopped(req check.Request, maxTime time.Duration, rep *check.Report) str
 	return ""
 }
 
+// answered reports whether the search stopped because it had its answer (a
+// violation, every example), not because something cut it short.
+func answered(r *check.Report) bool {
+	return r.Stats.Stop == explore.StopFirstViolation || r.Stats.Stop == explore.StopExamples
+}
+
 // Run checks alg under cfg and returns the report; it fails nothing. The
-// search goes on after violations (Continue), so every violated property
-// has its shortest counterexample and, when the search finishes, the
-// counts are complete; a violation gives a nil error. When it does not
+// search stops at the first violation (Config.Continue goes on, so that
+// every violated property has its shortest counterexample and, when the
+// search finishes, the counts are complete); a violation gives a nil error. When it does not
 // finish (a cap stopped it), or the measures of Config.Complexity could not
 // be computed, Run returns the partial report with an *IncompleteError
 // that says why. A panic of the algorithm is a *PanicError, a search that
@@ -366,6 +380,8 @@ func (e *IncompleteError) Error() string {
 // "" when it is.
 func incomplete(req check.Request, maxTime time.Duration, rep *check.Report) string {
 	switch {
+	case answered(rep):
+		return ""
 	case !rep.Stats.Complete:
 		if why := whyStopped(req, maxTime, rep); why != "" {
 			return why
@@ -464,6 +480,9 @@ func failure(r *check.Report, fullStates bool, why string) string {
 	case r.Stats.Complete && r.Complexity != nil && r.Complexity.Measures == nil:
 		head = append(head, measuresSkipped(r))
 	case r.Stats.Complete:
+	case r.Stats.Stop == explore.StopExamples:
+	case r.Stats.Stop == explore.StopFirstViolation:
+		head = append(head, "the search stopped at its first answer ("+r.Stats.Stopped+"); Config.Continue decides the properties left unknown")
 	case why != "":
 		head = append(head, "the search did not finish: "+why+", so no property can be said to hold: raise that cap, "+
 			"make the model smaller (Config.N, Config.Crashes, Config.MaxQueue), or give the algorithm a Codec (model.Codec) to explore faster")

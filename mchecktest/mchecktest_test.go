@@ -12,6 +12,7 @@ import (
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/mchecktest"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
@@ -110,7 +111,7 @@ func TestInvariantViolationFailsWithPropertyAndTrace(t *testing.T) {
 
 func TestLivenessViolationShowsTheLasso(t *testing.T) {
 	ft := &fakeTB{TB: t}
-	rep := mchecktest.Check(ft, ring.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, MaxQueue: 1})
+	rep := mchecktest.Check(ft, ring.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, MaxQueue: 1, Continue: true})
 	require.Len(t, ft.errors, 1)
 	msg := ft.errors[0]
 	assert.True(t, strings.HasPrefix(msg, "Termination VIOLATED: ELECTION(3) of crashed p3 circulates forever;"), msg)
@@ -161,7 +162,7 @@ func TestConfig(t *testing.T) {
 	require.NoError(t, err)
 	direct, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 1}, Continue: true})
 	require.NoError(t, err)
-	via, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
+	via, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Continue: true})
 	require.NoError(t, err)
 	assert.Equal(t, direct.Stats.States, via.Stats.States)
 	assert.Equal(t, direct.Stats.Transitions, via.Stats.Transitions)
@@ -265,7 +266,7 @@ func TestConfigPropertiesEventuallyAlways(t *testing.T) {
 			return true
 		},
 	}
-	rep, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Check: "safety,EventuallyNoParticipant", Properties: []model.AnyProperty{quiet}})
+	rep, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Check: "safety,EventuallyNoParticipant", Continue: true, Properties: []model.AnyProperty{quiet}})
 	require.NoError(t, err)
 	v := mchecktest.Verdict(rep, "EventuallyNoParticipant")
 	require.Equal(t, check.Violated, v.Status)
@@ -282,13 +283,13 @@ func TestConfigPropertiesEventuallyAlways(t *testing.T) {
 
 	// Checked along with Termination (by default), each gets its own
 	// counterexamples from the one search.
-	both, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Properties: []model.AnyProperty{quiet}})
+	both, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Continue: true, Properties: []model.AnyProperty{quiet}})
 	require.NoError(t, err)
 	assert.Equal(t, rep.Stats.States, both.Stats.States)
 	again := mchecktest.Verdict(both, "EventuallyNoParticipant")
 	assert.Equal(t, v.File.Steps, again.File.Steps)
 	assert.Equal(t, v.Summary, again.Summary)
-	alone, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1})
+	alone, err := mchecktest.Run(changroberts.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, Continue: true})
 	require.NoError(t, err)
 	term, termAlone := mchecktest.Verdict(both, "Termination"), mchecktest.Verdict(alone, "Termination")
 	assert.Equal(t, termAlone.Status, term.Status)
@@ -355,4 +356,26 @@ func TestConfigPropertiesSometimesAndLeadsTo(t *testing.T) {
 	require.Equal(t, check.Violated, v.Status)
 	assert.Equal(t, "after step 4 Elected3 holds; then stuck after 7 steps (no fair step is enabled), and ThreeThenTwo (once 3 is elected, 2 is elected) is never reached", v.Summary)
 	assert.Equal(t, 4, *v.File.Premise)
+}
+
+// A broken variant fails at its first violation with the shortest
+// counterexample, far below the state cap and not "incomplete": here the
+// ring with crashes, whose Termination fails after 3 steps.
+func TestBrokenVariantFailsAtTheFirstViolation(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	rep := mchecktest.Check(ft, ring.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, MaxQueue: 1})
+	require.Len(t, ft.errors, 1)
+	require.Empty(t, ft.fatals)
+	msg := ft.errors[0]
+	assert.Contains(t, msg, "Termination VIOLATED: stuck without a leader")
+	assert.Contains(t, msg, "Termination counterexample (ends in a stuck state), 3 steps:")
+	assert.Contains(t, msg, "Config.Continue decides the properties left unknown")
+	assert.NotContains(t, msg, "raise that cap")
+	assert.NotContains(t, msg, "so no property can be said to hold")
+	assert.Equal(t, explore.StopFirstViolation, rep.Stats.Stop)
+	assert.Less(t, rep.Stats.States, int64(100))
+
+	rep, err := mchecktest.Run(ring.Algorithm{}, mchecktest.Config{N: 3, Crashes: 1, MaxQueue: 1})
+	require.NoError(t, err, "a violation is a finding, not an incomplete search")
+	assert.Equal(t, check.Violated, mchecktest.Status(rep, "Termination"))
 }
