@@ -501,7 +501,10 @@ func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress))
 // resultOf turns the check's report into JSON. Each counterexample's
 // path is found in its verified trace file, as for a file on disk.
 func (s *session) resultOf(rep *check.Report) (*Result, error) {
-	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, States: rep.Stats.States}
+	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, Proof: string(rep.Proof), Discarded: rep.Stats.Discarded, States: rep.Stats.States}
+	if !rep.Stats.Complete && rep.Proof != check.Sampled {
+		res.Proof = string(check.Incomplete)
+	}
 	add := func(f *trace.File, bounded bool) error {
 		path, err := trace.Path(s.sys, f)
 		if err != nil {
@@ -513,7 +516,7 @@ func (s *session) resultOf(rep *check.Report) (*Result, error) {
 		return nil
 	}
 	for _, v := range rep.Verdicts {
-		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary})
+		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary, Proof: string(v.Proof), Caveat: v.Caveat})
 		if v.File != nil {
 			if err := add(v.File, v.Bounded); err != nil {
 				return nil, err
