@@ -225,6 +225,14 @@ func ExploreModels(reg *specs.Registry) (parse func(url.Values) (webui.Model, er
 		if err := flagval.Parse(fs, args); err != nil {
 			return webui.Model{}, errors.New(oneLine(err.Error()))
 		}
+		// As on the command line: auto names a search over models, and
+		// the page walks one.
+		if o.model.AutoQueue {
+			return webui.Model{}, errors.New("max-queue=auto deepens the channel bound over several checks, and the page walks one model: give a bound, like max-queue=2")
+		}
+		if o.model.AutoTimeout {
+			return webui.Model{}, errors.New("timeout=auto searches the timeouts over several checks, and the page walks one model: give a timeout, like timeout=3")
+		}
 		return modelOf(fs, &o, reg)
 	}
 	query = func(m webui.Model) url.Values {
