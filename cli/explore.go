@@ -133,7 +133,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}
 	defer srv.Close()
-	ln, err := webui.Listen(*addr)
+	ln, err := srv.Listen(*addr)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("explore: --addr %s: %v (--addr 127.0.0.1:0 picks a free port)", *addr, err))
 	}

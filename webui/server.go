@@ -23,8 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/internal/plural"
@@ -101,20 +99,24 @@ const DefaultCheckTime = 10 * time.Minute
 // The HTTP server's limits (HTTPServer, Listen): a client that sends its
 // request slowly or never, one that never reads the answer, and a
 // connection left open hold a goroutine and buffers each, so each has a
-// time, and there are at most MaxConns connections at once (more wait to
-// be accepted). No request of the page takes long: a check runs in the
-// background and the page polls it.
+// time, and there are at most MaxConns connections at once. No request of
+// the page takes long (a check runs in the background and the page polls
+// it), and a browser opens a new connection at once when one was closed,
+// so the times for a request's header and an idle connection are short.
 const (
-	readHeaderTimeout = 10 * time.Second
+	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
 	writeTimeout      = 60 * time.Second
-	idleTimeout       = 60 * time.Second
+	idleTimeout       = 15 * time.Second
 	maxHeaderBytes    = 64 << 10
-	// MaxConns is how many connections the server serves at once.
+	// MaxConns is how many connections the server keeps open at once: at
+	// the limit, a new one closes the connection idle longest (see
+	// connLimit), and waits only while every one is serving a request.
 	MaxConns = 64
 )
 
-// HTTPServer is an http.Server for s with the timeouts above.
+// HTTPServer is an http.Server for s with the timeouts above, which tells
+// the connection limit of s.Listen what its connections do.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{
 		Handler:           s,
@@ -123,17 +125,18 @@ func (s *Server) HTTPServer() *http.Server {
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
+		ConnState:         s.conns.track,
 	}
 }
 
-// Listen listens on addr ("tcp") and accepts at most MaxConns connections
-// at once.
-func Listen(addr string) (net.Listener, error) {
+// Listen listens on addr ("tcp") for s.HTTPServer, keeping at most
+// MaxConns connections open; idle ones make room for new ones.
+func (s *Server) Listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	return netutil.LimitListener(ln, MaxConns), nil
+	return &limitListener{Listener: ln, l: s.conns}, nil
 }
 
 // Server serves the explorer. It is safe for concurrent use.
@@ -142,6 +145,7 @@ type Server struct {
 	home   string // the query of the page the server opens with
 	note   string // what the page says about it (the trace file)
 	mux    *http.ServeMux
+	conns  *connLimit
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -155,7 +159,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Parse == nil || opt.Query == nil {
 		return nil, errors.New("webui: Options.Parse and Options.Query are required")
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux()}
+	s := &Server{opt: opt, mux: http.NewServeMux(), conns: newConnLimit(MaxConns)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	home := pageQuery{cfg: opt.Query(opt.Start)}
 	if f := opt.Trace; f != nil {
