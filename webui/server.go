@@ -58,6 +58,11 @@ const (
 	// paramPremise is, for a leads-to's counterexample, the step where its
 	// premise holds.
 	paramPremise = "premise"
+	// paramSends is how far the states count the sends (Model.Sends),
+	// when not as the Check button's check counts them: a trace file's.
+	paramSends = "sends"
+	// maxSends bounds it; the model refuses what its states cannot hold.
+	maxSends = 1 << 16
 )
 
 // Options configure a Server.
@@ -161,7 +166,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, mux: http.NewServeMux(), conns: newConnLimit(MaxConns)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	home := pageQuery{cfg: opt.Query(opt.Start)}
+	home := pageQuery{cfg: opt.Query(opt.Start), sends: opt.Start.Sends}
 	if f := opt.Trace; f != nil {
 		ss, err := open(opt.Start)
 		if err != nil {
@@ -277,6 +282,7 @@ type pageQuery struct {
 	cycle *int
 	cx    counterexample
 	seed  uint64
+	sends *int
 }
 
 // badRequest is a request the page cannot show; its message says why.
@@ -373,6 +379,15 @@ func parseQuery(raw string) (pageQuery, error) {
 			return q, bad("seed=%q: want a number from 0 to 2^64-1", v)
 		}
 	}
+	if v, ok, err := one(paramSends); err != nil {
+		return q, err
+	} else if ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxSends {
+			return q, bad("%s=%q: want how far the states count the sends, 0 (not at all) to %d", paramSends, v, maxSends)
+		}
+		q.sends = &n
+	}
 	q.cfg = vals
 	return q, nil
 }
@@ -380,6 +395,9 @@ func parseQuery(raw string) (pageQuery, error) {
 func (q pageQuery) encode() string {
 	var sb strings.Builder
 	sb.WriteString(q.cfg.Encode())
+	if q.sends != nil {
+		sb.WriteString("&" + paramSends + "=" + strconv.Itoa(*q.sends))
+	}
 	if len(q.path) > 0 {
 		sb.WriteString("&" + paramPath + "=")
 		for i, p := range q.path {
@@ -414,6 +432,7 @@ func (s *Server) model(q *pageQuery) (Model, error) {
 		return Model{}, bad("configuration: %v", err)
 	}
 	q.cfg = s.opt.Query(m)
+	m.Sends = q.sends
 	return m, nil
 }
 
