@@ -40,6 +40,10 @@ type Model struct {
 	Sends *int
 }
 
+// MaxProperties is how many properties the explorer evaluates in a state
+// (the kernel's limit of one system): an algorithm with more is refused.
+const MaxProperties = 64
+
 // checkSends is how far the Check button's check counts the sends: the
 // largest CountSends of the properties it checks (those "all" names).
 func checkSends(spec specs.Spec) (int, error) {
@@ -125,8 +129,8 @@ func open(m Model) (*session, error) {
 			props = append(props, p)
 		}
 	}
-	if len(props) > 64 {
-		props = props[:64] // the kernel evaluates at most 64 in one system
+	if len(props) > MaxProperties {
+		return nil, fmt.Errorf("%s has %d properties, and the explorer evaluates at most %d in a state: check it with the command, which checks the properties it is given", m.Spec.Name, len(props), MaxProperties)
 	}
 	names := make([]string, len(props))
 	for i, p := range props {

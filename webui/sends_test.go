@@ -3,8 +3,10 @@ package webui_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +109,33 @@ func TestTracesOfAnAlgorithmThatCountsSendsOpen(t *testing.T) {
 	w = do(srv, "GET", "/api/view?algo=bounded-ring&n=3&sends=x")
 	assert.Equal(t, http.StatusBadRequest, w.Code)
 	assert.Contains(t, w.Body.String(), `sends=\"x\": want how far the states count the sends, 0 (not at all) to 65536`)
+}
+
+// An algorithm with more properties than the explorer evaluates in a
+// state is refused, with the limit named, not cut short silently.
+func TestTooManyPropertiesAreRefused(t *testing.T) {
+	type view = model.View[ring.Local, ring.Msg]
+	var extra []model.Property[ring.Local, ring.Msg]
+	for i := range webui.MaxProperties {
+		extra = append(extra, model.Property[ring.Local, ring.Msg]{
+			Name: fmt.Sprintf("True%d", i), Kind: model.Invariant, Optional: true, Doc: "true",
+			Holds: func(*view) bool { return true },
+		})
+	}
+	reg := specs.Builtin()
+	require.NoError(t, reg.Register(specs.Spec{Name: "many", Build: specs.Builder[ring.Local, ring.Msg](ring.Algorithm{}, extra...)}))
+	spec, err := reg.Lookup("many")
+	require.NoError(t, err)
+	n := len(spec.Build.Properties())
+	require.Greater(t, n, webui.MaxProperties)
+	parse, enc := cli.ExploreModels(reg)
+	srv, err := webui.New(webui.Options{Parse: parse, Query: enc, Start: webui.Model{Spec: spec, Config: model.Config{N: 3}}, LocalOnly: true})
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	w := do(srv, "GET", "/api/view?algo=many&n=3")
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	var p webui.Problem
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &p))
+	assert.Equal(t, fmt.Sprintf("configuration: many has %d properties, and the explorer evaluates at most 64 in a state: check it with the command, which checks the properties it is given", n), p.Error)
+	assert.False(t, strings.Contains(p.Error, "\n"))
 }
