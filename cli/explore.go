@@ -134,7 +134,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}
 	defer srv.Close()
-	ln, err := webui.Listen(*addr)
+	ln, err := srv.Listen(*addr)
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("explore: --addr %s: %v (--addr 127.0.0.1:0 picks a free port)", *addr, err))
 	}
@@ -240,6 +240,14 @@ func ExploreModels(reg *specs.Registry) (parse func(url.Values) (webui.Model, er
 		fs := newFlagSet(&o)
 		if err := flagval.Parse(fs, args); err != nil {
 			return webui.Model{}, errors.New(oneLine(err.Error()))
+		}
+		// As on the command line: auto names a search over models, and
+		// the page walks one.
+		if o.model.AutoQueue {
+			return webui.Model{}, errors.New("max-queue=auto deepens the channel bound over several checks, and the page walks one model: give a bound, like max-queue=2")
+		}
+		if o.model.AutoTimeout {
+			return webui.Model{}, errors.New("timeout=auto searches the timeouts over several checks, and the page walks one model: give a timeout, like timeout=3")
 		}
 		return modelOf(fs, &o, reg)
 	}

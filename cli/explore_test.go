@@ -119,6 +119,27 @@ func TestExploreServesTheConfiguration(t *testing.T) {
 	var problem struct{ Error string }
 	assert.Equal(t, http.StatusBadRequest, getJSON(t, base+"api/view?algo=ring&detector=psychic", &problem))
 	assert.Equal(t, `configuration: --detector: "psychic" is unknown: use perfect, incomplete or unreliable (docs/model.md explains them)`, problem.Error)
+
+	// auto is a search over models, which the command refuses too: the
+	// page and its Check button refuse it rather than check the default.
+	for _, tc := range []struct{ query, want string }{
+		{"algo=lelann&n=3&max-queue=auto", "configuration: max-queue=auto deepens the channel bound over several checks, and the page walks one model: give a bound, like max-queue=2"},
+		{"algo=bully&n=3&timing=partial&timeout=auto", "configuration: timeout=auto searches the timeouts over several checks, and the page walks one model: give a timeout, like timeout=3"},
+	} {
+		problem.Error = ""
+		assert.Equal(t, http.StatusBadRequest, getJSON(t, base+"api/view?"+tc.query, &problem), tc.query)
+		assert.Equal(t, tc.want, problem.Error, tc.query)
+		req, err := http.NewRequest(http.MethodPost, base+"api/check?"+tc.query, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Mcheck", "1")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s: %s", tc.query, body)
+		assert.Contains(t, string(body), tc.want, tc.query)
+	}
 }
 
 func TestExploreOpensATraceFileAtItsLastStep(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/properties"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/ts"
@@ -31,6 +32,41 @@ import (
 type Model struct {
 	Spec   specs.Spec
 	Config model.Config
+	// Sends, when set, is how far the states count the sends since the
+	// initial state (0: not at all), as those of a trace file did
+	// (trace.File.SendCap); nil: as the Check button's check counts them,
+	// for the properties it checks that read them. The counts are part of
+	// the state, so a trace's path replays only with its own.
+	Sends *int
+}
+
+// MaxProperties is how many properties the explorer evaluates in a state
+// (the kernel's limit of one system): an algorithm with more is refused.
+const MaxProperties = 64
+
+// checkSends is how far the Check button's check counts the sends: the
+// largest CountSends of the properties it checks (those "all" names).
+func checkSends(spec specs.Spec) (int, error) {
+	all := spec.Build.Properties()
+	names, err := properties.Select(all, "all")
+	if err != nil {
+		return 0, err
+	}
+	c := 0
+	for _, p := range all {
+		if slices.Contains(names, p.Name) {
+			c = max(c, p.CountSends)
+		}
+	}
+	return c, nil
+}
+
+// sendsOf is how far m's states count the sends.
+func sendsOf(m Model) (int, error) {
+	if m.Sends != nil {
+		return *m.Sends, nil
+	}
+	return checkSends(m.Spec)
 }
 
 // ModelOf is the model a trace file was found under. For a trace of every
@@ -51,7 +87,17 @@ func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
 			cfg.IDs = append(cfg.IDs, p.ID)
 		}
 	}
-	return Model{Spec: spec, Config: cfg}, nil
+	m := Model{Spec: spec, Config: cfg}
+	// The trace's states count the sends as the check that found it did,
+	// which need not be the Check button's (replay builds its system so).
+	def, err := checkSends(spec)
+	if err != nil {
+		return Model{}, err
+	}
+	if c := f.SendCap(); c != def {
+		m.Sends = &c
+	}
+	return m, nil
 }
 
 // arrangementNote says which arrangement of the IDs a trace of every
@@ -70,16 +116,31 @@ type session struct {
 	props []model.PropertyInfo // predicate i is props[i]
 }
 
+// open builds m's system with every property its states can evaluate:
+// one that reads the sends further than they are counted cannot be.
 func open(m Model) (*session, error) {
-	props := m.Spec.Build.Properties()
-	if len(props) > 64 {
-		props = props[:64] // the kernel evaluates at most 64 in one system
+	sends, err := sendsOf(m)
+	if err != nil {
+		return nil, err
+	}
+	var props []model.PropertyInfo
+	for _, p := range m.Spec.Build.Properties() {
+		if p.CountSends <= sends {
+			props = append(props, p)
+		}
+	}
+	if len(props) > MaxProperties {
+		return nil, fmt.Errorf("%s has %d properties, and the explorer evaluates at most %d in a state: check it with the command, which checks the properties it is given", m.Spec.Name, len(props), MaxProperties)
 	}
 	names := make([]string, len(props))
 	for i, p := range props {
 		names[i] = p.Name
 	}
-	sys, err := m.Spec.Build.System(m.Config, names)
+	var opts []model.Option
+	if sends > 0 {
+		opts = append(opts, model.WithSendCounts(sends))
+	}
+	sys, err := m.Spec.Build.System(m.Config, names, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -491,6 +552,9 @@ func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress))
 	if err != nil {
 		return nil, err
 	}
+	// The check counts the sends as a model without Sends does: its
+	// counterexamples are paths of that model.
+	m.Sends = nil
 	s, err := open(m)
 	if err != nil {
 		return nil, err
@@ -501,7 +565,10 @@ func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress))
 // resultOf turns the check's report into JSON. Each counterexample's
 // path is found in its verified trace file, as for a file on disk.
 func (s *session) resultOf(rep *check.Report) (*Result, error) {
-	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, States: rep.Stats.States}
+	res := &Result{Complete: rep.Stats.Complete, Stopped: rep.Stats.Stopped, Proof: string(rep.Proof), Discarded: rep.Stats.Discarded, States: rep.Stats.States}
+	if !rep.Stats.Complete && rep.Proof != check.Sampled {
+		res.Proof = string(check.Incomplete)
+	}
 	add := func(f *trace.File, bounded bool) error {
 		path, err := trace.Path(s.sys, f)
 		if err != nil {
@@ -513,7 +580,7 @@ func (s *session) resultOf(rep *check.Report) (*Result, error) {
 		return nil
 	}
 	for _, v := range rep.Verdicts {
-		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary})
+		res.Verdicts = append(res.Verdicts, Verdict{Name: v.Name, Status: string(v.Status), Summary: v.Summary, Proof: string(v.Proof), Caveat: v.Caveat})
 		if v.File != nil {
 			if err := add(v.File, v.Bounded); err != nil {
 				return nil, err

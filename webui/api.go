@@ -138,18 +138,27 @@ type Progress struct {
 
 // Result of a finished check.
 type Result struct {
-	Complete        bool             `json:"complete"`
-	Stopped         string           `json:"stopped"`
+	Complete bool   `json:"complete"`
+	Stopped  string `json:"stopped"`
+	// Proof is what the search proves (check.Proof): "exhaustive",
+	// "exhaustive up to the channel bound", "sampled", or "incomplete"
+	// when it did not finish; Discarded counts the successors the channel
+	// bound discarded.
+	Proof           string           `json:"proof"`
+	Discarded       int64            `json:"discarded"`
 	States          int64            `json:"states"`
 	Verdicts        []Verdict        `json:"verdicts"`
 	Counterexamples []Counterexample `json:"counterexamples"`
 }
 
-// Verdict of one property.
+// Verdict of one property, with what the search behind it proves and what
+// limits it (check.Verdict.Proof and Caveat; Caveat "" when nothing does).
 type Verdict struct {
 	Name    string `json:"name"`
 	Status  string `json:"status"`
 	Summary string `json:"summary"`
+	Proof   string `json:"proof"`
+	Caveat  string `json:"caveat"`
 }
 
 // Counterexample is one found by a check, as a path to load.

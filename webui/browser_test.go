@@ -175,7 +175,8 @@ func TestBrowserWalksTheLasso(t *testing.T) {
 	in(t, ctx, click("#check"),
 		visible(`#counterexamples button.load[data-cx="0"]`))
 	assert.Contains(t, text(t, ctx, `#verdicts li[data-property="Termination"]`), "Termination: violated — ELECTION(4) of crashed p4 circulates forever")
-	assert.Equal(t, "SingleLeader: holds", text(t, ctx, `#verdicts li[data-property="SingleLeader"]`))
+	assert.Equal(t, "SingleLeader: holds [exhaustive]", text(t, ctx, `#verdicts li[data-property="SingleLeader"]`))
+	assert.True(t, strings.HasPrefix(text(t, ctx, "#progress"), "exhaustive: "), text(t, ctx, "#progress"))
 	in(t, ctx, click(`#counterexamples button.load[data-cx="0"]`),
 		visible(`#history li.cycle-start`))
 	assert.Equal(t, "?"+lassoCx, eval[string](t, ctx, "location.search"))
@@ -260,4 +261,20 @@ func TestBrowserRandomRunAndBadLinks(t *testing.T) {
 	in(t, ctx, chromedp.Navigate(base+"/?algo=chang-roberts&n=40"), visible("#way-back a"), click(`#way-back a[data-way="home"]`), shown(0))
 	assert.Equal(t, "?"+cfg, eval[string](t, ctx, "location.search"))
 	assert.True(t, eval[bool](t, ctx, `document.querySelector("#error").hidden && document.querySelector("#way-back").hidden`))
+}
+
+// A check of a bounded model never says a bare "complete" or "holds": the
+// page shows, next to every verdict, what the search proves and its caveat
+// (lelann's SingleLeader holds at max-queue 1 only).
+func TestBrowserCheckSaysWhatItsSearchProves(t *testing.T) {
+	ctx, base := browser(t)
+	in(t, ctx, chromedp.Navigate(base+"/?algo=lelann&n=3&crashes=1&max-queue=1"), shown(0),
+		click("#check"), visible(`#verdicts li[data-property="SingleLeader"]`))
+	progress := text(t, ctx, "#progress")
+	assert.Regexp(t, `^exhaustive up to the channel bound \(the bound discarded [\d,]+ successors\): [\d,]+ states$`, progress)
+	assert.NotContains(t, progress, "complete")
+	single := text(t, ctx, `#verdicts li[data-property="SingleLeader"]`)
+	assert.Regexp(t, `^SingleLeader: holds \[exhaustive up to the channel bound\] \(for the bounded model only: exhaustive up to 1 message per channel; the bound discarded [\d]+ successors\)$`, single)
+	assert.Equal(t, "exhaustive up to the channel bound", eval[string](t, ctx, `document.querySelector('#verdicts li[data-property="SingleLeader"]').dataset.proof`))
+	assert.Contains(t, text(t, ctx, `#verdicts li[data-property="Termination"]`), "(also without the bound: it cut no step of this run)")
 }

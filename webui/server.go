@@ -23,8 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/internal/plural"
@@ -60,6 +58,11 @@ const (
 	// paramPremise is, for a leads-to's counterexample, the step where its
 	// premise holds.
 	paramPremise = "premise"
+	// paramSends is how far the states count the sends (Model.Sends),
+	// when not as the Check button's check counts them: a trace file's.
+	paramSends = "sends"
+	// maxSends bounds it; the model refuses what its states cannot hold.
+	maxSends = 1 << 16
 )
 
 // Options configure a Server.
@@ -101,20 +104,24 @@ const DefaultCheckTime = 10 * time.Minute
 // The HTTP server's limits (HTTPServer, Listen): a client that sends its
 // request slowly or never, one that never reads the answer, and a
 // connection left open hold a goroutine and buffers each, so each has a
-// time, and there are at most MaxConns connections at once (more wait to
-// be accepted). No request of the page takes long: a check runs in the
-// background and the page polls it.
+// time, and there are at most MaxConns connections at once. No request of
+// the page takes long (a check runs in the background and the page polls
+// it), and a browser opens a new connection at once when one was closed,
+// so the times for a request's header and an idle connection are short.
 const (
-	readHeaderTimeout = 10 * time.Second
+	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
 	writeTimeout      = 60 * time.Second
-	idleTimeout       = 60 * time.Second
+	idleTimeout       = 15 * time.Second
 	maxHeaderBytes    = 64 << 10
-	// MaxConns is how many connections the server serves at once.
+	// MaxConns is how many connections the server keeps open at once: at
+	// the limit, a new one closes the connection idle longest (see
+	// connLimit), and waits only while every one is serving a request.
 	MaxConns = 64
 )
 
-// HTTPServer is an http.Server for s with the timeouts above.
+// HTTPServer is an http.Server for s with the timeouts above, which tells
+// the connection limit of s.Listen what its connections do.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{
 		Handler:           s,
@@ -123,17 +130,18 @@ func (s *Server) HTTPServer() *http.Server {
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
+		ConnState:         s.conns.track,
 	}
 }
 
-// Listen listens on addr ("tcp") and accepts at most MaxConns connections
-// at once.
-func Listen(addr string) (net.Listener, error) {
+// Listen listens on addr ("tcp") for s.HTTPServer, keeping at most
+// MaxConns connections open; idle ones make room for new ones.
+func (s *Server) Listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	return netutil.LimitListener(ln, MaxConns), nil
+	return &limitListener{Listener: ln, l: s.conns}, nil
 }
 
 // Server serves the explorer. It is safe for concurrent use.
@@ -142,6 +150,7 @@ type Server struct {
 	home   string // the query of the page the server opens with
 	note   string // what the page says about it (the trace file)
 	mux    *http.ServeMux
+	conns  *connLimit
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -155,9 +164,9 @@ func New(opt Options) (*Server, error) {
 	if opt.Parse == nil || opt.Query == nil {
 		return nil, errors.New("webui: Options.Parse and Options.Query are required")
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux()}
+	s := &Server{opt: opt, mux: http.NewServeMux(), conns: newConnLimit(MaxConns)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	home := pageQuery{cfg: opt.Query(opt.Start)}
+	home := pageQuery{cfg: opt.Query(opt.Start), sends: opt.Start.Sends}
 	if f := opt.Trace; f != nil {
 		ss, err := open(opt.Start)
 		if err != nil {
@@ -273,6 +282,7 @@ type pageQuery struct {
 	cycle *int
 	cx    counterexample
 	seed  uint64
+	sends *int
 }
 
 // badRequest is a request the page cannot show; its message says why.
@@ -369,6 +379,15 @@ func parseQuery(raw string) (pageQuery, error) {
 			return q, bad("seed=%q: want a number from 0 to 2^64-1", v)
 		}
 	}
+	if v, ok, err := one(paramSends); err != nil {
+		return q, err
+	} else if ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxSends {
+			return q, bad("%s=%q: want how far the states count the sends, 0 (not at all) to %d", paramSends, v, maxSends)
+		}
+		q.sends = &n
+	}
 	q.cfg = vals
 	return q, nil
 }
@@ -376,6 +395,9 @@ func parseQuery(raw string) (pageQuery, error) {
 func (q pageQuery) encode() string {
 	var sb strings.Builder
 	sb.WriteString(q.cfg.Encode())
+	if q.sends != nil {
+		sb.WriteString("&" + paramSends + "=" + strconv.Itoa(*q.sends))
+	}
 	if len(q.path) > 0 {
 		sb.WriteString("&" + paramPath + "=")
 		for i, p := range q.path {
@@ -410,6 +432,7 @@ func (s *Server) model(q *pageQuery) (Model, error) {
 		return Model{}, bad("configuration: %v", err)
 	}
 	q.cfg = s.opt.Query(m)
+	m.Sends = q.sends
 	return m, nil
 }
 

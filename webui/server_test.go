@@ -338,9 +338,10 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	require.NotNil(t, j.Result)
 	assert.True(t, j.Result.Complete)
 	assert.Equal(t, int64(994), j.Result.States)
+	assert.Equal(t, "exhaustive", j.Result.Proof)
 	assert.Equal(t, []webui.Verdict{
-		{Name: "SingleLeader", Status: "holds"}, {Name: "Agreement", Status: "holds"},
-		{Name: "Termination", Status: "violated", Summary: "ELECTION(4) of crashed p4 circulates forever; Stable (elected=3) is never reached: p1 elected=⊥, p2 elected=⊥, p3 elected=⊥"},
+		{Name: "SingleLeader", Status: "holds", Proof: "exhaustive"}, {Name: "Agreement", Status: "holds", Proof: "exhaustive"},
+		{Name: "Termination", Status: "violated", Summary: "ELECTION(4) of crashed p4 circulates forever; Stable (elected=3) is never reached: p1 elected=⊥, p2 elected=⊥, p3 elected=⊥", Proof: "exhaustive"},
 	}, j.Result.Verdicts)
 	require.Len(t, j.Result.Counterexamples, 2)
 	cx := j.Result.Counterexamples[0]
@@ -375,6 +376,38 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	var j2 webui.Job
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j2))
 	assert.Equal(t, j.ID, j2.ID)
+}
+
+// The check of a bounded model says so with every verdict: SingleLeader
+// holds of lelann at max-queue 1 only (it is violated at 2), so its verdict
+// is exhaustive up to the bound, with the bound's caveat, never a bare
+// "holds" of a complete search.
+func TestCheckSaysWhatItsSearchProves(t *testing.T) {
+	srv := newServer(t)
+	w := do(srv, "POST", "/api/check?algo=lelann&n=3&crashes=1&max-queue=1")
+	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
+	var j webui.Job
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
+	j = waitJob(t, srv, j.ID)
+	require.Empty(t, j.Error)
+	require.NotNil(t, j.Result)
+	assert.Equal(t, "exhaustive up to the channel bound", j.Result.Proof)
+	assert.Positive(t, j.Result.Discarded)
+	byName := map[string]webui.Verdict{}
+	for _, v := range j.Result.Verdicts {
+		byName[v.Name] = v
+	}
+	single := byName["SingleLeader"]
+	assert.Equal(t, "holds", single.Status)
+	assert.Equal(t, "exhaustive up to the channel bound", single.Proof)
+	assert.Equal(t, fmt.Sprintf("for the bounded model only: exhaustive up to 1 message per channel; the bound discarded %d successors", j.Result.Discarded), single.Caveat)
+	term := byName["Termination"]
+	assert.Equal(t, "violated", term.Status)
+	assert.Equal(t, check.CaveatRunUnbounded, term.Caveat)
+
+	// The JSON names both for every verdict.
+	w = do(srv, "GET", "/api/check/"+strconv.Itoa(j.ID))
+	assert.Contains(t, w.Body.String(), `"proof":"exhaustive up to the channel bound","caveat":"for the bounded model only: exhaustive up to 1 message per channel`)
 }
 
 func waitJob(t *testing.T, srv http.Handler, id int) webui.Job {

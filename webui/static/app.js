@@ -353,9 +353,13 @@ function showResult(j) {
     return;
   }
   const r = j.result;
-  $("progress").textContent = (r.complete ? "complete" : "incomplete (" + r.stopped + ")") + ": " + r.states.toLocaleString("en") + " states";
+  // What the search proves, never a bare "complete": a bounded search is
+  // exhaustive up to the channel bound only.
+  let proof = r.proof === "incomplete" ? "incomplete (" + r.stopped + ")" : r.proof;
+  if (r.discarded > 0) proof += " (the bound discarded " + r.discarded.toLocaleString("en") + (r.discarded === 1 ? " successor)" : " successors)");
+  $("progress").textContent = proof + ": " + r.states.toLocaleString("en") + " states";
   for (const v of r.verdicts) {
-    verdicts.append(el("li", { class: "verdict " + v.status, "data-property": v.name }, v.name + ": " + v.status + (v.summary ? " — " + v.summary : "")));
+    verdicts.append(el("li", { class: "verdict " + v.status, "data-property": v.name, "data-proof": v.proof }, v.name + ": " + v.status + (v.summary ? " — " + v.summary : ""), ...verdictProof(v)));
   }
   r.counterexamples.forEach((cx, i) => {
     const b = el("button", { class: "load", "data-cx": String(i) }, "load");
@@ -363,6 +367,16 @@ function showResult(j) {
     const what = cx.property + " (" + cx.kind + ", " + cx.path.length + " steps" + (cx.cycle !== null ? ", " + cycleWords(cx.cycle + 1, cx.path.length).repeat : "") + (cx.bounded ? ", may be due to the channel bound" : "") + ")";
     cxs.append(el("li", { class: "counterexample", "data-query": cx.query }, b, " " + what + ": " + cx.summary));
   });
+}
+
+// verdictProof is what the search behind verdict v proves and what limits
+// it, shown next to it: the proof where the verdict rests on what the
+// search did not find (a violation is a replayed run), and the caveat.
+function verdictProof(v) {
+  const out = [];
+  if (v.proof && v.status !== "violated" && v.status !== "reachable") out.push(" ", el("span", { class: "proof" }, "[" + v.proof + "]"));
+  if (v.caveat) out.push(" ", el("span", { class: "caveat" }, "(" + v.caveat + ")"));
+  return out;
 }
 
 window.addEventListener("popstate", loadFromURL);
