@@ -8,7 +8,6 @@ require (
 	github.com/mitchellh/hashstructure/v2 v2.0.2
 	github.com/stretchr/testify v1.12.1
 	github.com/zeebo/xxh3 v1.1.0
-	golang.org/x/net v0.35.0
 	golang.org/x/sys v0.30.0
 )
 
