@@ -8,6 +8,7 @@ import (
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 	"github.com/mcheck/mcheck/ts"
 )
@@ -41,6 +42,31 @@ type Complexity struct {
 // "max:TYPE", "min:lost", "max:lost", in a timed mode "min:time" and
 // "max:time" (ticks), and "sync".
 const timeFigure = "time"
+
+// WitnessNamesOf lists the witness names a check of spec under cfg with
+// Complexity can give (Complexity.WitnessNames after the search), known
+// before it: the figures of the system's message types, time in a timed
+// mode, and the synchronous schedule when the system plays one. An error
+// when the system cannot be built (Run reports it the same way).
+func WitnessNamesOf(spec specs.Spec, cfg model.Config) ([]string, error) {
+	sys, err := spec.Build.System(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	types := []string{"MSG"}
+	if m, ok := sys.(model.Messenger); ok {
+		types = m.MsgTypes()
+	}
+	_, hasSync := sys.(interface{ Synchronous() model.SyncRun })
+	c := Complexity{
+		Measures: &explore.Measures{Types: types, ByType: make([]explore.Figure, len(types)), CompleteRuns: true},
+		HasSync:  hasSync,
+	}
+	if cfg.Timed() {
+		c.Measures.Time = &explore.Figure{}
+	}
+	return c.WitnessNames(), nil
+}
 
 // WitnessNames lists the runs a witness name can stand for.
 func (c *Complexity) WitnessNames() []string {

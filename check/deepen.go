@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/plural"
 )
 
 // MaxBound is the largest channel bound a configuration can have
@@ -127,7 +128,37 @@ func Deepen(req Request, limit time.Duration) (*Report, error) {
 	}
 	d.Elapsed = s.elapsed()
 	best.Deepening = d
+	if ctx := req.Context; ctx != nil && ctx.Err() != nil {
+		best.interruptedDeepening(context.Cause(ctx))
+	}
 	return best, nil
+}
+
+// interruptedDeepening marks the report of bound deepening that its
+// Context (a signal, not the time limit) stopped: the report of the last
+// bound that finished answers a question other than the one asked (the
+// smallest bound with nothing discarded, or a violation), so it is
+// incomplete, and what held at that bound is unknown. A violation stands;
+// an interrupted first bound says so already.
+func (r *Report) interruptedDeepening(cause error) {
+	d := r.Deepening
+	b := d.Stopped()
+	if d.Violation || b == nil || !r.Stats.Complete {
+		return
+	}
+	st := &r.Stats
+	st.Complete, st.Stop = false, explore.StopInterrupted
+	st.Stopped = fmt.Sprintf("interrupted: %v at bound %d; the counts are those of bound %d, which finished", cause, b.MaxQueue, d.Verdicts)
+	for i := range r.Verdicts {
+		if v := &r.Verdicts[i]; v.Status == Holds || v.Status == Unreachable {
+			found := "violation"
+			if v.Status == Unreachable {
+				found = "example"
+			}
+			v.Status, v.Summary = Unknown, fmt.Sprintf("no %s with at most %s per channel (bound %d), but the check was interrupted at bound %d", found, plural.Count(d.Verdicts, "message"), d.Verdicts, b.MaxQueue)
+		}
+	}
+	r.qualify()
 }
 
 // realViolation reports whether rep has a counterexample that the channel

@@ -268,7 +268,11 @@ func TestDeepenStopsWhereTheFairCycleCheckIsInterrupted(t *testing.T) {
 	assert.False(t, d.Stopped().Finished())
 	assert.Equal(t, "Termination: no stuck state, but fair cycles were not checked: the fair-cycle check was interrupted: SIGINT (Ctrl-C)",
 		d.Stopped().Undecided)
-	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status, "at bound 1, which finished")
+	// What held at bound 1 is not what was asked (the bound past which
+	// nothing is discarded): unknown, as the command says it.
+	assert.Equal(t, check.Unknown, verdict(t, rep, "Termination").Status)
+	assert.Equal(t, "no violation with at most 1 message per channel (bound 1), but the check was interrupted at bound 2", verdict(t, rep, "Termination").Summary)
+	assert.False(t, rep.Stats.Complete)
 }
 
 // Without deepening, the interrupted fair-cycle check leaves Termination
@@ -344,4 +348,32 @@ func TestWithTimeLimitOfNoContext(t *testing.T) {
 	defer cancel()
 	<-ctx.Done()
 	assert.EqualError(t, context.Cause(ctx), "time limit of 1ns reached")
+}
+
+// A library caller of Deepen gets the verdicts the command prints: a
+// Context stopped while bound 2 runs leaves bound 1's report incomplete,
+// with nothing holding and every verdict's proof Incomplete.
+func TestDeepenInterruptedByItsContextHoldsNothing(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("bully")
+	require.NoError(t, err)
+	ctx, stop := context.WithCancelCause(context.Background())
+	defer stop(nil)
+	req := check.Request{Spec: spec, Config: model.Config{N: 3, MaxCrashes: 2, InitialLeader: true}, Context: ctx,
+		Sweeping: func(c model.Config) {
+			if c.MaxQueue == 2 {
+				stop(errors.New("SIGTERM"))
+			}
+		}}
+	rep, err := check.Deepen(req, 0)
+	require.NoError(t, err)
+	assert.False(t, rep.Stats.Complete)
+	assert.Equal(t, "interrupted: SIGTERM at bound 2; the counts are those of bound 1, which finished", rep.Stats.Stopped)
+	for _, v := range rep.Verdicts {
+		if v.Status == check.Unchecked {
+			continue
+		}
+		assert.Equal(t, check.Unknown, v.Status, v.Name)
+		assert.Equal(t, check.Incomplete, v.Proof, v.Name)
+	}
+	assert.Equal(t, "no violation with at most 1 message per channel (bound 1), but the check was interrupted at bound 2", verdict(t, rep, "SingleLeader").Summary)
 }

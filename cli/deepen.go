@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -49,11 +48,7 @@ func runCheck(req check.Request, o *options) (*check.Report, error) {
 		return check.SearchTimeouts(req, o.timeLimit)
 	}
 	if o.model.AutoQueue {
-		rep, err := check.Deepen(req, o.timeLimit)
-		if err == nil && req.Context != nil && req.Context.Err() != nil {
-			interruptedDeepening(rep, context.Cause(req.Context))
-		}
-		return rep, err
+		return check.Deepen(req, o.timeLimit)
 	}
 	if o.timeLimit > 0 && req.Simulate == nil { // a simulation's is its budget (check.Simulate)
 		ctx, cancel := check.WithTimeLimit(req.Context, o.timeLimit)
@@ -61,32 +56,6 @@ func runCheck(req check.Request, o *options) (*check.Report, error) {
 		req.Context = ctx
 	}
 	return check.Run(req)
-}
-
-// interruptedDeepening marks the report of bound deepening that a signal
-// (req.Context, not the time limit) stopped: the report of the last bound
-// that finished answers a question other than the one asked (the smallest
-// bound with nothing discarded, or a violation), so it is incomplete, and
-// what held at that bound is unknown. A violation stands; an
-// interrupted first bound says so already.
-func interruptedDeepening(rep *check.Report, cause error) {
-	d := rep.Deepening
-	b := d.Stopped()
-	if d.Violation || b == nil || !rep.Stats.Complete {
-		return
-	}
-	st := &rep.Stats
-	st.Complete, st.Stop = false, explore.StopInterrupted
-	st.Stopped = fmt.Sprintf("interrupted: %v at bound %d; the counts are those of bound %d, which finished", cause, b.MaxQueue, d.Verdicts)
-	for i := range rep.Verdicts {
-		if v := &rep.Verdicts[i]; v.Status == check.Holds || v.Status == check.Unreachable {
-			found := "violation"
-			if v.Status == check.Unreachable {
-				found = "example"
-			}
-			v.Status, v.Summary = check.Unknown, fmt.Sprintf("no %s with at most %s per channel (bound %d), but the check was interrupted at bound %d", found, plural.Count(d.Verdicts, "message"), d.Verdicts, b.MaxQueue)
-		}
-	}
 }
 
 // writeDeepening lists the bounds that --max-queue auto tried and says what

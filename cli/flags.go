@@ -429,30 +429,15 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 }
 
 // checkWitness checks --witness against the runs a check of spec can
-// measure: the same names as check.Complexity.WitnessNames gives after the
-// search, here for measures over the system's message types, with or
-// without a synchronous schedule.
+// measure (check.WitnessNamesOf).
 func (o *options) checkWitness(spec specs.Spec) error {
 	if o.witness == "" || o.witness == "none" {
 		return nil
 	}
-	sys, err := spec.Build.System(o.cfg, nil)
+	names, err := check.WitnessNamesOf(spec, o.cfg)
 	if err != nil {
 		return nil // the check says what is wrong with the configuration
 	}
-	types := []string{"MSG"}
-	if m, ok := sys.(model.Messenger); ok {
-		types = m.MsgTypes()
-	}
-	_, hasSync := sys.(interface{ Synchronous() model.SyncRun })
-	c := check.Complexity{
-		Measures: &explore.Measures{Types: types, ByType: make([]explore.Figure, len(types)), CompleteRuns: true},
-		HasSync:  hasSync,
-	}
-	if o.cfg.Timed() {
-		c.Measures.Time = &explore.Figure{}
-	}
-	names := c.WitnessNames()
 	if !slices.Contains(names, o.witness) {
 		return fmt.Errorf("--witness: no witness %q among the measures of %s: use one of %s, or none", o.witness, spec.Name, strings.Join(names, ", "))
 	}
