@@ -34,6 +34,28 @@ func newBitstate(bytes int64, seed uint64) *bitstate {
 	return b
 }
 
+// bitsOf are the bit positions of fp: double hashing, bit i is a + i*b,
+// with a and b from the two halves of the (remixed) fingerprint.
+func (b *bitstate) bitsOf(fp uint64) (a, step uint64) {
+	h := fp
+	if b.seed != 0 {
+		h = splitmix(fp ^ b.seed)
+	}
+	return h, (h>>32 | h<<32) | 1
+}
+
+// has reports whether every bit of fp is set: fp is taken for seen.
+func (b *bitstate) has(fp uint64) bool {
+	a, step := b.bitsOf(fp)
+	for i := uint64(0); i < bitstateHashes; i++ {
+		bit := (a + i*step) & b.mask
+		if b.words[bit>>6]&(1<<(bit&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // add sets the bits of fp and reports whether any was clear (a new
 // state), which a seeded search sketches. Double hashing: bit i is a + i*b, with a and
 // b from the two halves of the fingerprint (b odd, so the probes differ).
@@ -41,11 +63,7 @@ func newBitstate(bytes int64, seed uint64) *bitstate {
 // function), so that other seeds give other patterns of shared bits, and
 // so miss other states.
 func (b *bitstate) add(fp uint64) bool {
-	h := fp
-	if b.seed != 0 {
-		h = splitmix(fp ^ b.seed)
-	}
-	a, step := h, (h>>32|h<<32)|1
+	a, step := b.bitsOf(fp)
 	isNew := false
 	for i := uint64(0); i < bitstateHashes; i++ {
 		bit := (a + i*step) & b.mask
@@ -103,9 +121,10 @@ func (b *bitstate) bytes() int64 { return int64(len(b.words)) * 8 }
 // sequential search whatever the number of workers.
 func (s *search) claimBits(ch *chunk) {
 	ch.noWinners()
+	added := s.putBlock(len(ch.recs), func(j int) uint64 { return ch.recs[j].fp }, func(j int) []byte { return nil })
 	for j := range ch.recs {
 		r := &ch.recs[j]
-		if s.bits.add(r.fp) {
+		if added[j] {
 			ch.win(r, ch.buf[r.off:r.end])
 		} else {
 			r.outcome = recOld

@@ -210,21 +210,10 @@ func (s *search) bfs() {
 	}
 	s.exp.Initial(&s.batch)
 	s.initials = int64(len(s.batch.Succs))
+	added := s.putBlock(len(s.batch.Succs), func(j int) uint64 { return s.batch.Succs[j].FP }, s.batch.State)
 	for j := range s.batch.Succs {
 		succ := &s.batch.Succs[j]
-		isNew := false
-		if s.bits != nil {
-			isNew = s.bits.add(succ.FP)
-		} else if _, old := s.tab.lookup(succ.FP, s.batch.State(j)); !old {
-			s.tab.reserve(1)
-			s.tab.insert(succ.FP, uint32(s.links.n))
-			if e := s.tab.enc; e != nil {
-				e.grow(s.links.n + 1)
-				e.put(e.alloc(encLen(len(s.batch.State(j)))), uint32(s.links.n), s.batch.State(j))
-			}
-			isNew = true
-		}
-		if isNew {
+		if added[j] {
 			idx := uint32(s.links.n)
 			s.links.grow(int(idx) + 1)
 			s.links.set(idx, noParent, succ.Action)

@@ -337,6 +337,15 @@ type search struct {
 	maxEdges int       // the most edges of a batch so far, with the graph
 	graph    *graph    // with Options.Liveness
 	bits     *bitstate // with Options.Bitstate
+	// visited is tab, or bits, as the VisitedSet the search calls a block
+	// at a time: the initial states, and every chunk of a bitstate search.
+	// The table's claims in parallel (claimChunk, writeChunk) use its
+	// slots directly, on the hot path. blockFPs, blockEncs and blockAdded
+	// are the buffers of those calls.
+	visited    VisitedSet
+	blockFPs   []uint64
+	blockEncs  [][]byte
+	blockAdded []bool
 	// LivenessSkipped says why the fair-cycle check did not run.
 	livenessSkipped string
 }
@@ -542,13 +551,29 @@ func (s *search) setGraph() error {
 		}
 		s.graph.measured = true
 	}
+	s.visited = &tableSet{t: s.tab}
 	if opt.Bitstate > 0 {
 		s.bits = newBitstate(opt.Bitstate, opt.BitstateSeed)
+		s.visited = &bitSet{b: s.bits}
 		if s.graph != nil {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
 	}
 	return nil
+}
+
+// putBlock puts n states into the visited set, fp(j) and enc(j) the
+// fingerprint and encoding of the j-th, numbered from the next state
+// index; it returns which it added (valid until the next call).
+func (s *search) putBlock(n int, fp func(j int) uint64, enc func(j int) []byte) []bool {
+	s.blockFPs, s.blockEncs = s.blockFPs[:0], s.blockEncs[:0]
+	for j := range n {
+		s.blockFPs = append(s.blockFPs, fp(j))
+		s.blockEncs = append(s.blockEncs, enc(j))
+	}
+	s.blockAdded = slices.Grow(s.blockAdded[:0], n)[:n]
+	s.visited.PutBlock(s.blockFPs, s.blockEncs, uint32(s.links.n), s.blockAdded)
+	return s.blockAdded
 }
 
 // askPredicates tells the workers' batches which predicates to evaluate:
