@@ -259,7 +259,11 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 // maxTicks bounds Delay, Timeout and TimeoutCoord as given, so that the
 // defaults computed from them stay small numbers; the state encoding's
 // widths (checkWidths) bound what a kernel can hold.
-const maxTicks = 1 << 20
+const maxTicks = MaxTicks
+
+// MaxTicks is the largest duration (Delay, Timeout, TimeoutCoord) a
+// configuration may give.
+const MaxTicks = 1 << 20
 
 // fieldNamer names Config's fields by name, or by their Go names where
 // name is nil or gives "".

@@ -20,6 +20,20 @@ func IntVar(fs *flag.FlagSet, p *int, name string, value int) {
 	fs.Var(&intValue[int]{p: p, name: name, bits: strconv.IntSize}, name, "")
 }
 
+// IntVarIn is IntVar for a flag whose values lie in [lo, hi]: a number
+// too large (or small) to read at all is said to be out of that range.
+// Values inside int's range are the caller's to check, with its own words.
+func IntVarIn(fs *flag.FlagSet, p *int, name string, value, lo, hi int) {
+	*p = value
+	fs.Var(&intValue[int]{p: p, name: name, bits: strconv.IntSize, lo: int64(lo), hi: int64(hi), ranged: true}, name, "")
+}
+
+// Int64VarIn is IntVarIn for a 64-bit flag.
+func Int64VarIn(fs *flag.FlagSet, p *int64, name string, value, lo, hi int64) {
+	*p = value
+	fs.Var(&intValue[int64]{p: p, name: name, bits: 64, lo: lo, hi: hi, ranged: true}, name, "")
+}
+
 // Int64Var defines a 64-bit whole-number flag.
 func Int64Var(fs *flag.FlagSet, p *int64, name string, value int64) {
 	*p = value
@@ -62,6 +76,10 @@ type intValue[T int | int64] struct {
 	p    *T
 	name string
 	bits int
+	// lo and hi, when ranged, are the flag's own range, which an
+	// unreadable number is said to be out of.
+	lo, hi int64
+	ranged bool
 }
 
 func (v *intValue[T]) String() string {
@@ -74,6 +92,8 @@ func (v *intValue[T]) String() string {
 func (v *intValue[T]) Set(s string) error {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, v.bits)
 	switch {
+	case errors.Is(err, strconv.ErrRange) && v.ranged:
+		return fmt.Errorf("%q is out of range: give a whole number from %d to %d", s, v.lo, v.hi)
 	case errors.Is(err, strconv.ErrRange):
 		return fmt.Errorf("%q is out of range: give a whole number from %d to %d", s, int64(math.MinInt64>>(64-v.bits)), int64(math.MaxInt64>>(64-v.bits)))
 	case err != nil:

@@ -72,7 +72,7 @@ var Options = []Option{
 		Usage: fmt.Sprintf(`  --n N                 processes, 2..%d (default 3, or the number of --ids)
 `, model.MaxN),
 		Example: model.Config{N: 4},
-		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.N, "n", 0) },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVarIn(fs, &g.Config.N, "n", 0, 2, model.MaxN) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.N), true // always written: the other defaults depend on it
 		},
@@ -118,7 +118,7 @@ var Options = []Option{
 `,
 		Example: model.Config{N: 3, MaxCrashes: 1},
 		bind: func(fs *flag.FlagSet, g *Given) {
-			flagval.IntVar(fs, &g.Config.MaxCrashes, "crashes", 0)
+			flagval.IntVarIn(fs, &g.Config.MaxCrashes, "crashes", 0, 0, 255)
 			flagval.BoolVar(fs, &g.CrashAny, "crash-any", false)
 		},
 		arg: intArg(func(c model.Config) int { return c.MaxCrashes }),
@@ -128,7 +128,7 @@ var Options = []Option{
 		Usage: `  --restarts R          up to R restarts of crashed processes (default 0)
 `,
 		Example: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1},
-		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.MaxRestarts, "restarts", 0) },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVarIn(fs, &g.Config.MaxRestarts, "restarts", 0, 0, 255) },
 		arg:     intArg(func(c model.Config) int { return c.MaxRestarts }),
 	},
 	{
@@ -188,7 +188,7 @@ var Options = []Option{
 		Example: model.Config{N: 3, MaxQueue: 2},
 		bind: func(fs *flag.FlagSet, g *Given) {
 			g.Config.MaxQueue = -1 // not given: the model's default
-			fs.Var(orAuto{k: &g.Config.MaxQueue, auto: &g.AutoQueue, unset: -1, dflt: "2N",
+			fs.Var(orAuto{k: &g.Config.MaxQueue, auto: &g.AutoQueue, unset: -1, dflt: "2N", most: 255,
 				use: "use 1 or more, or auto to deepen the bound within --time-limit and --memory"}, "max-queue", "")
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
@@ -216,7 +216,7 @@ var Options = []Option{
                         --timing sync or partial)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, Delay: 2},
-		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.Delay, "delay", 0) },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVarIn(fs, &g.Config.Delay, "delay", 0, 1, model.MaxTicks) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.Delay), c.Delay != 0 && c.Delay != 1
 		},
@@ -233,7 +233,7 @@ var Options = []Option{
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, Timeout: 5},
 		bind: func(fs *flag.FlagSet, g *Given) {
-			fs.Var(orAuto{k: &g.Config.Timeout, auto: &g.AutoTimeout, dflt: "2D+1",
+			fs.Var(orAuto{k: &g.Config.Timeout, auto: &g.AutoTimeout, dflt: "2D+1", most: model.MaxTicks,
 				use: "use 1 tick or more, or auto to search for the smallest T at which every property holds"}, "timeout", "")
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
@@ -246,7 +246,7 @@ var Options = []Option{
                         ticks (default 2T+2D; likewise)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, TimeoutCoord: 4},
-		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVar(fs, &g.Config.TimeoutCoord, "timeout-coord", 0) },
+		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVarIn(fs, &g.Config.TimeoutCoord, "timeout-coord", 0, 1, model.MaxTicks) },
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.TimeoutCoord), c.TimeoutCoord != 0 && c.TimeoutCoord != 2*c.Timeout+2*c.Delay
 		},

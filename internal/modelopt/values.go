@@ -1,6 +1,7 @@
 package modelopt
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,6 +108,9 @@ type orAuto struct {
 	// as dflt; use says what to give instead of something else.
 	unset     int
 	dflt, use string
+	// most is the largest number the flag takes, said of a number too
+	// large to read.
+	most int
 }
 
 func (f orAuto) String() string {
@@ -126,6 +130,9 @@ func (f orAuto) Set(s string) error {
 		return nil
 	}
 	v, err := strconv.Atoi(s)
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("%q is out of range: give a whole number from 1 to %d, or auto", s, f.most)
+	}
 	if err != nil {
 		return fmt.Errorf("%q is not a number: %s", s, f.use)
 	}
