@@ -461,7 +461,10 @@ func Failure(r *check.Report, fullStates bool) string { return failure(r, fullSt
 
 // failure is Failure with why, when not "", saying why the search stopped.
 func failure(r *check.Report, fullStates bool, why string) string {
-	var head []string
+	// What failed first; after a search that stopped at its first
+	// violation, the properties it left undecided in one line.
+	var head, unknown []string
+	first := r.Stats.Stop == explore.StopFirstViolation
 	for _, v := range r.Verdicts {
 		switch v.Status {
 		case check.Violated:
@@ -473,16 +476,24 @@ func failure(r *check.Report, fullStates bool, why string) string {
 		case check.Unreachable:
 			head = append(head, v.Name+" UNREACHABLE: "+v.Summary)
 		case check.Unknown:
-			head = append(head, v.Name+" unknown: "+v.Summary)
+			if first {
+				unknown = append(unknown, v.Name)
+			} else {
+				unknown = append(unknown, v.Name+" unknown: "+v.Summary)
+			}
 		}
+	}
+	if !first {
+		head = append(head, unknown...)
 	}
 	switch {
 	case r.Stats.Complete && r.Complexity != nil && r.Complexity.Measures == nil:
 		head = append(head, measuresSkipped(r))
 	case r.Stats.Complete:
 	case r.Stats.Stop == explore.StopExamples:
-	case r.Stats.Stop == explore.StopFirstViolation:
-		head = append(head, "the search stopped at its first answer ("+r.Stats.Stopped+"); Config.Continue decides the properties left unknown")
+	case first && len(unknown) > 0:
+		head = append(head, "the search stopped at the first violation, so "+strings.Join(unknown, ", ")+" "+isAre(len(unknown))+" unknown: Config.Continue decides them")
+	case first:
 	case why != "":
 		head = append(head, "the search did not finish: "+why+", so no property can be said to hold: raise that cap, "+
 			"make the model smaller (Config.N, Config.Crashes, Config.MaxQueue), or give the algorithm a Codec (model.Codec) to explore faster")
@@ -498,6 +509,13 @@ func failure(r *check.Report, fullStates bool, why string) string {
 	b.WriteString("\n\n")
 	cli.WriteText(&b, r, fullStates)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // Verdict is the verdict of the named property in r; Status is "" for a

@@ -369,7 +369,8 @@ func TestBrokenVariantFailsAtTheFirstViolation(t *testing.T) {
 	msg := ft.errors[0]
 	assert.Contains(t, msg, "Termination VIOLATED: stuck without a leader")
 	assert.Contains(t, msg, "Termination counterexample (ends in a stuck state), 3 steps:")
-	assert.Contains(t, msg, "Config.Continue decides the properties left unknown")
+	assert.Contains(t, msg, "the search stopped at the first violation, so SingleLeader, Agreement are unknown: Config.Continue decides them")
+	assert.True(t, strings.HasPrefix(msg, "Termination VIOLATED: "), "what failed comes first")
 	assert.NotContains(t, msg, "raise that cap")
 	assert.NotContains(t, msg, "so no property can be said to hold")
 	assert.Equal(t, explore.StopFirstViolation, rep.Stats.Stop)
