@@ -90,6 +90,26 @@ func differentialConfigs() []diffConfig {
 // above it fails the test, so that the table is changed rather than CI slowed.
 const maxDifferentialStates = 300_000
 
+// raceDifferentialStates: under -race the tests over the differential
+// table skip its configurations above this many states (-race makes the
+// naive search's map thirty times slower); every algorithm keeps
+// configurations below it there.
+const raceDifferentialStates = 20_000
+
+// skipBigUnderRace skips t under -race (without -tags slow) when sys has
+// more than raceDifferentialStates states.
+func skipBigUnderRace(t *testing.T, sys model.System) {
+	t.Helper()
+	if !explore.SlimRace {
+		return
+	}
+	res, err := explore.Run(sys, explore.Options{Continue: true, MaxStates: raceDifferentialStates, Workers: 1})
+	require.NoError(t, err)
+	if !res.Complete {
+		explore.SkipUnderRace(t, fmt.Sprintf("more than %d states", raceDifferentialStates))
+	}
+}
+
 func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 	reg := specs.Builtin()
 	for _, c := range differentialConfigs() {
@@ -98,6 +118,7 @@ func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 			require.NoError(t, err)
 			sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
+			skipBigUnderRace(t, sys)
 			states, transitions, discarded, depth := naiveBFS(sys)
 			for _, workers := range []int{1, 2, 3} {
 				res, err := explore.Run(sys, explore.Options{Continue: true, MaxStates: maxDifferentialStates, Workers: workers})
@@ -242,6 +263,7 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 			require.NoError(t, err)
 			inner, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
+			skipBigUnderRace(t, inner)
 			full := &observed{System: inner}
 			opts := explore.Options{Invariants: invs, Continue: true, Workers: 1}
 			fullRes, err := explore.Run(full.reset(), opts)

@@ -81,7 +81,7 @@ func TestMeasuresInterrupted(t *testing.T) {
 // The leads-to check after the search reports its progress over the
 // states once for each leads-to.
 func TestLeadsToCheckReportsProgress(t *testing.T) {
-	sys := newCounter(t, counter{k: 200_003, add: 1, mul: 2, noAdd: -1})
+	sys := newCounter(t, counter{k: explore.RaceSize(200_003, 50_021), add: 1, mul: 2, noAdd: -1})
 	var after []explore.Progress
 	opt := explore.Options{LeadsTo: []explore.LeadsTo{{From: nonZero, To: zero}, {From: zero, To: even}},
 		Liveness: true, Continue: true, ProgressEvery: time.Nanosecond,
