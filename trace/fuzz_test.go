@@ -3,6 +3,7 @@ package trace_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,13 +14,13 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// maxFuzzInput caps the inputs FuzzRead reads. The fuzzer minimizes every
-// input that finds new coverage with a number of tries quadratic in its
-// length, and a try that reads as a trace replays it (about a
-// millisecond): at the golden traces' 5 to 26 KB, and still at 2 KiB, one
-// minimizing takes all of go test's default minute (-fuzzminimizetime) and
-// the fuzzing stalls; at 1 KiB it takes about a second. Every rule of the
-// format shows in a trace of a step or two.
+// maxFuzzInput caps the inputs FuzzRead reads while fuzzing. The fuzzer
+// minimizes every input that finds new coverage with a number of tries
+// quadratic in its length, and a try that reads as a trace replays it
+// (about a millisecond): at the golden traces' 5 to 26 KB, and still at
+// 2 KiB, one minimizing takes all of go test's default minute
+// (-fuzzminimizetime) and the fuzzing stalls; at 1 KiB it goes on. Every
+// rule of the format shows in a trace of a step or two.
 const maxFuzzInput = 1 << 10
 
 // maxFuzzPermN bounds the configurations FuzzRead replays with every
@@ -51,8 +52,9 @@ func FuzzRead(f *testing.F) {
 		f.Fatal("no golden traces to seed the corpus")
 	}
 	reg := specs.Builtin()
+	capped := fuzzing()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFuzzInput {
+		if capped && len(data) > maxFuzzInput {
 			return
 		}
 		tf, err := trace.Read(bytes.NewReader(data))
@@ -115,4 +117,12 @@ func TestFuzzSeedsRead(t *testing.T) {
 		require.Equal(t, tf.Steps[:len(cut.Steps)], cut.Steps, g)
 	}
 	require.Greater(t, 2*seeds, len(golden), "golden traces that give FuzzRead a seed")
+}
+
+// fuzzing reports whether go test runs with -fuzz. maxFuzzInput caps the
+// fuzzer's inputs only: go test without -fuzz reads and replays every
+// entry of the seed corpus whole, the larger regression inputs included.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
 }
