@@ -90,6 +90,33 @@ func differentialConfigs() []diffConfig {
 // above it fails the test, so that the table is changed rather than CI slowed.
 const maxDifferentialStates = 300_000
 
+// raceDifferentialStates: under -race the tests over the differential
+// table skip its configurations above this many states (-race makes the
+// naive search's map thirty times slower); every algorithm keeps
+// configurations below it there.
+const raceDifferentialStates = 5_000
+
+// skipBigUnderRace skips t under -race (without -tags slow) when sys has
+// more than raceDifferentialStates states.
+func skipBigUnderRace(t *testing.T, sys model.System) {
+	t.Helper()
+	if bigUnderRace(t, sys, raceDifferentialStates) {
+		explore.SkipUnderRace(t, fmt.Sprintf("more than %d states", raceDifferentialStates))
+	}
+}
+
+// bigUnderRace reports whether the tests run at their smaller sizes
+// (explore.SlimRace) and sys has more than limit states.
+func bigUnderRace(t *testing.T, sys model.System, limit int64) bool {
+	t.Helper()
+	if !explore.SlimRace {
+		return false
+	}
+	res, err := explore.Run(sys, explore.Options{Continue: true, MaxStates: limit, Workers: 1})
+	require.NoError(t, err)
+	return !res.Complete
+}
+
 func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 	reg := specs.Builtin()
 	for _, c := range differentialConfigs() {
@@ -98,6 +125,7 @@ func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 			require.NoError(t, err)
 			sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
+			skipBigUnderRace(t, sys)
 			states, transitions, discarded, depth := naiveBFS(sys)
 			for _, workers := range []int{1, 2, 3} {
 				res, err := explore.Run(sys, explore.Options{Continue: true, MaxStates: maxDifferentialStates, Workers: workers})
@@ -124,15 +152,21 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 		{"bully", model.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 2}},
 		{"hirschberg-sinclair", model.Config{N: 3, MaxCrashes: 2, MaxQueue: 3}},
 	} {
+		spec, err := reg.Lookup(c.algo)
+		require.NoError(t, err)
+		sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
+		require.NoError(t, err)
+		// Under -race the configurations up to 20,000 states: all but
+		// bully's with the unreliable detector, half of the test's time.
+		big := bigUnderRace(t, sys, 20_000)
 		for _, cont := range []bool{true, false} {
 			// With liveness the search keeps the graph; without, it drops
 			// the reaches of a new state that cannot win their claims.
 			for _, live := range []bool{true, false} {
 				t.Run(fmt.Sprintf("%s/%+v/continue=%v/liveness=%v", c.algo, c.cfg, cont, live), func(t *testing.T) {
-					spec, err := reg.Lookup(c.algo)
-					require.NoError(t, err)
-					sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
-					require.NoError(t, err)
+					if big {
+						explore.SkipUnderRace(t, "more than 20,000 states")
+					}
 					opts := explore.Options{Invariants: []int{0, 1}, Continue: cont}
 					if live {
 						opts.Goal, opts.Liveness = explore.GoalOf(2), true
@@ -242,6 +276,7 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 			require.NoError(t, err)
 			inner, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
+			skipBigUnderRace(t, inner)
 			full := &observed{System: inner}
 			opts := explore.Options{Invariants: invs, Continue: true, Workers: 1}
 			fullRes, err := explore.Run(full.reset(), opts)

@@ -81,7 +81,7 @@ func TestMeasuresInterrupted(t *testing.T) {
 // The leads-to check after the search reports its progress over the
 // states once for each leads-to.
 func TestLeadsToCheckReportsProgress(t *testing.T) {
-	sys := newCounter(t, counter{k: 200_003, add: 1, mul: 2, noAdd: -1})
+	sys := newCounter(t, counter{k: explore.RaceSize(200_003, 50_021), add: 1, mul: 2, noAdd: -1})
 	var after []explore.Progress
 	opt := explore.Options{LeadsTo: []explore.LeadsTo{{From: nonZero, To: zero}, {From: zero, To: even}},
 		Liveness: true, Continue: true, ProgressEvery: time.Nanosecond,
@@ -103,7 +103,8 @@ func TestLeadsToCheckReportsProgress(t *testing.T) {
 // After the search, the fair-cycle check reports its progress: how many
 // of the states the SCC pass has finished, of all of them.
 func TestFairCycleCheckReportsProgress(t *testing.T) {
-	sys := newCounter(t, counter{k: 200_003, add: 1, mul: 2, noAdd: -1})
+	// Under -race about the fewest states that make three reports.
+	sys := newCounter(t, counter{k: explore.RaceSize(200_003, 140_009), add: 1, mul: 2, noAdd: -1})
 	var after []explore.Progress
 	opt := explore.Options{Goal: explore.GoalOf(zero), Liveness: true, ProgressEvery: time.Nanosecond,
 		Progress: func(p explore.Progress) {
