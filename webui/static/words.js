@@ -14,7 +14,7 @@ function cycleWords(first, last) {
   return { repeat: repeat, back: "back to step " + first };
 }
 
-const timedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left";
+const timedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, marked (due) at the delay D: delivered before the next tick, or (late) at D before gst: it may wait any number of ticks; a timer shows its ticks left";
 
 function timeWords(t) {
   return "t=" + t;
