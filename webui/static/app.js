@@ -179,7 +179,14 @@ function render(v) {
   for (const c of v.channels) {
     const msgs = el("span", { class: "messages" });
     if (c.messages.length === 0) msgs.append(el("span", { class: "empty" }, "emptied"));
-    for (const m of c.text) msgs.append(el("span", { class: "msg" }, m));
+    // A timed message of age D is marked due, or late before gst, as the
+    // text trace and the chart mark it.
+    const gstCounter = v.counters.find((k) => k.name === "gst");
+    const gst = gstCounter ? gstCounter.value === true : null;
+    c.text.forEach((m, i) => {
+      const mark = c.ages && i < c.ages.length ? ageMark(c.ages[i], v.config.delay, gst) : "";
+      msgs.append(el("span", { class: "msg" + (mark ? " " + mark : ""), title: mark ? markTitle(mark) : "" }, mark ? m + "(" + mark + ")" : m));
+    });
     chans.append(el("div", { class: "channel" + (c.changed ? " changed" : ""), "data-channel": c.from_name + "→" + c.to_name }, el("span", { class: "cname" }, c.from_name + " → " + c.to_name), msgs));
   }
 
@@ -269,6 +276,11 @@ function goalWords(kind, of) {
   if (kind === "premise") return "the premise of " + names + ": from where it holds, the goal must be reached";
   if (kind === "sometimes") return names + ": some reachable state must satisfy it, not every one";
   return "the goal of " + names + ": it must hold from some step on, not in every state";
+}
+
+// markTitle says what a message's age mark means.
+function markTitle(mark) {
+  return mark === "due" ? "due: D ticks old, delivered before the next tick" : "late: D ticks old or more before gst, it may wait any number of ticks";
 }
 
 // isTimeStep: a tick or gst, the steps of no process in a timed run.
