@@ -245,10 +245,12 @@ proves nothing):
                         runs are taken for D (those under way finish).
                         Without --runs or --time-limit: 10,000 runs
   --runs N              take N runs (with --time-limit: at most N)
-  --depth N             the most steps of one run (default 1000); a run also
-                        ends in a quiescent state (no fair step enabled,
-                        none discarded) when the scheduler picks the end
-                        there, one choice among the unfair steps left
+  --depth N             the most steps of one run (default 1000); a run ends
+                        sooner only where no step is enabled: in a
+                        quiescent state (no fair step enabled) with faults
+                        left (crashes, restarts, spurious steps) it takes
+                        one and goes on, so a run that ends early has used
+                        every fault it could
   --seed S              the seed of all runs (default 0; 42 or 0x2a): run i
                         has a seed of its own, derived from S and i, and the
                         same seed gives the same report at any --workers

@@ -48,7 +48,7 @@ func TestTimedCIOutputs(t *testing.T) {
 	i := strings.Index(out, "SingleLeader counterexample, 8 steps:")
 	require.GreaterOrEqual(t, i, 0, out)
 	assert.Contains(t, fail.text, out[i:])
-	for _, s := range []string{"(" + trace.TimedWords + ")", "   4  tick\n", "      p2.timer: 1 → 0\n", "      chan p3→p2: [OK(3)@0] → [OK(3)@1]\n"} {
+	for _, s := range []string{"(" + trace.TimedWords + ")", "   4  tick\n", "      p2.timer: 1 → 0\n", "      chan p3→p2: [OK(3)@0] → [OK(3)@1(due)]\n"} {
 		assert.Contains(t, fail.text, s)
 	}
 
@@ -84,7 +84,7 @@ func TestTimedReplay(t *testing.T) {
 	code, out, stderr := run("replay", "--full-states", "--msc", svg, file)
 	require.Equal(t, 0, code, stderr)
 	for _, s := range []string{
-		"   4  tick\n      p1{status=idle elected=3 timer=off} p2{status=electing elected=⊥ timer=2} p3{status=idle elected=3 timer=off} | p3→p1 [COORDINATOR(3)@1] | p3→p2 [COORDINATOR(3)@1] | crashes=1 restarts=1 gst=false\n",
+		"   4  tick\n      p1{status=idle elected=3 timer=off} p2{status=electing elected=⊥ timer=2} p3{status=idle elected=3 timer=off} | p3→p1 [COORDINATOR(3)@1(late)] | p3→p2 [COORDINATOR(3)@1(late)] | crashes=1 restarts=1 gst=false\n",
 		"  12  gst\n      p1{status=idle elected=2 timer=off} p2{status=idle elected=3 timer=off} p3{status=idle elected=3 timer=off} | crashes=1 restarts=1 gst=true\n",
 	} {
 		assert.Contains(t, out, s)

@@ -141,6 +141,30 @@ type stateMeta struct {
 	Index  int             `json:"index"`
 	Step   *model.StepInfo `json:"step,omitempty"`
 	Action string          `json:"action"` // the step's label, for people
+	// Due and Late name the timed messages of age D in the state, for
+	// people (trace.AgeMark), "p3→p2 OK(3)": a due one is delivered
+	// before the next tick, a late one (partial, before gst) may wait.
+	// Derived from the ages and gst; a reader ignores them.
+	Due  []string `json:"due,omitempty"`
+	Late []string `json:"late,omitempty"`
+}
+
+// ageMarks lists the messages of s that are due and late at delay delay.
+func ageMarks(s model.Snapshot, delay int) (due, late []string) {
+	for _, c := range s.Channels {
+		for j, a := range c.Ages {
+			if j >= len(c.Messages) {
+				break
+			}
+			switch trace.AgeMark(a, delay, s.GST) {
+			case trace.MarkDue:
+				due = append(due, c.Ends()+" "+c.Messages[j].String())
+			case trace.MarkLate:
+				late = append(late, c.Ends()+" "+c.Messages[j].String())
+			}
+		}
+	}
+	return due, late
 }
 
 // Write writes f as an ITF trace.
@@ -235,7 +259,8 @@ func FromFile(f *trace.File) (*Trace, error) {
 
 func (m *Mcheck) encodeState(i int, s trace.Step) (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
-	meta, err := json.Marshal(stateMeta{Index: i, Step: s.Step, Action: s.Label()})
+	due, late := ageMarks(s.State, m.Config.Delay)
+	meta, err := json.Marshal(stateMeta{Index: i, Step: s.Step, Action: s.Label(), Due: due, Late: late})
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,8 @@ type message struct {
 	// age is its age in ticks where it ends: when delivered or lost (in
 	// the state before), or at the end; 0 in an untimed run.
 	age int
+	// mark is its age's mark there (trace.AgeMark): due, late, or none.
+	mark string
 }
 
 // Kinds of mark on a lane.
@@ -195,6 +197,7 @@ func analyze(f *trace.File) (*chart, error) {
 		for _, in := range q {
 			m := &c.msgs[in.msg]
 			m.end, m.fate, m.age = last, inFlight, in.age
+			m.mark = trace.AgeMark(in.age, f.Config.Delay, f.Steps[last].State.GST)
 		}
 	}
 	c.timed = f.Config.Timing != ""
@@ -267,7 +270,7 @@ func (w *walker) step(i int, r *row) error {
 		return fmt.Errorf("msc: step %d has no record of what it sends: draw the run as the model renders it (trace.New, or trace.Replayed for a file)", i)
 	}
 	r.tick, r.gst = st.Kind == model.KindTick, st.Kind == model.KindGST
-	for _, ch := range trace.Diff(prev, cur) {
+	for _, ch := range trace.DiffMarked(prev, cur, f.Config.Delay) {
 		r.changes = append(r.changes, ch.Name+": "+ch.Old+" → "+ch.New)
 	}
 	target, dk, isDeliver := placeStep(st, w.laneOf)
@@ -335,6 +338,7 @@ func (w *walker) decisions(i int, prev, cur model.Snapshot) {
 func (w *walker) end(in instance, i, fate int) {
 	m := &w.c.msgs[in.msg]
 	m.end, m.fate, m.age = i, fate, in.age
+	m.mark = trace.AgeMark(in.age, w.c.f.Config.Delay, w.c.f.Steps[i-1].State.GST)
 }
 
 // send adds what step i sends to the channels, channel by channel in lane
@@ -456,10 +460,14 @@ func (c *chart) timersOf(f *trace.File) {
 }
 
 // endText is a message's text where it ends (delivered, lost, or in flight
-// at the end), with its age there in a timed run: "OK(3)@1".
+// at the end), with its age there in a timed run and the age's mark:
+// "OK(3)@1(due)".
 func (c *chart) endText(m message) string {
 	if !c.timed {
 		return m.text
+	}
+	if m.mark != "" {
+		return model.AgedText(m.text, m.age) + "(" + m.mark + ")"
 	}
 	return model.AgedText(m.text, m.age)
 }

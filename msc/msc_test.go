@@ -284,9 +284,10 @@ func TestSVGTimeAxis(t *testing.T) {
 	doc := render(t, msc.SVG, load(t, fixtures[5].path))
 	d := decodeSVG(t, doc)
 	for _, s := range []string{"\nt=1\n", "\nt=2\n", "\ntimer := 2\n", "\ntimeout-ok\n",
-		"step 6: tick, t=2\np2.timer: 1 → 0\np3.timer: 1 → 0\nchan p3→p2: [OK(3)@0] → [OK(3)@1]",
-		"OK(3) p3→p2, sent at step 5 (t=1), in flight at the end, aged OK(3)@1",
-		"ELECTION(2) p2→p3, sent at step 2 (t=0), delivered at step 5 (t=1), aged ELECTION(2)@1",
+		"step 6: tick, t=2\np2.timer: 1 → 0\np3.timer: 1 → 0\nchan p3→p2: [OK(3)@0] → [OK(3)@1(due)]",
+		"OK(3) p3→p2, sent at step 5 (t=1), in flight at the end, aged OK(3)@1(due)",
+		"ELECTION(2) p2→p3, sent at step 2 (t=0), delivered at step 5 (t=1), aged ELECTION(2)@1(due)",
+		"@age(due): D ticks old, delivered before the next tick",
 		"p2's timer: 2 ticks from step 2 (t=0), its timeout taken at step 7 (t=2)",
 		"timer running (timer := ticks it is set to)"} {
 		assert.Contains(t, d.text, s)
@@ -312,7 +313,7 @@ var (
 	participantRe = regexp.MustCompile(`^\s*participant (\S+)$`)
 	deliverRe     = regexp.MustCompile(`^\s*(\w+)->>(\w+): (\d+): (.*)$`)
 	lostRe        = regexp.MustCompile(`^\s*(\w+)--x(\w+): `)
-	agedRe        = regexp.MustCompile(`^(.*)@(\d+)$`)
+	agedRe        = regexp.MustCompile(`^(.*)@(\d+)(?:\((?:due|late)\))?$`)
 	everyLaneRe   = regexp.MustCompile(`^\s*Note over p\d+,p\d+: (\d+): (.*)$`)
 )
 

@@ -643,6 +643,12 @@ func (l *layout) legendItems() []legendItem {
 	if timers || len(c.timers) > 0 {
 		items = append(items, legendItem{"timer", "timer running (timer := ticks it is set to)"})
 	}
+	if has(func(m message) bool { return m.mark == trace.MarkDue }) {
+		items = append(items, legendItem{"age", "@age(due): D ticks old, delivered before the next tick"})
+	}
+	if has(func(m message) bool { return m.mark == trace.MarkLate }) {
+		items = append(items, legendItem{"age", "@age(late): D ticks old or more before gst, it may wait"})
+	}
 	return items
 }
 
@@ -1079,6 +1085,8 @@ func (l *layout) drawLegend(s *svgWriter) {
 				s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="8 4"/>`, num(x), num(y), num(x+legendGlyphW-4), num(y), teal)
 			case "timer":
 				s.printf(`<rect x="%s" y="%s" width="6" height="14" rx="2" fill="%s" stroke="%s" stroke-width="1"/>`, num(gx-3), num(y-7), amber, orange)
+			case "age":
+				s.printf(`<text x="%s" y="%s" fill="%s" text-anchor="middle">@D</text>`, num(gx), num(y+4), slate)
 			}
 			s.printf(`<text x="%s" y="%s" fill="%s">%s</text>`+"\n", num(x+legendGlyphW+4), num(y+4), ink, esc(it.text))
 			x += legendGlyphW + textW(it.text) + 22

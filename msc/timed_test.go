@@ -60,10 +60,10 @@ func TestTimeAxisOfTheRace(t *testing.T) {
 	assert.Equal(t, []int{0, 0, 0, 0, 1, 1, 2, 2, 2}, times)
 	assert.Equal(t, []int{4, 6}, ticks)
 	election := c.msgs[slices.IndexFunc(c.msgs, func(m message) bool { return m.text == "ELECTION(2)" })]
-	assert.Equal(t, message{from: 1, to: 2, text: "ELECTION(2)", sent: 2, end: 5, fate: delivered, age: 1}, election)
+	assert.Equal(t, message{from: 1, to: 2, text: "ELECTION(2)", sent: 2, end: 5, fate: delivered, age: 1, mark: trace.MarkDue}, election)
 	ok := c.msgs[slices.IndexFunc(c.msgs, func(m message) bool { return m.text == "OK(3)" })]
-	assert.Equal(t, message{from: 2, to: 1, text: "OK(3)", sent: 5, end: 8, fate: inFlight, age: 1}, ok)
-	assert.Equal(t, "OK(3)@1", c.endText(ok))
+	assert.Equal(t, message{from: 2, to: 1, text: "OK(3)", sent: 5, end: 8, fate: inFlight, age: 1, mark: trace.MarkDue}, ok)
+	assert.Equal(t, "OK(3)@1(due)", c.endText(ok), "due: the next tick waits for it")
 	assert.Equal(t, []timerSpan{{lane: 1, from: 2, to: 7, set: 2, end: timerFired}, {lane: 2, from: 3, to: 8, set: 2, end: timerFired}}, c.timers)
 	var timerNotes []note
 	for _, n := range c.notes {
@@ -83,7 +83,8 @@ func TestTimeAxisOfTheRace(t *testing.T) {
 func TestLateMessageAndGST(t *testing.T) {
 	c := loadChart(t, partial)
 	late := c.msgs[slices.IndexFunc(c.msgs, func(m message) bool { return m.text == "COORDINATOR(3)" && m.to == 1 })]
-	assert.Equal(t, message{from: 2, to: 1, text: "COORDINATOR(3)", sent: 3, end: 9, fate: delivered, age: 1}, late)
+	assert.Equal(t, message{from: 2, to: 1, text: "COORDINATOR(3)", sent: 3, end: 9, fate: delivered, age: 1, mark: trace.MarkLate}, late)
+	assert.Equal(t, "COORDINATOR(3)@1(late)", c.endText(late), "late: before gst it waits past D")
 	assert.Equal(t, 3, c.rows[late.end].time-c.rows[late.sent].time)
 	assert.True(t, c.rows[12].gst)
 	assert.False(t, c.rows[12].tick)

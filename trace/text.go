@@ -31,7 +31,7 @@ const PremiseWords = "premise holds here; its goal never does from here on"
 
 // TimedWords explain a timed run's notation (docs/semantics.md section 6), in
 // the text, the charts' legends and the explorer page alike.
-const TimedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left"
+const TimedWords = "timed: a tick advances the clock; a message shows its age in ticks after @, marked (due) at the delay D: delivered before the next tick, or (late) at D before gst: it may wait any number of ticks; a timer shows its ticks left"
 
 // TimeWords name the time after a step of a timed run, t ticks so far
 // (File.Times), in the charts and the explorer page alike: "t=3".
@@ -71,12 +71,15 @@ func WriteText(w io.Writer, f *File, full bool) {
 		if f.Premise != nil && *f.Premise == i {
 			mark += "   ◀ " + PremiseWords
 		}
+		if race := RaceWords(f, i); race != "" {
+			mark += "   ◀ " + race
+		}
 		fmt.Fprintf(w, "%4d  %s%s\n", i, Printable(s.Label()), mark)
 		if i == 0 || full {
-			fmt.Fprintf(w, "      %s\n", Printable(s.State.String()))
+			fmt.Fprintf(w, "      %s\n", Printable(StateText(s.State, f.Config.Delay)))
 			continue
 		}
-		changes := Diff(f.Steps[i-1].State, s.State)
+		changes := DiffMarked(f.Steps[i-1].State, s.State, f.Config.Delay)
 		if len(changes) == 0 {
 			fmt.Fprintln(w, "      (no change)")
 		}
@@ -94,7 +97,11 @@ type Change struct{ Name, Old, New string }
 // a); a channel absent from a state is empty, []. In a timed mode a
 // channel whose messages or ages changed is one change, its messages with
 // their ages ("chan p3→p2: [OK(3)@0] → [OK(3)@1]").
-func Diff(a, b model.Snapshot) []Change {
+func Diff(a, b model.Snapshot) []Change { return DiffMarked(a, b, 0) }
+
+// DiffMarked is Diff with each timed message of age delay marked
+// (MarkedContents): "chan p3→p2: [OK(3)@0] → [OK(3)@1(due)]".
+func DiffMarked(a, b model.Snapshot, delay int) []Change {
 	af, bf := a.Fields(), b.Fields()
 	old := make(map[string]model.Value, len(af))
 	for _, f := range af {
@@ -108,7 +115,8 @@ func Diff(a, b model.Snapshot) []Change {
 		m := map[string]string{}
 		for _, c := range s.Channels {
 			if c.Ages != nil {
-				m[c.Field()], m[c.AgesField()] = c.Contents(), c.Contents()
+				text := MarkedContents(c, delay, s.GST)
+				m[c.Field()], m[c.AgesField()] = text, text
 			}
 		}
 		return m

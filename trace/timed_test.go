@@ -111,6 +111,6 @@ func TestTimedTextSaysHowToReadIt(t *testing.T) {
 	f := timedFile(t, model.Sync)
 	trace.WriteText(&buf, f, false)
 	lines := strings.Split(buf.String(), "\n")
-	assert.Equal(t, "      (timed: a tick advances the clock; a message shows its age in ticks after @, a timer its ticks left)", lines[1])
+	assert.Equal(t, "      (timed: a tick advances the clock; a message shows its age in ticks after @, marked (due) at the delay D: delivered before the next tick, or (late) at D before gst: it may wait any number of ticks; a timer shows its ticks left)", lines[1])
 	assert.Contains(t, f.Config.Describe(), "timing sync, delay 1, timeout 2, timeout-coord 6")
 }

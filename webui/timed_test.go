@@ -114,7 +114,8 @@ func TestBrowserTimedRun(t *testing.T) {
 	assert.Equal(t, "time 2", text(t, ctx, `#counters .counter.changed[data-counter="time"]`))
 	assert.Equal(t, "timer0", text(t, ctx, `.process[data-name="p2"] tr.timer.changed[data-field="timer"]`))
 	assert.Equal(t, "timeroff", text(t, ctx, `.process[data-name="p1"] tr.timer[data-field="timer"]`))
-	assert.Equal(t, "p3 → p2OK(3)@1", text(t, ctx, `.channel.changed[data-channel="p3→p2"]`))
+	assert.Equal(t, "p3 → p2OK(3)@1(due)", text(t, ctx, `.channel.changed[data-channel="p3→p2"]`))
+	assert.Equal(t, 1, eval[int](t, ctx, `document.querySelectorAll('.channel[data-channel="p3→p2"] .msg.due').length`), "the due OK races p2's timeout")
 	assert.Equal(t, []string{"timing", "sync", "delay", "1", "timeout", "2", "timeout-coord", "6"},
 		eval[[]string](t, ctx, `[...document.querySelectorAll("#config dt, #config dd")].map(e => e.textContent).slice(-10, -2)`))
 	// tick and gst are steps of their own kind; the path marks the time
@@ -130,7 +131,12 @@ func TestBrowserTimedRun(t *testing.T) {
 	assert.Equal(t, []string{"tick"}, eval[[]string](t, ctx, `[...document.querySelectorAll('#steps button.step.time-step[data-kind="tick"]')].map(b => b.dataset.label)`))
 	in(t, ctx, click(`#steps button.step[data-kind="tick"]`), shown(4))
 	assert.Equal(t, "time 1", text(t, ctx, `#counters .counter.changed[data-counter="time"]`))
-	assert.Equal(t, "p2 → p3ELECTION(2)@1", text(t, ctx, `.channel.changed[data-channel="p2→p3"]`))
+	assert.Equal(t, "p2 → p3ELECTION(2)@1(due)", text(t, ctx, `.channel.changed[data-channel="p2→p3"]`))
+
+	// Before gst a message of age D is late, not due.
+	in(t, ctx, chromedp.Navigate(base+"/?"+timedServer(t, partialFile).Home()+"&at=4"), shown(4))
+	assert.Equal(t, []string{"COORDINATOR(3)@1(late)", "COORDINATOR(3)@1(late)"}, eval[[]string](t, ctx, `[...document.querySelectorAll(".msg.late")].map(m => m.textContent)`))
+	assert.Zero(t, eval[int](t, ctx, `document.querySelectorAll(".msg.due").length`))
 
 	// An untimed page says nothing of time.
 	in(t, ctx, chromedp.Navigate(base+"/?"+lasso), shown(8))

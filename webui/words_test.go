@@ -31,11 +31,21 @@ func TestPageWordsMatchTheReport(t *testing.T) {
 	tin, err := json.Marshal(times)
 	require.NoError(t, err)
 	script := string(src) + "\nconsole.log(JSON.stringify(" + string(in) + ".map(([f, l]) => cycleWords(f, l))));\nconsole.log(JSON.stringify(premiseWords));\n" +
-		"console.log(JSON.stringify(timedWords));\nconsole.log(JSON.stringify(" + string(tin) + ".map(timeWords)));\n"
+		"console.log(JSON.stringify(timedWords));\nconsole.log(JSON.stringify(" + string(tin) + ".map(timeWords)));\n" +
+		"console.log(JSON.stringify([[0,1,null],[1,1,null],[1,2,null],[2,2,null],[1,1,false],[1,1,true],[1,0,null]].map(([a, d, g]) => ageMark(a, d, g))));\n"
 	out, err := exec.Command(node, "-e", script).Output()
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	require.Len(t, lines, 4)
+	require.Len(t, lines, 5)
+	var marks []string
+	require.NoError(t, json.Unmarshal([]byte(lines[4]), &marks))
+	no, yes := false, true
+	for i, c := range []struct {
+		age, delay int
+		gst        *bool
+	}{{0, 1, nil}, {1, 1, nil}, {1, 2, nil}, {2, 2, nil}, {1, 1, &no}, {1, 1, &yes}, {1, 0, nil}} {
+		assert.Equal(t, trace.AgeMark(c.age, c.delay, c.gst), marks[i], "the age's mark of %+v", c)
+	}
 	var premise, timed string
 	require.NoError(t, json.Unmarshal([]byte(lines[1]), &premise))
 	assert.Equal(t, trace.PremiseWords, premise, "the premise's mark")

@@ -141,6 +141,12 @@ function randomRun() {
   go(null, "/api/random?" + queryWith(view.path, view.at, null) + "&seed=" + seed);
 }
 
+// A resized window refits the chart to its box.
+window.addEventListener("resize", () => {
+  const svg = $("chart").querySelector(":scope > svg");
+  if (svg) fitChart($("chart"), svg);
+});
+
 function render(v) {
   view = v;
   showError("");
@@ -179,7 +185,14 @@ function render(v) {
   for (const c of v.channels) {
     const msgs = el("span", { class: "messages" });
     if (c.messages.length === 0) msgs.append(el("span", { class: "empty" }, "emptied"));
-    for (const m of c.text) msgs.append(el("span", { class: "msg" }, m));
+    // A timed message of age D is marked due, or late before gst, as the
+    // text trace and the chart mark it.
+    const gstCounter = v.counters.find((k) => k.name === "gst");
+    const gst = gstCounter ? gstCounter.value === true : null;
+    c.text.forEach((m, i) => {
+      const mark = c.ages && i < c.ages.length ? ageMark(c.ages[i], v.config.delay, gst) : "";
+      msgs.append(el("span", { class: "msg" + (mark ? " " + mark : ""), title: mark ? markTitle(mark) : "" }, mark ? m + "(" + mark + ")" : m));
+    });
     chans.append(el("div", { class: "channel" + (c.changed ? " changed" : ""), "data-channel": c.from_name + "→" + c.to_name }, el("span", { class: "cname" }, c.from_name + " → " + c.to_name), msgs));
   }
 
@@ -253,6 +266,7 @@ function render(v) {
     const rows = svg.querySelectorAll("#rows > g");
     if (rows[v.at]) rows[v.at].classList.add("current");
     chart.append(svg);
+    fitChart(chart, svg);
     // The chart keeps its own scale and scrolls (a long one would shrink
     // until unreadable): bring the step shown into view.
     if (rows[v.at]) {
@@ -262,6 +276,39 @@ function render(v) {
   }
 }
 
+// minChartScale: below it a chart's text is too small to read, so a wide
+// chart (many lanes) keeps this scale and scrolls sideways instead.
+const minChartScale = 0.7;
+
+// fitChart scales the chart to its box's width (never up, never below
+// minChartScale) and keeps a copy of the lane heads at the top of the box
+// (sticky), so the lanes stay named while the rows scroll by.
+function fitChart(box, svg) {
+  const vb = svg.viewBox.baseVal;
+  if (!vb || !vb.width) return;
+  const avail = box.clientWidth;
+  const scale = Math.max(minChartScale, Math.min(1, avail / vb.width));
+  svg.setAttribute("width", String(Math.floor(vb.width * scale)));
+  svg.setAttribute("height", String(Math.floor(vb.height * scale)));
+  box.dataset.scale = scale.toFixed(3);
+  const old = box.querySelector(".lane-heads");
+  if (old) old.remove();
+  const head = svg.querySelector("#lanes rect");
+  if (!head) return;
+  const top = Number(head.getAttribute("y")) - 3, h = Number(head.getAttribute("height")) + 6;
+  const heads = svg.cloneNode(false);
+  for (const lane of svg.querySelectorAll("#lanes rect, #lanes text")) {
+    if (Math.abs(Number(lane.getAttribute("y")) - Number(head.getAttribute("y"))) < 1 || (lane.tagName === "text" && Number(lane.getAttribute("y")) > top && Number(lane.getAttribute("y")) < top + h)) heads.append(lane.cloneNode(true));
+  }
+  heads.removeAttribute("id");
+  heads.setAttribute("viewBox", vb.x + " " + top + " " + vb.width + " " + h);
+  heads.setAttribute("width", String(Math.floor(vb.width * scale)));
+  heads.setAttribute("height", String(Math.ceil(h * scale)));
+  const bar = el("div", { class: "lane-heads", "aria-hidden": "true" });
+  bar.append(heads);
+  box.append(bar); // after the chart (whose first svg it is), shown above it: CSS order
+}
+
 // goalWords says what a predicate that is no invariant is for: false in
 // a state, it is no violation there.
 function goalWords(kind, of) {
@@ -269,6 +316,11 @@ function goalWords(kind, of) {
   if (kind === "premise") return "the premise of " + names + ": from where it holds, the goal must be reached";
   if (kind === "sometimes") return names + ": some reachable state must satisfy it, not every one";
   return "the goal of " + names + ": it must hold from some step on, not in every state";
+}
+
+// markTitle says what a message's age mark means.
+function markTitle(mark) {
+  return mark === "due" ? "due: D ticks old, delivered before the next tick" : "late: D ticks old or more before gst, it may wait any number of ticks";
 }
 
 // isTimeStep: a tick or gst, the steps of no process in a timed run.
