@@ -246,7 +246,9 @@ var Options = []Option{
                         ticks (default 2T+2D; likewise)
 `,
 		Example: model.Config{N: 3, Timing: model.Sync, TimeoutCoord: 4},
-		bind:    func(fs *flag.FlagSet, g *Given) { flagval.IntVarIn(fs, &g.Config.TimeoutCoord, "timeout-coord", 0, 1, model.MaxTicks) },
+		bind: func(fs *flag.FlagSet, g *Given) {
+			flagval.IntVarIn(fs, &g.Config.TimeoutCoord, "timeout-coord", 0, 1, model.MaxTicks)
+		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.TimeoutCoord), c.TimeoutCoord != 0 && c.TimeoutCoord != 2*c.Timeout+2*c.Delay
 		},
