@@ -162,7 +162,7 @@ func TestReplayDiagnosesTheAlgorithmsFault(t *testing.T) {
 	sp := specs.Spec{Name: "collector", Build: specs.Builder[colLocal, colMsg](collector{mapInPlace: true})}
 	sys, err := sp.Build.System(model.Config{N: 5, MaxCrashes: 1}, []string{"SingleLeader", "Agreement", "Termination"})
 	require.NoError(t, err)
-	_, err = explore.Run(sys, explore.Options{Invariants: []int{0, 1}, Goal: explore.GoalOf(2), Liveness: true, Continue: true})
+	_, err = explore.Run(sys, explore.Options{Targets: explore.Targets{Invariants: []int{0, 1}, Goal: explore.GoalOf(2)}, Liveness: true, Continue: true})
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "internal error")
 	var nd *model.NondeterminismError

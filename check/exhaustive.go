@@ -12,13 +12,9 @@ type breadthFirst struct{}
 func (breadthFirst) name() string { return "breadth-first" }
 
 func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
-	eo := explore.Options{
-		Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
+	eo := explore.Options{Targets: t.Targets, Liveness: t.liveness(), Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate, BitstateSeed: req.BitstateSeed,
-		Exact: req.Exact, Invariants: t.invariants, Steps: t.steps, Reach: t.reach, LeadsTo: t.leads,
-	}
-	if t.liveness() {
-		eo.Goal, eo.Quiet, eo.Liveness = t.goal(), t.quietGoal(), true
+		Exact: req.Exact,
 	}
 	eo.Reduce = req.Reduce && !t.liveness() && req.Bitstate == 0 && t.reduceOff == "" && !req.Complexity
 	if req.Complexity {

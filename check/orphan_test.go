@@ -48,7 +48,7 @@ func (relay) Receive(c *model.Ctx[relayMsg], l *relayLocal, _ int, m relayMsg) {
 // sends), not by what it says: ELECT(0,3) is p3's, whatever its first
 // integer.
 func TestOrphanIsKnownByItsOrigin(t *testing.T) {
-	rep, err := mchecktest.Run(relay{}, mchecktest.Config{Name: "relay", N: 3, Crashes: 1})
+	rep, err := mchecktest.Run(relay{}, mchecktest.Config{Name: "relay", N: 3, Crashes: 1, Continue: true})
 	require.NoError(t, err)
 	v := mchecktest.Verdict(rep, "Termination")
 	require.Equal(t, check.Violated, v.Status)

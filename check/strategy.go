@@ -44,66 +44,58 @@ type strategy interface {
 	proof(res *explore.Result) (Proof, string)
 }
 
-// targets are the properties of a check as the searches take them:
-// predicate indices by kind.
+// targets are the properties of a check as the searches take them
+// (explore.Targets), and whether partial-order reduction can keep them.
 type targets struct {
-	invariants, steps, goals []int
-	// quiet are the goals that also need no fair step enabled, reach the
-	// Sometimes properties, leads the LeadsTo ones.
-	quiet, reach []int
-	leads        []explore.LeadsTo
+	explore.Targets
 	// reduceOff says why partial-order reduction cannot apply to these
 	// properties ("" when it can).
 	reduceOff string
 }
 
+// TargetsOf is what a search looks for in the checked properties, whose
+// predicate i is checked[i]: the one place that sorts properties by kind,
+// for every strategy and the explorer's walks.
+func TargetsOf(checked []model.PropertyInfo) explore.Targets { return targetsOf(checked).Targets }
+
 // targetsOf sorts the checked properties by kind.
 func targetsOf(checked []model.PropertyInfo) targets {
 	var t targets
+	var goals, quiet []int
 	for i, p := range checked {
 		switch p.Kind {
 		case model.Invariant:
-			t.invariants = append(t.invariants, i)
+			t.Invariants = append(t.Invariants, i)
 		case model.StepProperty:
-			t.steps = append(t.steps, i)
+			t.Steps = append(t.Steps, i)
 			if t.reduceOff == "" {
 				t.reduceOff = "the step property " + p.Name + " needs every step"
 			}
 		case model.EventuallyAlways:
-			t.goals = append(t.goals, i)
+			goals = append(goals, i)
 			if p.Quiet {
-				t.quiet = append(t.quiet, i)
+				quiet = append(quiet, i)
 			}
 		case model.Sometimes:
-			t.reach = append(t.reach, i)
+			t.Reach = append(t.Reach, i)
 		case model.LeadsTo:
-			t.leads = append(t.leads, explore.LeadsTo{From: p.Premise, To: i})
+			t.LeadsTo = append(t.LeadsTo, explore.LeadsTo{From: p.Premise, To: i})
 		}
 		if !p.ElectedOnly && t.reduceOff == "" {
 			t.reduceOff = p.Name + " may read more of a state than the elected values and liveness, which the reduction keeps visible"
 		}
 	}
+	if len(goals) > 0 {
+		t.Goal = explore.GoalOf(goals...)
+	}
+	if len(quiet) > 0 {
+		t.Quiet = explore.GoalOf(quiet...)
+	}
 	return t
 }
 
-// goal is the goals of t for explore (none: the zero Goal).
-func (t targets) goal() explore.Goal {
-	if len(t.goals) == 0 {
-		return explore.Goal{}
-	}
-	return explore.GoalOf(t.goals...)
-}
-
-// quietGoal is the goals of t that also need no fair step enabled.
-func (t targets) quietGoal() explore.Goal {
-	if len(t.quiet) == 0 {
-		return explore.Goal{}
-	}
-	return explore.GoalOf(t.quiet...)
-}
-
 // liveness reports whether t needs the state graph: a goal or a leads-to.
-func (t targets) liveness() bool { return len(t.goals) > 0 || len(t.leads) > 0 }
+func (t targets) liveness() bool { return t.Goal != explore.Goal{} || len(t.LeadsTo) > 0 }
 
 // strategyOf is the strategy a request asks for.
 func strategyOf(req Request) strategy {

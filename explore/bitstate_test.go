@@ -70,7 +70,7 @@ func TestBitstateTooSmallMissesStatesAndSaysSo(t *testing.T) {
 // graph is kept.
 func TestBitstateFindsViolations(t *testing.T) {
 	sys := buildSys(t, "bully", model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true})
-	opts := explore.Options{Invariants: []int{0}, Goal: explore.GoalOf(2), Liveness: true, Continue: true}
+	opts := explore.Options{Targets: explore.Targets{Invariants: []int{0}, Goal: explore.GoalOf(2)}, Liveness: true, Continue: true}
 	full, err := explore.Run(sys, opts)
 	require.NoError(t, err)
 	opts.Bitstate = 1 << 20

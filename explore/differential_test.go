@@ -167,7 +167,7 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 					if big {
 						explore.SkipUnderRace(t, "more than 20,000 states")
 					}
-					opts := explore.Options{Invariants: []int{0, 1}, Continue: cont}
+					opts := explore.Options{Targets: explore.Targets{Invariants: []int{0, 1}}, Continue: cont}
 					if live {
 						opts.Goal, opts.Liveness = explore.GoalOf(2), true
 					}
@@ -223,9 +223,8 @@ func TestSpillingToDiskChangesNothing(t *testing.T) {
 			sys, err := spec.Build.System(c.cfg, []string{"SingleLeader", "Agreement", "Termination"})
 			require.NoError(t, err)
 			for _, liveness := range []bool{false, true} {
-				opts := explore.Options{
-					Invariants: []int{0, 1},
-					Goal:       explore.GoalOf(2), Liveness: liveness, Continue: true, Workers: 2,
+				opts := explore.Options{Targets: explore.Targets{Invariants: []int{0, 1},
+					Goal: explore.GoalOf(2)}, Liveness: liveness, Continue: true, Workers: 2,
 				}
 				inMemory, err := explore.Run(sys, opts)
 				require.NoError(t, err)
@@ -278,7 +277,7 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 			require.NoError(t, err)
 			skipBigUnderRace(t, inner)
 			full := &observed{System: inner}
-			opts := explore.Options{Invariants: invs, Continue: true, Workers: 1}
+			opts := explore.Options{Targets: explore.Targets{Invariants: invs}, Continue: true, Workers: 1}
 			fullRes, err := explore.Run(full.reset(), opts)
 			require.NoError(t, err)
 			require.True(t, fullRes.Complete)

@@ -58,8 +58,10 @@ const (
 	StopExamples
 )
 
-// Options configure a search.
-type Options struct {
+// Targets is what a search looks for, as predicate indices by kind: the
+// one description that every search takes (Options, SimOptions,
+// WalkOptions).
+type Targets struct {
 	// Invariants are predicate indices that must hold in every reachable state.
 	Invariants []int
 	// Steps are predicate indices that must hold of every step: bit p of a
@@ -74,9 +76,9 @@ type Options struct {
 	// predicate holds but a fair step is enabled is outside that goal.
 	Quiet Goal
 	// Reach are predicate indices to find a state of (Sometimes): the
-	// shortest trace to a state where each holds is reported as a
-	// violation of kind cex.Example, an example. Finding one never stops the
-	// search.
+	// shortest trace to a state where each holds is reported as an
+	// example (cex.Example). A search that looks for examples only stops
+	// once each has one.
 	Reach []int
 	// LeadsTo are leads-to properties (From ~> To, under the weak fairness
 	// of the goals): a violation is a state where From holds followed by
@@ -84,6 +86,15 @@ type Options struct {
 	// search, along its shortest paths) or a fair cycle (with Liveness,
 	// when the search completes; the graph then keeps every step).
 	LeadsTo []LeadsTo
+}
+
+// Options configure a search.
+type Options struct {
+	// Targets are what the search looks for. Without Continue, the first
+	// definite violation stops it: an invariant or step violation, or a
+	// stuck state outside a goal (one that only the channel bound made
+	// stuck goes on when the graph is kept).
+	Targets
 	// Liveness keeps the state graph and, when the search completes, looks
 	// for fair cycles through states outside each goal and for the
 	// violations of each leads-to (needs a Goal or a LeadsTo).

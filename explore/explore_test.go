@@ -199,7 +199,7 @@ func TestExactCountsOfACounter(t *testing.T) {
 
 func TestShortestCounterexampleOfAnInvariant(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Invariants: []int{notFour}})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{notFour}}})
 	require.Len(t, res.Violations, 1)
 	viol := res.Violated(cex.Invariant, notFour)
 	require.NotNil(t, viol)
@@ -225,7 +225,7 @@ func TestShortestCounterexampleOfAnInvariant(t *testing.T) {
 
 func TestContinueVersusStopAtFirst(t *testing.T) {
 	sys := newCounter(t, mod5)
-	first := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}})
+	first := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{notTwo, notFour}}})
 	require.Len(t, first.Violations, 1)
 	require.NotNil(t, first.Violated(cex.Invariant, notTwo))
 	assert.Nil(t, first.Violated(cex.Invariant, notFour))
@@ -235,7 +235,7 @@ func TestContinueVersusStopAtFirst(t *testing.T) {
 	assert.Equal(t, int64(3), first.States)
 	assert.Equal(t, int64(4), first.Transitions)
 
-	all := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour}, Continue: true})
+	all := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{notTwo, notFour}}, Continue: true})
 	assert.True(t, all.Complete)
 	assert.Empty(t, all.Stopped)
 	assert.Equal(t, int64(5), all.States)
@@ -251,14 +251,14 @@ func TestContinueVersusStopAtFirst(t *testing.T) {
 	}
 
 	// "even" fails in 1 (depth 1) and 3 (depth 3): the shallowest is kept.
-	odd := run(t, sys, explore.Options{Invariants: []int{even}, Continue: true})
+	odd := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{even}}, Continue: true})
 	require.Len(t, odd.Violations, 1)
 	assert.Equal(t, []int{0, 1}, values(sys, odd.Violations[0].Trace))
 }
 
 func TestInvariantViolatedInTheInitialState(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Invariants: []int{nonZero}})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{nonZero}}})
 	viol := res.Violated(cex.Invariant, nonZero)
 	require.NotNil(t, viol)
 	require.Len(t, viol.Trace.Steps, 1)
@@ -268,7 +268,7 @@ func TestInvariantViolatedInTheInitialState(t *testing.T) {
 	assert.Equal(t, int64(1), res.States)
 	assert.Equal(t, int64(0), res.Transitions)
 
-	res = run(t, sys, explore.Options{Invariants: []int{nonZero}, Continue: true})
+	res = run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{nonZero}}, Continue: true})
 	assert.True(t, res.Complete)
 	assert.Equal(t, int64(5), res.States)
 	assert.Len(t, res.Violated(cex.Invariant, nonZero).Trace.Steps, 1)
@@ -276,7 +276,7 @@ func TestInvariantViolatedInTheInitialState(t *testing.T) {
 
 func TestMaxStatesStopsIncompleteWithoutClaims(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Invariants: []int{notFour}, Goal: explore.GoalOf(zero), Liveness: true, MaxStates: 3})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{notFour}, Goal: explore.GoalOf(zero)}, Liveness: true, MaxStates: 3})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "--max-states 3 reached", res.Stopped)
 	assert.Equal(t, int64(3), res.States)
@@ -327,7 +327,7 @@ func TestCancelledContextGivesAnIncompleteResult(t *testing.T) {
 	sys := newCounter(t, mod5)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true, Context: ctx})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true, Context: ctx})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "interrupted: context canceled", res.Stopped)
 	assert.Equal(t, int64(1), res.States)
@@ -376,7 +376,7 @@ func TestStuckState(t *testing.T) {
 	// enabled, so a fair run may stop there for good outside "even".
 	stuck := counter{k: 5, add: 1, mul: 2, noAdd: 3}
 	sys := newCounter(t, stuck)
-	res := run(t, sys, explore.Options{Goal: explore.GoalOf(even)})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(even)}})
 	require.Len(t, res.Violations, 1)
 	viol := res.Violated(cex.Stuck, even)
 	require.NotNil(t, viol)
@@ -387,14 +387,14 @@ func TestStuckState(t *testing.T) {
 	assert.False(t, res.Complete)
 	assert.Equal(t, "stopped at the first violation", res.Stopped)
 
-	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Continue: true})
+	res = run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(even)}, Continue: true})
 	assert.True(t, res.Complete)
 	require.Len(t, res.Violations, 1)
 	assert.Equal(t, []int{0, 1, 2, 3}, values(sys, res.Violations[0].Trace))
 
 	// With liveness on the stuck state still stops the search, before
 	// any fair cycle is looked for.
-	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true})
+	res = run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(even)}, Liveness: true})
 	assert.False(t, res.Complete)
 	assert.Equal(t, explore.StopFirstViolation, res.Stop)
 	require.Len(t, res.Violations, 1)
@@ -402,7 +402,7 @@ func TestStuckState(t *testing.T) {
 
 	// With Continue too, the search goes on to the end and also finds the
 	// fair cycle 1 → 2 → 3 → 1 (inc is disabled at 3, so dbl may close it).
-	res = run(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true, Continue: true})
+	res = run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(even)}, Liveness: true, Continue: true})
 	assert.True(t, res.Complete)
 	require.NotNil(t, res.Violated(cex.Stuck, even))
 	cyc := res.Violated(cex.FairCycle, even)
@@ -413,14 +413,14 @@ func TestStuckState(t *testing.T) {
 	res = run(t, sys, explore.Options{})
 	assert.Empty(t, res.Violations)
 	assert.True(t, res.Complete)
-	res = run(t, newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 4}), explore.Options{Goal: explore.GoalOf(even)})
+	res = run(t, newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 4}), explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(even)}})
 	assert.Empty(t, res.Violations)
 	assert.True(t, res.Complete)
 }
 
 func TestFairCycleLasso(t *testing.T) {
 	sys := newCounter(t, mod5)
-	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true})
 	assert.True(t, res.Complete)
 	require.Len(t, res.Violations, 1)
 	viol := res.Violated(cex.FairCycle, zero)
@@ -441,7 +441,7 @@ func TestFairCycleLasso(t *testing.T) {
 func TestNoLivenessViolationWhenEveryFairRunReachesTheGoal(t *testing.T) {
 	// Counting down to 0; the unfair self-loops cannot keep it from 0 forever.
 	sys := newCounter(t, counter{k: 4, init: 3, add: 3, mul: 1, noAdd: 0})
-	res := run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true})
+	res := run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true})
 	assert.True(t, res.Complete)
 	assert.Empty(t, res.Violations)
 	assert.Empty(t, res.LivenessSkipped)
@@ -485,7 +485,7 @@ func TestWideLevelsAndWorkers(t *testing.T) {
 
 	var first *explore.Result
 	for _, workers := range []int{1, 4} {
-		res := run(t, sys, explore.Options{Invariants: []int{notTwo, notFour, even}, Goal: explore.GoalOf(zero), Liveness: true, Continue: true, Workers: workers})
+		res := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{notTwo, notFour, even}, Goal: explore.GoalOf(zero)}, Liveness: true, Continue: true, Workers: workers})
 		assert.True(t, res.Complete)
 		assert.Equal(t, int64(c.k), res.States)
 		assert.Equal(t, int64(2*c.k), res.Transitions)
@@ -514,7 +514,7 @@ func TestMemoryBudget(t *testing.T) {
 	assert.False(t, res.Complete)
 	assert.Equal(t, "memory budget of 1 B reached", res.Stopped)
 
-	res = run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true, MemoryBudget: 1})
+	res = run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true, MemoryBudget: 1})
 	assert.False(t, res.Complete)
 	assert.Equal(t, "memory budget of 1 B reached", res.Stopped)
 	assert.Equal(t, "the state graph outgrew the memory budget of 1 B at 1 states", res.LivenessSkipped)
@@ -522,11 +522,11 @@ func TestMemoryBudget(t *testing.T) {
 
 func TestRunRejectsBadOptions(t *testing.T) {
 	sys := newCounter(t, mod5)
-	_, err := explore.Run(sys, explore.Options{Invariants: []int{5}})
+	_, err := explore.Run(sys, explore.Options{Targets: explore.Targets{Invariants: []int{5}}})
 	assert.Error(t, err)
-	_, err = explore.Run(sys, explore.Options{Invariants: []int{-1}})
+	_, err = explore.Run(sys, explore.Options{Targets: explore.Targets{Invariants: []int{-1}}})
 	assert.Error(t, err)
-	_, err = explore.Run(sys, explore.Options{Goal: explore.GoalOf(5)})
+	_, err = explore.Run(sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(5)}})
 	assert.Error(t, err)
 	_, err = explore.Run(sys, explore.Options{Liveness: true})
 	assert.Error(t, err)
@@ -548,8 +548,8 @@ func TestReductionRefusesWhatItCannotKeep(t *testing.T) {
 	sys, err := spec.Build.System(model.Config{N: 3}, []string{"SingleLeader", "Agreement", "Termination"})
 	require.NoError(t, err)
 	for _, opt := range []explore.Options{
-		{Reduce: true, Goal: explore.GoalOf(2)},
-		{Reduce: true, Goal: explore.GoalOf(2), Liveness: true},
+		{Reduce: true, Targets: explore.Targets{Goal: explore.GoalOf(2)}},
+		{Reduce: true, Targets: explore.Targets{Goal: explore.GoalOf(2)}, Liveness: true},
 		{Reduce: true, Bitstate: 1 << 20},
 	} {
 		_, err := explore.Run(sys, opt)
@@ -570,7 +570,7 @@ func TestStepPredicateGivesShortestTraceEndingInTheStep(t *testing.T) {
 		[]model.Property[cLocal, cMsg]{counterPreds[notFour], noDblFromThree})
 	require.NoError(t, err)
 	for _, cont := range []bool{false, true} {
-		res := run(t, sys, explore.Options{Steps: []int{1}, Continue: cont})
+		res := run(t, sys, explore.Options{Targets: explore.Targets{Steps: []int{1}}, Continue: cont})
 		v := res.Violated(cex.Step, 1)
 		require.NotNil(t, v, "continue=%v", cont)
 		assert.Equal(t, []int{0, 1, 2, 3, 1}, values(sys, v.Trace))
@@ -579,16 +579,16 @@ func TestStepPredicateGivesShortestTraceEndingInTheStep(t *testing.T) {
 			assert.Equal(t, explore.StopFirstViolation, res.Stop)
 		}
 	}
-	_, err = explore.Run(sys, explore.Options{Steps: []int{1}, Reduce: true})
+	_, err = explore.Run(sys, explore.Options{Targets: explore.Targets{Steps: []int{1}}, Reduce: true})
 	assert.ErrorContains(t, err, "no goal, liveness or step predicate with it")
 }
 
 // Several goals in one search: each gets the violations it gets alone.
 func TestGoalsAreCheckedEachOnItsOwn(t *testing.T) {
 	sys := newCounter(t, mod5)
-	both := run(t, sys, explore.Options{Goal: explore.GoalOf(zero, notFour), Liveness: true})
+	both := run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero, notFour)}, Liveness: true})
 	for _, g := range []int{zero, notFour} {
-		alone := run(t, sys, explore.Options{Goal: explore.GoalOf(g), Liveness: true})
+		alone := run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(g)}, Liveness: true})
 		require.NotEmpty(t, alone.Violations)
 		for _, v := range alone.Violations {
 			w := both.Violated(v.Kind, g)
@@ -597,8 +597,8 @@ func TestGoalsAreCheckedEachOnItsOwn(t *testing.T) {
 			assert.Equal(t, v.Trace.CycleStart, w.Trace.CycleStart)
 		}
 	}
-	assert.Equal(t, both.States, run(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}).States)
-	_, err := explore.Run(sys, explore.Options{Goal: explore.GoalOf(64)})
+	assert.Equal(t, both.States, run(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true}).States)
+	_, err := explore.Run(sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(64)}})
 	assert.ErrorContains(t, err, "out of range")
 }
 
@@ -618,7 +618,7 @@ func TestChunksInAnyOrderKeepTheFirstParent(t *testing.T) {
 	}
 	sys, err := model.New[cLocal, cMsg](c, model.Config{N: 2, Down: []int{2}, Detector: model.Unreliable}, props)
 	require.NoError(t, err)
-	opt := explore.Options{Invariants: invs, Continue: true, Workers: 1}
+	opt := explore.Options{Targets: explore.Targets{Invariants: invs}, Continue: true, Workers: 1}
 	want := run(t, sys, opt)
 	require.Len(t, want.Violations, len(invs))
 	restore := explore.ChunksInReverse()

@@ -43,7 +43,7 @@ func TestLivenessGraphLeavesOutCrashesAndRestarts(t *testing.T) {
 		crashes, all := crashOrRestartSteps(sys)
 		require.NotZero(t, crashes, c.algo)
 		for _, workers := range []int{1, 2} {
-			opt := explore.Options{Goal: explore.GoalOf(2), Liveness: true, Continue: true, Workers: workers}
+			opt := explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(2)}, Liveness: true, Continue: true, Workers: workers}
 			live := run(t, sys, opt)
 			require.True(t, live.Complete, c.algo)
 			require.Equal(t, all, live.Transitions, c.algo)

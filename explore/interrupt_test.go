@@ -42,7 +42,7 @@ func cancelAtLastLevel(t *testing.T, sys model.System, opt explore.Options, caus
 // own counts stand.
 func TestFairCycleCheckInterrupted(t *testing.T) {
 	sys := newCounter(t, mod5)
-	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(zero), Liveness: true}, errors.New("SIGINT (Ctrl-C)"))
+	full, cut := cancelAtLastLevel(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true}, errors.New("SIGINT (Ctrl-C)"))
 	require.NotNil(t, full.Violated(cex.FairCycle, zero))
 	assert.Empty(t, full.LivenessSkipped)
 
@@ -57,7 +57,7 @@ func TestFairCycleCheckInterrupted(t *testing.T) {
 // check after it is interrupted: it was found and replayed before.
 func TestStuckStateSurvivesAnInterruptedFairCycleCheck(t *testing.T) {
 	sys := newCounter(t, counter{k: 5, add: 1, mul: 2, noAdd: 3})
-	full, cut := cancelAtLastLevel(t, sys, explore.Options{Goal: explore.GoalOf(even), Liveness: true, Continue: true}, errors.New("time limit of 1s reached"))
+	full, cut := cancelAtLastLevel(t, sys, explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(even)}, Liveness: true, Continue: true}, errors.New("time limit of 1s reached"))
 	require.NotNil(t, full.Violated(cex.FairCycle, even))
 	require.Len(t, cut.Violations, 1)
 	stuck := cut.Violated(cex.Stuck, even)
@@ -83,8 +83,7 @@ func TestMeasuresInterrupted(t *testing.T) {
 func TestLeadsToCheckReportsProgress(t *testing.T) {
 	sys := newCounter(t, counter{k: explore.RaceSize(200_003, 50_021), add: 1, mul: 2, noAdd: -1})
 	var after []explore.Progress
-	opt := explore.Options{LeadsTo: []explore.LeadsTo{{From: nonZero, To: zero}, {From: zero, To: even}},
-		Liveness: true, Continue: true, ProgressEvery: time.Nanosecond,
+	opt := explore.Options{Targets: explore.Targets{LeadsTo: []explore.LeadsTo{{From: nonZero, To: zero}, {From: zero, To: even}}}, Liveness: true, Continue: true, ProgressEvery: time.Nanosecond,
 		Progress: func(p explore.Progress) {
 			if p.Phase != explore.Searching {
 				after = append(after, p)
@@ -106,7 +105,7 @@ func TestFairCycleCheckReportsProgress(t *testing.T) {
 	// Under -race about the fewest states that make three reports.
 	sys := newCounter(t, counter{k: explore.RaceSize(200_003, 140_009), add: 1, mul: 2, noAdd: -1})
 	var after []explore.Progress
-	opt := explore.Options{Goal: explore.GoalOf(zero), Liveness: true, ProgressEvery: time.Nanosecond,
+	opt := explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true, ProgressEvery: time.Nanosecond,
 		Progress: func(p explore.Progress) {
 			if p.Phase != explore.Searching {
 				after = append(after, p)

@@ -222,7 +222,7 @@ func TestLeadsToAgreesWithAnOracleOnRealConfigurations(t *testing.T) {
 		require.Equal(t, model.LeadsTo, info.Kind)
 		g := explicitGraph(t, sys)
 		want := g.oracle(info.Premise, 0)
-		res, err := explore.Run(sys, explore.Options{LeadsTo: []explore.LeadsTo{{From: info.Premise, To: 0}}, Liveness: true, Continue: true})
+		res, err := explore.Run(sys, explore.Options{Targets: explore.Targets{LeadsTo: []explore.LeadsTo{{From: info.Premise, To: 0}}}, Liveness: true, Continue: true})
 		require.NoError(t, err)
 		require.True(t, res.Complete)
 		got := res.Violated(cex.Stuck, 0) != nil || res.Violated(cex.FairCycle, 0) != nil

@@ -241,7 +241,7 @@ func TestLeadsToOnHandBuiltGraphs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want := len(tc.want) > 0
 			require.Equal(t, want, oracleLeadsTo(tc.g), "the oracle")
-			res, err := Run(tc.g, Options{LeadsTo: pLeadsToQ, Liveness: true, Continue: true, Workers: 1})
+			res, err := Run(tc.g, Options{Targets: Targets{LeadsTo: pLeadsToQ}, Liveness: true, Continue: true, Workers: 1})
 			require.NoError(t, err)
 			vs := leadsToViolations(res)
 			var kinds []cex.Kind
@@ -280,7 +280,7 @@ func TestLeadsToAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
 	for i := range graphs {
 		g := randomLT(rng)
 		want := oracleLeadsTo(g)
-		res, err := Run(g, Options{LeadsTo: pLeadsToQ, Liveness: true, Continue: true, Workers: 1})
+		res, err := Run(g, Options{Targets: Targets{LeadsTo: pLeadsToQ}, Liveness: true, Continue: true, Workers: 1})
 		require.NoError(t, err)
 		vs := leadsToViolations(res)
 		require.Equal(t, want, len(vs) > 0, "graph %d: %q %v", i, g.states, g.edges)
@@ -290,7 +290,7 @@ func TestLeadsToAgreesWithBruteForceOnRandomGraphs(t *testing.T) {
 		if want {
 			violated++
 		}
-		bfs, err := Run(g, Options{LeadsTo: pLeadsToQ, Continue: true, Workers: 2})
+		bfs, err := Run(g, Options{Targets: Targets{LeadsTo: pLeadsToQ}, Continue: true, Workers: 2})
 		require.NoError(t, err)
 		for _, v := range leadsToViolations(bfs) {
 			require.True(t, want, "graph %d: the search found a stuck state the oracle rejects", i)
@@ -311,7 +311,7 @@ func TestReachGivesAShortestExample(t *testing.T) {
 	// (as an invariant) after 3.
 	g := ltSys{"QQQBQ.", []edge{{0, 1, 0}, {0, 4, 0}, {1, 2, 0}, {2, 3, 0}, {3, 5, 0}, {4, 3, 0}}}
 	for _, cont := range []bool{false, true} {
-		res, err := Run(g, Options{Reach: []int{1}, Workers: 1, Continue: cont})
+		res, err := Run(g, Options{Targets: Targets{Reach: []int{1}}, Workers: 1, Continue: cont})
 		require.NoError(t, err)
 		if cont {
 			assert.True(t, res.Complete)
@@ -330,7 +330,7 @@ func TestReachGivesAShortestExample(t *testing.T) {
 	}
 	// An invariant's violation stops the search (without Continue), and
 	// the example found before it stays.
-	res, err := Run(g, Options{Reach: []int{1}, Invariants: []int{0}, Workers: 1})
+	res, err := Run(g, Options{Targets: Targets{Reach: []int{1}, Invariants: []int{0}}, Workers: 1})
 	require.NoError(t, err)
 	assert.Equal(t, StopFirstViolation, res.Stop)
 	require.NotNil(t, res.Violated(cex.Example, 1))
@@ -339,7 +339,7 @@ func TestReachGivesAShortestExample(t *testing.T) {
 	assert.Len(t, inv.Trace.Steps, 4)
 
 	// Never reached: no example, complete search.
-	res, err = Run(ltSys{"Q.", []edge{{0, 1, 0}}}, Options{Reach: []int{1}, Workers: 1})
+	res, err = Run(ltSys{"Q.", []edge{{0, 1, 0}}}, Options{Targets: Targets{Reach: []int{1}}, Workers: 1})
 	require.NoError(t, err)
 	assert.True(t, res.Complete)
 	assert.Nil(t, res.Violated(cex.Example, 1))
@@ -349,7 +349,7 @@ func TestReachGivesAShortestExample(t *testing.T) {
 // a run to a state where the predicate holds.
 func TestSimulationFindsExamples(t *testing.T) {
 	g := ltSys{"QQQBQ.", []edge{{0, 1, 0}, {0, 4, 0}, {1, 2, 0}, {2, 3, 0}, {3, 5, 0}, {4, 3, 0}}}
-	res, err := Simulate(g, SimOptions{Reach: []int{1}, Seed: 3, Runs: 20, Depth: 10, Workers: 2})
+	res, err := Simulate(g, SimOptions{Targets: Targets{Reach: []int{1}}, Seed: 3, Runs: 20, Depth: 10, Workers: 2})
 	require.NoError(t, err)
 	require.True(t, res.Complete)
 	assert.EqualValues(t, 20, res.Simulation.Runs, "an example ends no run")
@@ -369,7 +369,7 @@ func TestSimulationJudgesLeadsToAsTheSearch(t *testing.T) {
 	for i := range 1500 {
 		g := randomLT(rng)
 		want := oracleLeadsTo(g)
-		res, err := Simulate(g, SimOptions{LeadsTo: pLeadsToQ, Seed: uint64(i), Runs: 60, Depth: 30, Continue: true, Workers: 1})
+		res, err := Simulate(g, SimOptions{Targets: Targets{LeadsTo: pLeadsToQ}, Seed: uint64(i), Runs: 60, Depth: 30, Continue: true, Workers: 1})
 		require.NoError(t, err)
 		vs := leadsToViolations(res)
 		for _, v := range vs {
@@ -402,8 +402,8 @@ func TestQuietGoals(t *testing.T) {
 		{busy, true, []cex.Kind{cex.FairCycle}},
 		{calm, true, nil},
 	} {
-		opt := Options{Goal: GoalOf(0), Liveness: true, Continue: true, Workers: 1}
-		sim := SimOptions{Goal: GoalOf(0), Seed: 1, Runs: 10, Depth: 20, Continue: true, Workers: 1}
+		opt := Options{Targets: Targets{Goal: GoalOf(0)}, Liveness: true, Continue: true, Workers: 1}
+		sim := SimOptions{Targets: Targets{Goal: GoalOf(0)}, Seed: 1, Runs: 10, Depth: 20, Continue: true, Workers: 1}
 		if tc.quiet {
 			opt.Quiet, sim.Quiet = GoalOf(0), GoalOf(0)
 		}
@@ -415,7 +415,7 @@ func TestQuietGoals(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, kindsOf(sres), "simulation: %v quiet %v", tc.g, tc.quiet)
 	}
-	_, err := Run(busy, Options{Goal: GoalOf(0), Quiet: GoalOf(1)})
+	_, err := Run(busy, Options{Targets: Targets{Goal: GoalOf(0), Quiet: GoalOf(1)}})
 	assert.ErrorContains(t, err, "a quiet goal must be one of the goals")
 }
 
@@ -433,15 +433,15 @@ func TestLeadsToRefusesBadPredicates(t *testing.T) {
 		{[]LeadsTo{{From: -1, To: 0}}, "leads-to -1 ~> 0: no predicate -1"},
 		{[]LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}, {From: 1, To: 0}}, "two leads-to properties with the same To predicate 0"},
 	} {
-		_, err := Run(g, Options{LeadsTo: tc.lts, Workers: 1})
+		_, err := Run(g, Options{Targets: Targets{LeadsTo: tc.lts}, Workers: 1})
 		assert.ErrorContains(t, err, tc.want, "search: %v", tc.lts)
-		_, err = Simulate(g, SimOptions{LeadsTo: tc.lts, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
+		_, err = Simulate(g, SimOptions{Targets: Targets{LeadsTo: tc.lts}, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
 		assert.ErrorContains(t, err, tc.want, "simulation: %v", tc.lts)
 	}
 	for _, lts := range [][]LeadsTo{{{From: 1, To: 1}}, {{From: 1, To: 0}, {From: 0, To: 1}}} {
-		_, err := Run(g, Options{LeadsTo: lts, Workers: 1})
+		_, err := Run(g, Options{Targets: Targets{LeadsTo: lts}, Workers: 1})
 		assert.NoError(t, err, "search: %v", lts)
-		_, err = Simulate(g, SimOptions{LeadsTo: lts, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
+		_, err = Simulate(g, SimOptions{Targets: Targets{LeadsTo: lts}, Seed: 1, Runs: 1, Depth: 2, Workers: 1})
 		assert.NoError(t, err, "simulation: %v", lts)
 	}
 }
@@ -455,7 +455,7 @@ func TestTwoLeadsToEachStuck(t *testing.T) {
 	g := ltSys{"Q.P.", []edge{{0, 1, 0}, {0, 2, 0}, {2, 3, 0}}}
 	lts := []LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}}
 	for _, goals := range [][]int{nil, {0}} {
-		opt := Options{LeadsTo: lts, Liveness: true, Continue: true, Workers: 1}
+		opt := Options{Targets: Targets{LeadsTo: lts}, Liveness: true, Continue: true, Workers: 1}
 		if goals != nil {
 			opt.Goal = GoalOf(goals...)
 		}
@@ -502,7 +502,7 @@ func TestLeadsToStuckStateAndItsBound(t *testing.T) {
 	lts := []LeadsTo{{From: 1, To: 0}, {From: 0, To: 1}}
 	for _, liveness := range []bool{false, true} {
 		for _, cut := range []uint32{2, 3, 99} {
-			res, err := Run(cutLT{g, cut}, Options{LeadsTo: lts, Liveness: liveness, Continue: true, Workers: 1})
+			res, err := Run(cutLT{g, cut}, Options{Targets: Targets{LeadsTo: lts}, Liveness: liveness, Continue: true, Workers: 1})
 			require.NoError(t, err)
 			require.Len(t, leadsToViolations(res), 2, "liveness %v, cut %d", liveness, cut)
 			for to, end := range []uint32{0: 3, 1: 2} {
@@ -513,7 +513,7 @@ func TestLeadsToStuckStateAndItsBound(t *testing.T) {
 			}
 		}
 		// 0 (Q) → 1 (.) and 0 → 2 (.), both stuck: state 1 is reported.
-		res, err := Run(ltSys{"Q..", []edge{{0, 1, 0}, {0, 2, 0}}}, Options{LeadsTo: lts[1:], Liveness: liveness, Continue: true, Workers: 1})
+		res, err := Run(ltSys{"Q..", []edge{{0, 1, 0}, {0, 2, 0}}}, Options{Targets: Targets{LeadsTo: lts[1:]}, Liveness: liveness, Continue: true, Workers: 1})
 		require.NoError(t, err)
 		v := res.Violated(cex.Stuck, 1)
 		require.NotNil(t, v, "liveness %v", liveness)

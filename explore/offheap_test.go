@@ -30,10 +30,10 @@ func TestSearchesGiveBackWhatTheyMap(t *testing.T) {
 		opt  explore.Options
 	}{
 		{"fingerprints, grown", explore.Options{}},
-		{"indexed, grown", explore.Options{Goal: explore.GoalOf(zero), Liveness: true}},
+		{"indexed, grown", explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true}},
 		{"exact", explore.Options{Exact: true}},
 		{"bitstate", explore.Options{Bitstate: 1 << 20}},
-		{"index dropped by the budget", explore.Options{Goal: explore.GoalOf(zero), Liveness: true, MemoryBudget: 4 << 20}},
+		{"index dropped by the budget", explore.Options{Targets: explore.Targets{Goal: explore.GoalOf(zero)}, Liveness: true, MemoryBudget: 4 << 20}},
 	} {
 		most := int64(0)
 		tc.opt.ProgressEvery = time.Nanosecond

@@ -98,16 +98,10 @@ func RunEnds() []RunEnd { return []RunEnd{EndDepth, EndQuiescent, EndStuck, EndC
 
 // SimOptions configure a simulation.
 type SimOptions struct {
-	// Invariants, Steps, Goal, Quiet and Reach are the properties, as in
-	// Options; with a Goal, stuck states and fair cycles are violations.
-	// A run that meets a Reach predicate goes on: the first run (in run
-	// order) to meet it gives its example.
-	Invariants []int
-	Steps      []int
-	Goal       Goal
-	Quiet      Goal
-	Reach      []int
-	LeadsTo    []LeadsTo
+	// Targets are the properties, as in Options; with a Goal, stuck states
+	// and fair cycles are violations. A run that meets a Reach predicate
+	// goes on: the first run (in run order) to meet it gives its example.
+	Targets
 	// Seed is the master seed: run i follows RunSeed(Seed, i). With One,
 	// Seed is a run's own seed and that single run is replayed.
 	Seed uint64
@@ -360,9 +354,9 @@ func Simulate(sys ts.System, opt SimOptions) (*Result, error) {
 
 // WalkOptions configure Walk.
 type WalkOptions struct {
-	Invariants []int
-	Steps      []int
-	Goal       Goal
+	// Targets: a walk checks the invariants, steps and goal (stuck states
+	// and fair cycles) of its one run.
+	Targets
 	// Depth is the most random steps after the path.
 	Depth int
 }

@@ -13,7 +13,7 @@ import (
 func TestSimulationStoppedByTheMemoryBudget(t *testing.T) {
 	g := graphSys{"GG", []edge{{0, 1, 0}, {1, 0, 1}}}
 	for _, workers := range []int{1, 4} {
-		res, err := Simulate(g, SimOptions{Goal: GoalOf(0), Seed: 7, Runs: 10_000, Depth: 40, Workers: workers, MemoryBudget: 1 << 20})
+		res, err := Simulate(g, SimOptions{Targets: Targets{Goal: GoalOf(0)}, Seed: 7, Runs: 10_000, Depth: 40, Workers: workers, MemoryBudget: 1 << 20})
 		require.NoError(t, err)
 		assert.Equal(t, StopMemory, res.Stats.Stop)
 		assert.False(t, res.Stats.Complete)

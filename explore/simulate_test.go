@@ -76,7 +76,7 @@ func kindsOf(r *Result) []cex.Kind {
 
 func simulateGraph(t *testing.T, g graphSys, runs int64, workers int) *Result {
 	t.Helper()
-	res, err := Simulate(g, SimOptions{Goal: GoalOf(0), Seed: 7, Runs: runs, Depth: 40, Continue: true, Workers: workers})
+	res, err := Simulate(g, SimOptions{Targets: Targets{Goal: GoalOf(0)}, Seed: 7, Runs: runs, Depth: 40, Continue: true, Workers: workers})
 	require.NoError(t, err)
 	return res
 }
@@ -113,7 +113,7 @@ func TestSimulationJudgesCyclesAsTheSearch(t *testing.T) {
 		{"a fair cycle past an unfair step", graphSys{"GBB", []edge{{0, 1, unfair}, {1, 2, 0}, {2, 1, 0}}}, []cex.Kind{cex.FairCycle}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			search, err := Run(tc.g, Options{Goal: GoalOf(0), Liveness: true, Continue: true, Workers: 1})
+			search, err := Run(tc.g, Options{Targets: Targets{Goal: GoalOf(0)}, Liveness: true, Continue: true, Workers: 1})
 			require.NoError(t, err)
 			require.Equal(t, tc.want, kindsOf(search), "the search")
 			want := tc.want
@@ -143,7 +143,7 @@ func TestSimulationAgreesWithTheSearchOnRandomGraphs(t *testing.T) {
 				g.edges = append(g.edges, edge{uint32(s), uint32(rng.IntN(n)), int32(rng.IntN(4)) - 1})
 			}
 		}
-		search, err := Run(g, Options{Goal: GoalOf(0), Liveness: true, Continue: true, Workers: 1})
+		search, err := Run(g, Options{Targets: Targets{Goal: GoalOf(0)}, Liveness: true, Continue: true, Workers: 1})
 		require.NoError(t, err)
 		sim := simulateGraph(t, g, 300, 2)
 		want, got := kindsOf(search), kindsOf(sim)

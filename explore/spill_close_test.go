@@ -58,7 +58,7 @@ func TestSearchThatSpillsLeavesNoFileOpen(t *testing.T) {
 	defer func() { spillFrontierAfter, spillLinksAfter = f, l }()
 	before := openFiles(t)
 	for _, liveness := range []bool{false, true} {
-		res, err := Run(sys, Options{Invariants: []int{0}, Goal: GoalOf(1), Liveness: liveness, Continue: true, Workers: 2, TempDir: t.TempDir()})
+		res, err := Run(sys, Options{Targets: Targets{Invariants: []int{0}, Goal: GoalOf(1)}, Liveness: liveness, Continue: true, Workers: 2, TempDir: t.TempDir()})
 		require.NoError(t, err)
 		require.True(t, res.Complete)
 		require.Greater(t, res.Depth, 3, "levels to spill")

@@ -48,7 +48,7 @@ func TestWithoutOKPassesUnderThePerfectDetector(t *testing.T) {
 // this model: an early timeout is not prevented by an OK on its way. What OK
 // changes is which runs exist: 44,698 states here against 407,379.)
 func TestWithoutOKFailsUnderTheUnreliableDetector(t *testing.T) {
-	cfg := mchecktest.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 3, Check: "safety"}
+	cfg := mchecktest.Config{N: 3, Detector: model.Unreliable, InitialLeader: true, MaxQueue: 3, Check: "safety", Continue: true}
 	rep, err := mchecktest.Run(bullynook.Algorithm{}, cfg)
 	require.NoError(t, err)
 	v := mchecktest.Verdict(rep, "SingleLeader")

@@ -20,7 +20,7 @@ import (
 
 // crashAny is the configuration of the notes' problem: three processes,
 // any of them may crash at any step (one stays live), perfect detector.
-var crashAny = mchecktest.Config{N: 3, CrashAny: true}
+var crashAny = mchecktest.Config{N: 3, CrashAny: true, Continue: true}
 
 // actions lists a counterexample's steps as the report prints them.
 func actions(f *trace.File) []string {

@@ -42,7 +42,7 @@ func TestCommandLine(t *testing.T) {
 	assert.Contains(t, out, "states       11,689 distinct\n")
 	assert.Contains(t, out, "  Termination   holds\n")
 
-	code, out, _ = run("--algo", "ring-detect", "--n", "3", "--crash-any")
+	code, out, _ = run("--algo", "ring-detect", "--n", "3", "--crash-any", "--continue")
 	assert.Equal(t, cli.ExitViolation, code)
 	assert.Contains(t, out, "Termination   VIOLATED (also without the bound: it cut no step of this run)  ELECTED(3) of crashed p3 circulates forever")
 
