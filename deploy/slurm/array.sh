@@ -9,13 +9,28 @@
 #   deploy/slurm/array.sh K DIR MCHECK_FLAGS...
 #   deploy/slurm/array.sh 64 "$SCRATCH/swarm" --algo chang-roberts --n 16 --crashes 1 --simulate --time-limit 50m
 #
+# mcheck on the nodes: a static binary runs on any Linux node, whatever
+# its libraries. Build it once, on any machine with Go, into DIR's file
+# system (or copy it there), and name it with MCHECK:
+#
+#   CGO_ENABLED=0 GOOS=linux go build -trimpath -o "$SCRATCH/bin/mcheck" ./cmd/mcheck
+#   MCHECK="$SCRATCH/bin/mcheck" deploy/slurm/array.sh 64 "$SCRATCH/swarm" ...
+#
+# (MCHECK defaults to mcheck on the PATH of every node.)
+#
+# The time limit: a task that Slurm kills at the partition's time limit
+# leaves no result. Give the tasks a limit (SBATCH_TIMELIMIT, or the
+# partition's default: sinfo -o "%P %l") longer than mcheck's own
+# --time-limit, with room for the replay and the write:
+#
+#   SBATCH_TIMELIMIT=1:00:00 deploy/slurm/array.sh 64 "$SCRATCH/swarm" ... --time-limit 50m
+#
 # DIR must be on a file system that every node sees. The merged report is
 # DIR/merge.log (and DIR/merged.json); each member's is DIR/member-I.log.
-# sbatch takes its other options (account, partition, time, CPUs) from
-# the environment as usual: SBATCH_ACCOUNT, SBATCH_PARTITION,
-# SBATCH_TIMELIMIT, and for each task SLURM_CPUS_PER_TASK through
-# SBATCH_CPUS_PER_TASK (mcheck uses the CPUs its task is given).
-# MCHECK names the mcheck program (default: mcheck on the PATH).
+# sbatch takes its other options (account, partition, CPUs) from the
+# environment as usual: SBATCH_ACCOUNT, SBATCH_PARTITION, and for each
+# task SLURM_CPUS_PER_TASK through SBATCH_CPUS_PER_TASK (mcheck uses the
+# CPUs its task is given).
 #
 # A task's exit status says whether it left its result, a verdict or not;
 # the merge job's is 0 when it merged (the verdict is in merge.log: a

@@ -40,16 +40,16 @@ func TestSwarmManifest(t *testing.T) {
 		t.Fatal("the members' Job runs all its completions at once")
 	}
 	k := int(*s.Completions)
-	member := script(t, members)
-	for _, want := range []string{fmt.Sprintf("--shard /%d ", k), "--json-out /results/", fmt.Sprintf("out=/results/member-$JOB_COMPLETION_INDEX-of-%d.json", k), `test -s "$out"`} {
-		if !strings.Contains(member, want) {
+	member := command(t, members)
+	for _, want := range []string{fmt.Sprintf("mcheck-job /results/member-$(JOB_COMPLETION_INDEX)-of-%d.json mcheck ", k), fmt.Sprintf(" --shard /%d ", k), " --json-out /results/"} {
+		if !strings.Contains(member+" ", want) {
 			t.Errorf("the members' command has no %q: %s", want, member)
 		}
 	}
 	if merge.Spec.Suspend == nil || !*merge.Spec.Suspend {
 		t.Error("the merge Job starts suspended, until the members are done: else it may read an earlier swarm's results")
 	}
-	if m := script(t, merge); !strings.Contains(m, fmt.Sprintf("mcheck merge --json-out /results/merged.json /results/member-*-of-%d.json", k)) {
+	if m := command(t, merge); m != fmt.Sprintf("mcheck-job /results/merged.json mcheck merge --json-out /results/merged.json /results/member-*-of-%d.json", k) {
 		t.Errorf("the merge reads another K's files than %d: %s", k, m)
 	}
 	for _, job := range []*batchv1.Job{members, merge} {
@@ -66,15 +66,15 @@ func TestSwarmManifest(t *testing.T) {
 	}
 }
 
-// script is the shell script a Job's container runs.
-func script(t *testing.T, job *batchv1.Job) string {
+// command is the command line a Job's one container runs: mcheck-job and
+// its arguments, for the image has no shell.
+func command(t *testing.T, job *batchv1.Job) string {
 	t.Helper()
 	c := job.Spec.Template.Spec.Containers
-	if len(c) != 1 || len(c[0].Command) != 2 || c[0].Command[1] != "-c" || len(c[0].Args) != 1 {
-		t.Fatalf("%s: want one container running a script with sh -c", job.Name)
+	if len(c) != 1 || len(c[0].Command) == 0 || c[0].Command[0] != "mcheck-job" {
+		t.Fatalf("%s: want one container running mcheck-job (the image has no shell)", job.Name)
 	}
-	// The script's lines continued with a backslash, as the shell reads them.
-	return strings.ReplaceAll(c[0].Args[0], "\\\n", "")
+	return strings.Join(append(append([]string{}, c[0].Command...), c[0].Args...), " ")
 }
 
 // What a schema validator refuses, kubecheck refuses.
