@@ -48,9 +48,7 @@ type expander[L, M any] struct {
 	initial     bool // emitting the initial state
 	owner       []uint8
 	visible     []bool
-	sendsTo     []uint64 // per successor, the processes its step sent to
 	discardedBy uint64
-	pendingBy   uint64 // processes whose timer guard called Pending
 	cands       []candidate
 	_           apart.Pad // workers' expanders are made one after the other
 }
@@ -111,11 +109,8 @@ func (e *expander[L, M]) sendElem(from, to, t int, elem []byte) {
 }
 
 func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
-	if e.reducing {
-		if e.k.around != nil {
-			panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
-		}
-		e.pendingBy |= 1 << to
+	if e.reducing && e.k.around != nil {
+		panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
 	}
 	for from := 0; from < e.k.n; from++ {
 		for _, m := range e.k.chanMsgs(e.w, from*e.k.n+to) {
@@ -209,7 +204,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	if !out.NoStateProps {
 		out.Props = e.askedProps(cur, false, out.StatePropsOnly) | k.stepMask
 	}
-	e.owner, e.visible, e.sendsTo, e.discardedBy, e.pendingBy = e.owner[:0], e.visible[:0], e.sendsTo[:0], 0, 0
+	e.owner, e.visible, e.discardedBy = e.owner[:0], e.visible[:0], 0
 	e.sync()
 	n, timed := k.n, k.shape.timed
 	for ch := range cur.busy.all() {
@@ -507,7 +502,17 @@ func (e *expander[L, M]) falselySuspects(p int) bool {
 // went over the bound.
 func (e *expander[L, M]) emit(out *Batch, a Action, fair int32) {
 	if e.reducing {
-		e.noteStep(a)
+		owner := a.P()
+		if a.Kind() == KindDeliver {
+			owner = a.Q()
+		}
+		if e.overflow {
+			e.discardedBy |= 1 << owner
+		} else {
+			e.owner = append(e.owner, uint8(owner))
+			e.visible = append(e.visible, e.nxt.alive != e.cur.alive ||
+				e.k.alg.Elected(&e.nxt.local[owner]) != e.k.alg.Elected(&e.cur.local[owner]))
+		}
 	}
 	if e.overflow {
 		out.Discarded++
