@@ -61,7 +61,7 @@ func reductionAgrees(t *testing.T, c diffConfig, maxStates int64) (compared, red
 		return false, false // a refused combination (say, everyone down)
 	}
 	name := fmt.Sprintf("%s %+v", c.algo, c.cfg)
-	opts := explore.Options{Invariants: []int{0, 1}, Continue: true, Workers: 1, MaxStates: maxStates}
+	opts := explore.Options{Targets: explore.Targets{Invariants: []int{0, 1}}, Continue: true, Workers: 1, MaxStates: maxStates}
 	full := &observed{System: inner}
 	fr, err := explore.Run(full.reset(), opts)
 	require.NoError(t, err, name)
