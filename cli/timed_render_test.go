@@ -58,8 +58,8 @@ func TestTimedCIOutputs(t *testing.T) {
 	require.NoError(t, err)
 	md := string(data)
 	assert.True(t, strings.HasPrefix(md, "## mcheck bully, N=4, ids 1,2,3,4, crash-any (up to 3 crashes), perfect detector, initial leader, timing sync, delay 1, timeout 2, timeout-coord 6, max-queue 8\n"), md)
-	for _, s := range []string{"    Note over p1,p4: 0: initial state, t=0\n", "    Note over p1,p4: 4: tick, t=1\n", "    p2->>p3: 5: ELECTION(2)@1\n",
-		"    Note over p1,p4: 6: tick, t=2\n", "    Note over p2: 2: detect, elected := ⊥, timer := 2\n", "    Note over p3,p2: in flight p3→p2: OK(3)@1\n"} {
+	for _, s := range []string{"    Note over p1,p4: 0: initial state, t=0\n", "    Note over p1,p4: 4: tick, t=1\n", "    p2->>p3: 5: ELECTION(2)@1(due)\n",
+		"    Note over p1,p4: 6: tick, t=2\n", "    Note over p2: 2: detect, elected := ⊥, timer := 2\n", "    Note over p3,p2: in flight p3→p2: OK(3)@1(due)\n"} {
 		assert.Contains(t, md, s)
 	}
 }
@@ -100,7 +100,7 @@ func TestTimedReplay(t *testing.T) {
 	data, err = os.ReadFile(md)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "    Note over p1,p3: 12: gst, t=4\n")
-	assert.Contains(t, string(data), "    p3->>p2: 9: COORDINATOR(3)@1\n")
+	assert.Contains(t, string(data), "    p3->>p2: 9: COORDINATOR(3)@1(late)\n")
 }
 
 // A simulation's actions line names tick and gst where the model of time
