@@ -36,7 +36,7 @@ type Kernel[L, M any] struct {
 	stepMask   uint64 // bits of the step properties
 	initName   string
 	restart    Restarter[L, M]
-	leader     Leaderer[L]
+	leader     func(leader, id int) L // the initial-leader state of ID id, or nil
 	format     LocalFormatter[L, M]
 	generic    bool
 	around     []Dir // RingLocal's directions, or nil
@@ -149,7 +149,11 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	k.fair = k.newFairness()
 	k.restart, _ = alg.(Restarter[L, M])
-	k.leader, _ = alg.(Leaderer[L])
+	if ls, ok := alg.(LeaderSelfer[L]); ok {
+		k.leader = ls.InitLeaderAs
+	} else if l, ok := alg.(Leaderer[L]); ok {
+		k.leader = func(leader, _ int) L { return l.InitLeader(leader) }
+	}
 	k.format, _ = alg.(LocalFormatter[L, M])
 	if cfg.InitialLeader && k.leader == nil {
 		return nil, fmt.Errorf("--initial-leader: this algorithm defines no initial-leader state")
@@ -377,17 +381,22 @@ func (k *Kernel[L, M]) armedTimer(l *L, p int) int {
 }
 
 // checkInitialTimers refuses, in a timed kernel, initial local states that
-// arm a timer: every timer starts off (section 6), so such a timer could
-// never run.
+// arm two timers at once (a process has one timer); a timer armed in one
+// runs from the initial state (section 6.4).
 func (k *Kernel[L, M]) checkInitialTimers() error {
 	if !k.shape.timed {
 		return nil
 	}
 	check := func(what string, l L) error {
+		armed := ""
 		for _, t := range k.timers {
-			if t.Armed(&l) {
-				return fmt.Errorf("the algorithm's %s arms its timer %s, but in a timed mode every timer starts off: start with no timer armed, and arm it in a step", what, t.Name)
+			if !t.Armed(&l) {
+				continue
 			}
+			if armed != "" {
+				return fmt.Errorf("the algorithm's %s arms two timers at once (%s and %s), but a process has one timer: arm at most one", what, armed, t.Name)
+			}
+			armed = t.Name
 		}
 		return nil
 	}
@@ -396,8 +405,11 @@ func (k *Kernel[L, M]) checkInitialTimers() error {
 	}
 	if k.cfg.InitialLeader {
 		for i := range k.layouts {
-			if err := check("initial-leader state (InitLeader)", k.leader.InitLeader(slices.Max(k.layouts[i].ids))); err != nil {
-				return err
+			maxID := slices.Max(k.layouts[i].ids)
+			for _, id := range k.layouts[i].ids {
+				if err := check(fmt.Sprintf("initial-leader state of ID %d (leader %d)", id, maxID), k.leader(maxID, id)); err != nil {
+					return err
+				}
 			}
 		}
 	}

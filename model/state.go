@@ -580,7 +580,8 @@ func (w *world[L, M]) copyFromOwn(src *world[L, M]) {
 // initial makes w the initial state of arrangement i (docs/semantics.md section
 // 1.9): every process live but the down ones, local states initial (or as if
 // the largest ID had just been elected, with Config.InitialLeader),
-// channels empty, counters 0.
+// channels empty, counters 0, and the timers armed in the local states
+// running.
 func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
 	lay := &k.layouts[i]
 	w.head = head{alive: (1<<k.n - 1) &^ lay.down, lay: i}
@@ -588,7 +589,14 @@ func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
 	for p := range w.local {
 		k.resetProc(w, p)
 		if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
-			w.local[p] = k.leader.InitLeader(maxID)
+			w.local[p] = k.leader(maxID, lay.ids[p])
+		}
+		// A timer armed in an initial local state runs from the start
+		// (section 6.4); a down process's is off.
+		if k.shape.timers && w.alive&(1<<p) != 0 {
+			if t := k.armedTimer(&w.local[p], p); t >= 0 {
+				w.timer[p] = k.timerStart[t]
+			}
 		}
 	}
 	for ch := range w.chans {
