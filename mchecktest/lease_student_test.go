@@ -165,3 +165,15 @@ func TestStudentLeaseWorkaroundUnchanged(t *testing.T) {
 		assert.Equal(t, tc.want, verdicts(r), "H=%d L=%d bound=%d", tc.h, tc.l, tc.bound)
 	}
 }
+
+// Counting the ELECTED messages alone (CountTypes), the heartbeats no
+// longer multiply the states (95 against 174); the verdicts stay.
+func TestStudentLeaseCountsElectedAlone(t *testing.T) {
+	cfg := studentConfig(2)
+	few := cfg.Properties[2].(model.Property[slLocal, slMsg])
+	few.CountTypes = []string{"ELECTED"}
+	cfg.Properties[2] = few
+	r, err := mchecktest.Run(studentLease{H: 2, L: 4}, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, "states=95 transitions=162 SingleLeader=holds Agreement=unchecked Termination=unchecked Takeover=reachable Recovered=violated FewElected=holds", verdicts(r))
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/mcheck/mcheck/internal/apart"
@@ -54,6 +55,9 @@ type Option func(*options)
 type options struct {
 	generic bool
 	sendCap int
+	// countAll: WithSendCounts, every type; countTypes: WithSendCountsOf's.
+	countAll   bool
+	countTypes []string
 }
 
 // WithGenericHashing makes the kernel ignore the algorithm's Codec and
@@ -65,7 +69,23 @@ func WithGenericHashing() Option { return func(o *options) { o.generic = true } 
 // limit (or its properties' largest Property.CountSends, if larger) even
 // when no property reads them: the states of a trace found by a check
 // whose properties counted are replayed with it (see SendCap).
-func WithSendCounts(limit int) Option { return func(o *options) { o.sendCap = max(o.sendCap, limit) } }
+func WithSendCounts(limit int) Option {
+	return func(o *options) { o.sendCap, o.countAll = max(o.sendCap, limit), true }
+}
+
+// WithSendCountsOf is WithSendCounts for the sends of the message types
+// named alone (model.SendsSnapshot.Only): those of a trace found by a check
+// whose properties counted some types only (Property.CountTypes). No
+// types is WithSendCounts.
+func WithSendCountsOf(limit int, types ...string) Option {
+	if len(types) == 0 {
+		return WithSendCounts(limit)
+	}
+	return func(o *options) {
+		o.sendCap = max(o.sendCap, limit)
+		o.countTypes = append(o.countTypes, types...)
+	}
+}
 
 // New builds the global system of alg under cfg, evaluating props on every
 // generated state (or step): predicate i of the system is props[i].
@@ -146,6 +166,9 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	if sendCap > 0 {
 		k.shape.types = len(k.types)
+		if k.shape.only, err = k.countedSlots(props, o); err != nil {
+			return nil, err
+		}
 	}
 	k.fair = k.newFairness()
 	k.restart, _ = alg.(Restarter[L, M])
@@ -211,9 +234,54 @@ func (k *Kernel[L, M]) SendCap() int { return k.shape.sendCap }
 // countSent adds n sends (or losses) in slot to w's counts, when the
 // kernel counts them.
 func (k *Kernel[L, M]) countSent(w *world[L, M], slot, n int) {
-	if c := k.shape.sendCap; c > 0 {
+	if c := k.shape.sendCap; c > 0 && (k.shape.only == 0 || k.shape.only&(1<<slot) != 0) {
 		w.sent.add(slot, n, c)
 	}
+}
+
+// countedSlots is shape.only: a bit per message type counted when every
+// property that counts the sends names its types (Property.CountTypes),
+// and no option asks for them all; 0 (every type and the lost) otherwise.
+func (k *Kernel[L, M]) countedSlots(props []Property[L, M], o options) (uint16, error) {
+	var only uint16
+	add := func(what string, types []string) error {
+		for _, name := range types {
+			t := slices.Index(k.types, name)
+			if t < 0 {
+				return fmt.Errorf("%s counts the sends of message type %q, but the algorithm's types are %s: name one of them", what, name, strings.Join(k.types, ", "))
+			}
+			only |= 1 << t
+		}
+		return nil
+	}
+	all := o.countAll
+	for i := range props {
+		if props[i].CountSends == 0 {
+			continue
+		}
+		all = all || len(props[i].CountTypes) == 0
+		if err := add("property "+props[i].Name, props[i].CountTypes); err != nil {
+			return 0, err
+		}
+	}
+	if err := add("WithSendCountsOf", o.countTypes); err != nil {
+		return 0, err
+	}
+	if all || only == 0 {
+		return 0, nil
+	}
+	return only, nil
+}
+
+// countedTypes are the message types whose sends the states count.
+func (k *Kernel[L, M]) countedTypes() []string {
+	var names []string
+	for t, name := range k.types {
+		if k.shape.only == 0 || k.shape.only&(1<<t) != 0 {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // Generic reports whether states are identified without a Codec (internCodec).

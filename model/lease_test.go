@@ -7,7 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/specs"
+	"github.com/mcheck/mcheck/trace"
 )
 
 // lease is a heartbeat algorithm on the timers of docs/semantics.md
@@ -186,4 +189,79 @@ func TestTimerRequestsInTestEnv(t *testing.T) {
 	assert.Equal(t, []model.TimerOp{model.TimerRestart, model.TimerKeep}, env.Timer)
 	lease{Stop: true}.Receive(env.Ctx(0), &l, 1, leaseMsg{Beat: true, J: 1})
 	assert.Equal(t, "stop", env.Timer[0].String())
+}
+
+// few is an invariant on the ELECTED messages sent, counted alone or
+// with every type.
+func few(types ...string) model.Property[leaseLocal, leaseMsg] {
+	return model.Property[leaseLocal, leaseMsg]{Name: "FewElected", Kind: model.Invariant, CountSends: 2, CountTypes: types,
+		Holds: func(v *model.View[leaseLocal, leaseMsg]) bool { return v.SentOf("ELECTED") <= 1 }}
+}
+
+func leaseRun(t *testing.T, alg lease, mc model.Config, props ...model.Property[leaseLocal, leaseMsg]) (*check.Report, error) {
+	t.Helper()
+	spec := specs.Spec{Name: "lease", Build: specs.Builder(alg, props...)}
+	var names []string
+	for _, p := range props {
+		names = append(names, p.Name)
+	}
+	return check.Run(check.Request{Spec: spec, Config: mc, Properties: append(names, "SingleLeader"), Continue: true, Workers: 1, MaxStates: 2_000_000})
+}
+
+func TestCountSendsOfOneType(t *testing.T) {
+	mc := model.Config{N: 3, Timing: model.Sync, InitialLeader: true, MaxCrashes: 1}
+	all, err := leaseRun(t, lease{H: 2, L: 4}, mc, few())
+	require.NoError(t, err)
+	one, err := leaseRun(t, lease{H: 2, L: 4}, mc, few("ELECTED"))
+	require.NoError(t, err)
+	require.True(t, all.Stats.Complete && one.Stats.Complete)
+	assert.Equal(t, []int64{81, 52}, []int64{all.Stats.States, one.Stats.States},
+		"counting the ELECTED messages alone leaves the heartbeats out of the state")
+	for i := range all.Verdicts {
+		assert.Equal(t, all.Verdicts[i].Status, one.Verdicts[i].Status, all.Verdicts[i].Name)
+	}
+	// Here who leads tells how many ELECTED were sent: no more states
+	// than counting nothing.
+	none, err := leaseRun(t, lease{H: 2, L: 4}, mc)
+	require.NoError(t, err)
+	assert.Equal(t, int64(52), none.Stats.States)
+
+	// A property that reads a type not counted is told so.
+	reads := few("ELECTED")
+	reads.Name = "ReadsBeats"
+	reads.Holds = func(v *model.View[leaseLocal, leaseMsg]) bool { return v.SentOf("HEARTBEAT") >= 0 }
+	_, err = leaseRun(t, lease{H: 2, L: 4}, mc, reads)
+	assert.ErrorContains(t, err, "a property reads the sends of HEARTBEAT, but the properties checked count the sends of ELECTED only (CountTypes): add what it reads to its CountTypes, or leave CountTypes empty to count every type")
+	_, err = leaseRun(t, lease{H: 2, L: 4}, mc, few("ELECTION"))
+	assert.ErrorContains(t, err, `property FewElected counts the sends of message type "ELECTION", but the algorithm's types are HEARTBEAT, ELECTED: name one of them`)
+	bare := few("ELECTED")
+	bare.CountSends = 0
+	_, err = leaseRun(t, lease{H: 2, L: 4}, mc, bare)
+	assert.ErrorContains(t, err, "property FewElected: CountTypes names the message types to count, but CountSends is 0: set CountSends to how far they are counted")
+}
+
+func TestCountSendsOfOneTypeReplays(t *testing.T) {
+	mc := model.Config{N: 3, Timing: model.Sync, InitialLeader: true, MaxCrashes: 1}
+	p := few("ELECTED")
+	p.Holds = func(v *model.View[leaseLocal, leaseMsg]) bool { return v.SentOf("ELECTED") == 0 }
+	rep, err := leaseRun(t, lease{H: 2, L: 4}, mc, p)
+	require.NoError(t, err)
+	var f *trace.File
+	for _, v := range rep.Verdicts {
+		if v.Name == "FewElected" {
+			f = v.File
+		}
+	}
+	require.NotNil(t, f, "%+v", rep.Verdicts)
+	last := f.Steps[len(f.Steps)-1].State.Sent
+	assert.Equal(t, &model.SendsSnapshot{Total: 2, ByType: []model.TypeCount{{Type: "ELECTED", Count: 2}}, Cap: 2, Only: true}, last,
+		"the states show the types counted, alone")
+	// A replay counts as the check did (the trace's options), not every type.
+	build := specs.Builder[leaseLocal, leaseMsg](lease{H: 2, L: 4}, p)
+	sys, err := build.System(mc, []string{"FewElected"}, f.KernelOptions()...)
+	require.NoError(t, err)
+	assert.NoError(t, trace.Verify(sys, f))
+	sys, err = build.System(mc, []string{"FewElected"}, model.WithSendCounts(2))
+	require.NoError(t, err)
+	assert.Error(t, trace.Verify(sys, f), "counting every type, the states differ")
 }

@@ -86,6 +86,9 @@ type shape struct {
 	partial bool // section 6's gst
 	sendCap int  // the sends counted, each up to sendCap; 0: not counted
 	types   int  // with sendCap: the message types counted (Kernel.types)
+	// only, with sendCap, has a bit per slot counted when not every one
+	// is (properties that count some message types only); 0: all.
+	only uint16
 }
 
 // ---- the head ----
@@ -145,7 +148,7 @@ func (h *head) snapshot(s *Snapshot, sh shape, types []string) {
 		s.GST = &gst
 	}
 	if sh.sendCap > 0 {
-		s.Sent = h.sent.snapshot(types, sh.sendCap)
+		s.Sent = h.sent.snapshot(types, sh.sendCap, sh.only)
 	}
 }
 
@@ -232,11 +235,20 @@ func (s *sendCounts) readSent(b []byte, types, limit int) ([]byte, error) {
 	return b, nil
 }
 
-// snapshot shows the counts of types, up to limit.
-func (s *sendCounts) snapshot(types []string, limit int) *SendsSnapshot {
-	ss := &SendsSnapshot{Total: s.total(len(types), limit), Lost: s.count(lostSlot), Cap: limit}
+// snapshot shows the counts of types, up to limit; with only (a bit per
+// slot counted, 0: all), the types counted alone, and Only set.
+func (s *sendCounts) snapshot(types []string, limit int, only uint16) *SendsSnapshot {
+	ss := &SendsSnapshot{Lost: s.count(lostSlot), Cap: limit}
 	for slot, name := range types {
+		if only != 0 && only&(1<<slot) == 0 {
+			continue
+		}
 		ss.ByType = append(ss.ByType, TypeCount{Type: name, Count: s.count(slot)})
+		ss.Total += s.count(slot)
+	}
+	ss.Total = min(ss.Total, limit)
+	if only != 0 {
+		ss.Only = true
 	}
 	return ss
 }
