@@ -1,6 +1,9 @@
 package model
 
-import "math/bits"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Ctx is a handler's window on the system: who it is, the ring around it,
 // and sending. It is valid only during the handler call.
@@ -119,6 +122,9 @@ const (
 )
 
 func (o TimerOp) String() string {
+	if o > TimerStop {
+		return "TimerOp(" + strconv.Itoa(int(o)) + ")"
+	}
 	return [...]string{"keep", "restart", "stop"}[o]
 }
 
