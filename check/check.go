@@ -413,7 +413,7 @@ func algorithmFault(algo string, rep **Report, err *error) {
 		fault = wp.Value
 	}
 	switch f := fault.(type) {
-	case *model.TimerConflictError, *model.UnknownMsgTypeError:
+	case *model.TimerConflictError, *model.UnknownMsgTypeError, *model.UncountedError:
 		*rep, *err = nil, fmt.Errorf("%s: %w", algo, f.(error))
 		return
 	}

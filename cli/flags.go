@@ -79,7 +79,10 @@ func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
 		}
 		// Counting makes the states more: say which properties do it.
 		sends := ""
-		if p.CountSends > 0 {
+		switch {
+		case p.CountSends > 0 && len(p.CountTypes) > 0:
+			sends = fmt.Sprintf(" (counts the sends of %s, up to %d)", strings.Join(p.CountTypes, ", "), p.CountSends)
+		case p.CountSends > 0:
 			sends = fmt.Sprintf(" (counts the sends, up to %d)", p.CountSends)
 		}
 		fmt.Fprintf(w, "  %s %-*s  %-17s  %s%s%s\n", mark, width, p.Name, p.Kind, p.Doc, groups, sends)

@@ -135,7 +135,7 @@ type Config struct {
 	// crashed from the start.
 	Initiators, Down []int
 	// InitialLeader starts as if the largest ID had just been elected (the
-	// algorithm must implement model.Leaderer).
+	// algorithm must implement model.Leaderer or model.LeaderSelfer).
 	InitialLeader bool
 	// MaxQueue bounds every channel (default 2N).
 	MaxQueue int
@@ -232,9 +232,10 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	case maxTime < 0:
 		maxTime = 0
 	}
-	if _, ok := any(alg).(model.Leaderer[L]); cfg.InitialLeader && !ok {
+	_, ok := any(alg).(model.Leaderer[L])
+	if _, self := any(alg).(model.LeaderSelfer[L]); cfg.InitialLeader && !ok && !self {
 		var l L
-		return check.Request{}, 0, fmt.Errorf("Config.InitialLeader needs the method InitLeader(leader int) %T on %T (model.Leaderer): the local state of a process right after leader was elected", l, alg)
+		return check.Request{}, 0, fmt.Errorf("Config.InitialLeader needs the method InitLeader(leader int) %T on %T (model.Leaderer), or InitLeaderAs(leader, id int) %T (model.LeaderSelfer): the local state of a process right after leader was elected", l, alg, l)
 	}
 	maxMemory := cfg.MaxMemory
 	switch {

@@ -29,6 +29,12 @@ type (
 	// Leaderer gives the local state "as if an election of leader had just
 	// ended" (--initial-leader).
 	Leaderer[L any] interface{ InitLeader(leader int) L }
+	// LeaderSelfer gives each process its own local state "as if an
+	// election of leader had just ended": that of the process with ID id,
+	// so that the leader's may differ from the others' (it arms its
+	// heartbeat, they their lease). With --initial-leader it is used
+	// instead of Leaderer, which it does not need.
+	LeaderSelfer[L any] interface{ InitLeaderAs(leader, id int) L }
 	// Restarter runs a step when a crashed process restarts.
 	Restarter[L, M any] interface{ OnRestart(c *Ctx[M], l *L) }
 	// Timed algorithms have timeouts (Bully).
@@ -84,12 +90,15 @@ type (
 // step of the process changes which of the algorithm's timers is Armed,
 // the kernel sets the process's timer to that timer's Duration, or off
 // when none is Armed any more; a step that leaves the same timer Armed
-// leaves the countdown alone. The step Name is then enabled when the
-// process is live, Armed holds and the countdown is at 0 (Justified is not
-// used, and there are no early timeouts), and it is weakly fair. A timeout
-// whose step leaves its own timer Armed starts it again (a periodic
-// timer). Two timers Armed at once in one process is the algorithm's
-// error: a process has one timer.
+// leaves the countdown alone, unless its handler asks otherwise
+// (Ctx.RestartTimer starts it again, Ctx.StopTimer stops it). The step
+// Name is then enabled when the process is live, Armed holds and the
+// countdown is at 0 (Justified is not used, and there are no early
+// timeouts), and it is weakly fair. A timeout whose step leaves its own
+// timer Armed starts it again (a periodic timer). A timer Armed in an
+// initial local state (Init, InitLeader, InitLeaderAs) runs from the
+// initial state, and from a restart. Two timers Armed at once in one
+// process is the algorithm's error: a process has one timer.
 //
 // For Bully (Armed: status electing for timeout-ok with Duration T,
 // waiting for timeout-coord with T2) this is the contract's rule: a step

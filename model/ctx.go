@@ -1,6 +1,9 @@
 package model
 
-import "math/bits"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Ctx is a handler's window on the system: who it is, the ring around it,
 // and sending. It is valid only during the handler call.
@@ -25,6 +28,7 @@ type env[M any] interface {
 	next(p int, d Dir) int
 	suspects(p int) bool
 	send(from, to int, m M)
+	setTimer(p int, op TimerOp)
 	pending(to int, pred func(from int, m M) bool) bool
 }
 
@@ -106,6 +110,39 @@ func (c *Ctx[M]) Send(to int, m M) { c.env.send(c.self, to, m) }
 
 // SendNext sends m to Next(d).
 func (c *Ctx[M]) SendNext(d Dir, m M) { c.env.send(c.self, c.Next(d), m) }
+
+// TimerOp is what a handler asks of its process's timer (Ctx.RestartTimer,
+// Ctx.StopTimer); TimerKeep, the zero value, asks nothing.
+type TimerOp uint8
+
+const (
+	TimerKeep TimerOp = iota
+	TimerRestart
+	TimerStop
+)
+
+func (o TimerOp) String() string {
+	if o > TimerStop {
+		return "TimerOp(" + strconv.Itoa(int(o)) + ")"
+	}
+	return [...]string{"keep", "restart", "stop"}[o]
+}
+
+// RestartTimer starts the process's timer again once this step is over: it
+// counts down from the Duration of the timer armed in the local state the
+// step leaves (a heartbeat renews a lease), even when the same timer stays
+// armed, and when it was stopped. With no timer armed after the step it
+// does nothing. In the asynchronous model, which has no clock, it does
+// nothing either (docs/semantics.md section 6.4).
+func (c *Ctx[M]) RestartTimer() { c.env.setTimer(c.self, TimerRestart) }
+
+// StopTimer stops the process's timer once this step is over: it is off,
+// and the armed timer cannot fire, until a step restarts it (RestartTimer,
+// a change of which timer is armed). Making Armed false stops it as well,
+// in every mode; StopTimer stops the clock only, and does nothing in the
+// asynchronous model. Of RestartTimer and StopTimer in one step, the last
+// called counts.
+func (c *Ctx[M]) StopTimer() { c.env.setTimer(c.self, TimerStop) }
 
 // GuardCtx is the Ctx of a timer's Justified guard, which may also look at
 // the messages on their way to the process (a handler may not: it sees

@@ -37,7 +37,8 @@ type expander[L, M any] struct {
 	// and per channel the last step whose fingerprint counted it.
 	h         hashes
 	stepProc  int
-	allTimers bool // the current step (a tick) may change every timer
+	allTimers bool    // the current step (a tick) may change every timer
+	timerOp   TimerOp // what the current step's handler asked of its timer
 	chanStamp []uint32
 	stamp     uint32
 	scratch   []byte
@@ -54,10 +55,11 @@ type expander[L, M any] struct {
 }
 
 // env, for Ctx.
-func (e *expander[L, M]) n() int           { return e.k.n }
-func (e *expander[L, M]) idOf(p int) int   { return e.lay().ids[p] }
-func (e *expander[L, M]) byID() []int      { return e.lay().byID }
-func (e *expander[L, M]) posOf(id int) int { return e.lay().posOf(id) }
+func (e *expander[L, M]) setTimer(_ int, op TimerOp) { e.timerOp = op }
+func (e *expander[L, M]) n() int                     { return e.k.n }
+func (e *expander[L, M]) idOf(p int) int             { return e.lay().ids[p] }
+func (e *expander[L, M]) byID() []int                { return e.lay().byID }
+func (e *expander[L, M]) posOf(id int) int           { return e.lay().posOf(id) }
 
 // lay is the arrangement of IDs of the world that Ctx reads.
 func (e *expander[L, M]) lay() *layout          { return &e.k.layouts[e.w.lay] }
@@ -162,6 +164,7 @@ func (e *expander[L, M]) begin() {
 	e.overflow = false
 	e.sent = Sends{}
 	e.stepProc = -1
+	e.timerOp = TimerKeep
 }
 
 // sync makes nxt a full copy of cur, once per expanded state.
@@ -321,7 +324,7 @@ func (e *expander[L, M]) deliver(from, to int) {
 		e.handled(to)
 	}
 	if e.k.shape.timers {
-		e.rearm(to, -1)
+		e.rearm(to, -1, false)
 	}
 }
 
@@ -334,7 +337,7 @@ func (e *expander[L, M]) initiate(p int) {
 		e.handled(p)
 	}
 	if e.k.shape.timers {
-		e.rearm(p, -1)
+		e.rearm(p, -1, false)
 	}
 }
 
@@ -347,7 +350,7 @@ func (e *expander[L, M]) fire(p, t int) {
 		e.handled(p)
 	}
 	if e.k.shape.timers {
-		e.rearm(p, t)
+		e.rearm(p, t, false)
 	}
 }
 
@@ -363,7 +366,7 @@ func (e *expander[L, M]) restart(p int) {
 		e.settle(nxt, p)
 	}
 	if k.shape.timers {
-		e.rearm(p, -1) // from the crashed process's record: Init(), timer off
+		e.rearm(p, -1, true) // a restarted process's timer starts afresh, as in the initial state
 	}
 }
 
@@ -392,17 +395,17 @@ const expired = 1
 
 // rearm keeps process p's timer after a step of p in a kernel with timers
 // (shape.timers; the callers ask, a call per step cost the untimed path):
-// set to the duration of the algorithm's timer that the step
-// armed, off when none is armed, unchanged when the same timer stays
-// armed, unless the step was that timer's own timeout (fired), which
-// starts it again.
-func (e *expander[L, M]) rearm(p, fired int) {
+// off when no timer is armed after the step or the handler stopped it;
+// set to the duration of the armed timer when the step changed which timer
+// is armed, was that timer's own timeout (fired), restarted the process
+// (fresh) or asked for it (Ctx.RestartTimer); otherwise unchanged.
+func (e *expander[L, M]) rearm(p, fired int, fresh bool) {
 	k := e.k
 	after := k.armedTimer(&e.nxt.local[p], p)
 	switch {
-	case after < 0:
+	case after < 0 || e.timerOp == TimerStop:
 		e.nxt.timer[p] = timerOff
-	case after == fired || after != k.armedTimer(&e.cur.local[p], p):
+	case e.timerOp == TimerRestart || after == fired || fresh || after != k.armedTimer(&e.cur.local[p], p):
 		e.nxt.timer[p] = k.timerStart[after]
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/mcheck/mcheck/internal/apart"
@@ -36,7 +37,7 @@ type Kernel[L, M any] struct {
 	stepMask   uint64 // bits of the step properties
 	initName   string
 	restart    Restarter[L, M]
-	leader     Leaderer[L]
+	leader     func(leader, id int) L // the initial-leader state of ID id, or nil
 	format     LocalFormatter[L, M]
 	generic    bool
 	around     []Dir // RingLocal's directions, or nil
@@ -54,6 +55,9 @@ type Option func(*options)
 type options struct {
 	generic bool
 	sendCap int
+	// countAll: WithSendCounts, every type; countTypes: WithSendCountsOf's.
+	countAll   bool
+	countTypes []string
 }
 
 // WithGenericHashing makes the kernel ignore the algorithm's Codec and
@@ -65,7 +69,23 @@ func WithGenericHashing() Option { return func(o *options) { o.generic = true } 
 // limit (or its properties' largest Property.CountSends, if larger) even
 // when no property reads them: the states of a trace found by a check
 // whose properties counted are replayed with it (see SendCap).
-func WithSendCounts(limit int) Option { return func(o *options) { o.sendCap = max(o.sendCap, limit) } }
+func WithSendCounts(limit int) Option {
+	return func(o *options) { o.sendCap, o.countAll = max(o.sendCap, limit), true }
+}
+
+// WithSendCountsOf is WithSendCounts for the sends of the message types
+// named alone (model.SendsSnapshot.Only): those of a trace found by a check
+// whose properties counted some types only (Property.CountTypes). No
+// types is WithSendCounts.
+func WithSendCountsOf(limit int, types ...string) Option {
+	if len(types) == 0 {
+		return WithSendCounts(limit)
+	}
+	return func(o *options) {
+		o.sendCap = max(o.sendCap, limit)
+		o.countTypes = append(o.countTypes, types...)
+	}
+}
 
 // New builds the global system of alg under cfg, evaluating props on every
 // generated state (or step): predicate i of the system is props[i].
@@ -146,10 +166,17 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	if sendCap > 0 {
 		k.shape.types = len(k.types)
+		if k.shape.only, err = k.countedSlots(props, o); err != nil {
+			return nil, err
+		}
 	}
 	k.fair = k.newFairness()
 	k.restart, _ = alg.(Restarter[L, M])
-	k.leader, _ = alg.(Leaderer[L])
+	if ls, ok := alg.(LeaderSelfer[L]); ok {
+		k.leader = ls.InitLeaderAs
+	} else if l, ok := alg.(Leaderer[L]); ok {
+		k.leader = func(leader, _ int) L { return l.InitLeader(leader) }
+	}
 	k.format, _ = alg.(LocalFormatter[L, M])
 	if cfg.InitialLeader && k.leader == nil {
 		return nil, fmt.Errorf("--initial-leader: this algorithm defines no initial-leader state")
@@ -207,9 +234,54 @@ func (k *Kernel[L, M]) SendCap() int { return k.shape.sendCap }
 // countSent adds n sends (or losses) in slot to w's counts, when the
 // kernel counts them.
 func (k *Kernel[L, M]) countSent(w *world[L, M], slot, n int) {
-	if c := k.shape.sendCap; c > 0 {
+	if c := k.shape.sendCap; c > 0 && (k.shape.only == 0 || k.shape.only&(1<<slot) != 0) {
 		w.sent.add(slot, n, c)
 	}
+}
+
+// countedSlots is shape.only: a bit per message type counted when every
+// property that counts the sends names its types (Property.CountTypes),
+// and no option asks for them all; 0 (every type and the lost) otherwise.
+func (k *Kernel[L, M]) countedSlots(props []Property[L, M], o options) (uint16, error) {
+	var only uint16
+	add := func(what string, types []string) error {
+		for _, name := range types {
+			t := slices.Index(k.types, name)
+			if t < 0 {
+				return fmt.Errorf("%s counts the sends of message type %q, but the algorithm's types are %s: name one of them", what, name, strings.Join(k.types, ", "))
+			}
+			only |= 1 << t
+		}
+		return nil
+	}
+	all := o.countAll
+	for i := range props {
+		if props[i].CountSends == 0 {
+			continue
+		}
+		all = all || len(props[i].CountTypes) == 0
+		if err := add("property "+props[i].Name, props[i].CountTypes); err != nil {
+			return 0, err
+		}
+	}
+	if err := add("WithSendCountsOf", o.countTypes); err != nil {
+		return 0, err
+	}
+	if all || only == 0 {
+		return 0, nil
+	}
+	return only, nil
+}
+
+// countedTypes are the message types whose sends the states count.
+func (k *Kernel[L, M]) countedTypes() []string {
+	var names []string
+	for t, name := range k.types {
+		if k.shape.only == 0 || k.shape.only&(1<<t) != 0 {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // Generic reports whether states are identified without a Codec (internCodec).
@@ -377,17 +449,22 @@ func (k *Kernel[L, M]) armedTimer(l *L, p int) int {
 }
 
 // checkInitialTimers refuses, in a timed kernel, initial local states that
-// arm a timer: every timer starts off (section 6), so such a timer could
-// never run.
+// arm two timers at once (a process has one timer); a timer armed in one
+// runs from the initial state (section 6.4).
 func (k *Kernel[L, M]) checkInitialTimers() error {
 	if !k.shape.timed {
 		return nil
 	}
 	check := func(what string, l L) error {
+		armed := ""
 		for _, t := range k.timers {
-			if t.Armed(&l) {
-				return fmt.Errorf("the algorithm's %s arms its timer %s, but in a timed mode every timer starts off: start with no timer armed, and arm it in a step", what, t.Name)
+			if !t.Armed(&l) {
+				continue
 			}
+			if armed != "" {
+				return fmt.Errorf("the algorithm's %s arms two timers at once (%s and %s), but a process has one timer: arm at most one", what, armed, t.Name)
+			}
+			armed = t.Name
 		}
 		return nil
 	}
@@ -396,8 +473,11 @@ func (k *Kernel[L, M]) checkInitialTimers() error {
 	}
 	if k.cfg.InitialLeader {
 		for i := range k.layouts {
-			if err := check("initial-leader state (InitLeader)", k.leader.InitLeader(slices.Max(k.layouts[i].ids))); err != nil {
-				return err
+			maxID := slices.Max(k.layouts[i].ids)
+			for _, id := range k.layouts[i].ids {
+				if err := check(fmt.Sprintf("initial-leader state of ID %d (leader %d)", id, maxID), k.leader(maxID, id)); err != nil {
+					return err
+				}
 			}
 		}
 	}

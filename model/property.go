@@ -102,6 +102,12 @@ type Property[L, M any] struct {
 	// what was sent become distinct, and there are more of them. At most
 	// 65535.
 	CountSends int
+	// CountTypes, with CountSends, names the message types (of the
+	// algorithm's MsgTypes) whose sends the predicate reads (SentOf):
+	// only those are counted then, so that other messages (heartbeats)
+	// do not make states distinct. Empty: every type, and the lost. A
+	// check counts what its properties count together.
+	CountTypes []string
 	// premise is, in a list from Predicates, the index of a LeadsTo's
 	// From; ofLeadsTo marks a Premise that Predicates made.
 	premise   int
@@ -118,6 +124,7 @@ type PropertyInfo struct {
 	Optional    bool
 	ElectedOnly bool
 	CountSends  int
+	CountTypes  []string
 	Goal        string
 	FromName    string
 	Quiet       bool
@@ -129,7 +136,7 @@ type PropertyInfo struct {
 
 // Info describes p.
 func (p Property[L, M]) Info() PropertyInfo {
-	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, CountSends: p.CountSends, Goal: p.Goal,
+	return PropertyInfo{Name: p.Name, Kind: p.Kind, Doc: p.Doc, Groups: p.Groups, Optional: p.Optional, ElectedOnly: p.ElectedOnly, CountSends: p.CountSends, CountTypes: p.CountTypes, Goal: p.Goal,
 		FromName: p.FromName, Quiet: p.Quiet, Premise: p.premise}
 }
 
@@ -143,7 +150,7 @@ func Predicates[L, M any](props []Property[L, M]) []Property[L, M] {
 			out[i].premise = len(out)
 			out = append(out, Property[L, M]{
 				Name: p.Name + ":premise", Kind: Premise, Doc: "the premise (From) of " + p.Name,
-				Holds: p.From, ElectedOnly: p.ElectedOnly, CountSends: p.CountSends, Optional: true, ofLeadsTo: true,
+				Holds: p.From, ElectedOnly: p.ElectedOnly, CountSends: p.CountSends, CountTypes: p.CountTypes, Optional: true, ofLeadsTo: true,
 			})
 		}
 	}
@@ -178,6 +185,8 @@ func (p *Property[L, M]) validate() error {
 		return fmt.Errorf("property %s: CountSends %d is negative: 0 reads no sends, B+1 counts them far enough for a bound of B", p.Name, p.CountSends)
 	case p.CountSends > maxSendCap:
 		return fmt.Errorf("property %s: CountSends %d does not fit the state encoding: count up to %d at most", p.Name, p.CountSends, maxSendCap)
+	case len(p.CountTypes) > 0 && p.CountSends == 0:
+		return fmt.Errorf("property %s: CountTypes names the message types to count, but CountSends is 0: set CountSends to how far they are counted", p.Name)
 	case p.CountSends > 0 && p.ElectedOnly:
 		return fmt.Errorf("property %s: ElectedOnly promises that it reads only liveness, IDs and elected values, and CountSends that it reads the sends: drop ElectedOnly", p.Name)
 	case p.Kind > Premise:
@@ -295,13 +304,22 @@ func (v *View[L, M]) Restarts() int { return v.w.restarts }
 // to a crashed process, or emptied out of its channels by its crash). Each
 // stops at the kernel's cap, the largest Property.CountSends of the
 // properties checked: a property that reads them declares CountSends.
-func (v *View[L, M]) Sent() int { return v.w.sent.total(len(v.k.types), v.k.counting()) }
+func (v *View[L, M]) Sent() int {
+	c := v.k.counting()
+	if v.k.shape.only != 0 {
+		panic(&UncountedError{What: "every send (View.Sent)", Counted: v.k.countedTypes()})
+	}
+	return v.w.sent.total(len(v.k.types), c)
+}
 
 func (v *View[L, M]) SentOf(msgType string) int {
 	v.k.counting()
 	t := slices.Index(v.k.types, msgType)
 	if t < 0 {
 		panic(&UnknownMsgTypeError{Type: msgType, Types: v.k.types})
+	}
+	if o := v.k.shape.only; o != 0 && o&(1<<t) == 0 {
+		panic(&UncountedError{What: "the sends of " + msgType, Counted: v.k.countedTypes()})
 	}
 	return v.w.sent.count(t)
 }
@@ -318,8 +336,24 @@ func (e *UnknownMsgTypeError) Error() string {
 	return fmt.Sprintf("a property reads the sends of message type %q, but the algorithm's types are %s: name one of them in SentOf", e.Type, strings.Join(e.Types, ", "))
 }
 
+// UncountedError is a property that reads sends that the check does not
+// count, because its properties count some message types only
+// (Property.CountTypes); raised as a panic, as UnknownMsgTypeError.
+type UncountedError struct {
+	What    string   // "the sends of HEARTBEAT", "the lost sends"
+	Counted []string // the types counted
+}
+
+func (e *UncountedError) Error() string {
+	return fmt.Sprintf("a property reads %s, but the properties checked count the sends of %s only (CountTypes): add what it reads to its CountTypes, or leave CountTypes empty to count every type",
+		e.What, strings.Join(e.Counted, ", "))
+}
+
 func (v *View[L, M]) Lost() int {
 	v.k.counting()
+	if v.k.shape.only != 0 {
+		panic(&UncountedError{What: "the lost sends (View.Lost)", Counted: v.k.countedTypes()})
+	}
 	return v.w.sent.count(lostSlot)
 }
 

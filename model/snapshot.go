@@ -32,6 +32,9 @@ type SendsSnapshot struct {
 	ByType []TypeCount `json:"by_type"`
 	Lost   int         `json:"lost"`
 	Cap    int         `json:"cap"`
+	// Only: the check counted only the message types of ByType
+	// (Property.CountTypes), and not the lost; Total is theirs.
+	Only bool `json:"only,omitempty"`
 }
 
 // TypeCount is the count of one message type.

@@ -86,6 +86,9 @@ type shape struct {
 	partial bool // section 6's gst
 	sendCap int  // the sends counted, each up to sendCap; 0: not counted
 	types   int  // with sendCap: the message types counted (Kernel.types)
+	// only, with sendCap, has a bit per slot counted when not every one
+	// is (properties that count some message types only); 0: all.
+	only uint16
 }
 
 // ---- the head ----
@@ -145,7 +148,7 @@ func (h *head) snapshot(s *Snapshot, sh shape, types []string) {
 		s.GST = &gst
 	}
 	if sh.sendCap > 0 {
-		s.Sent = h.sent.snapshot(types, sh.sendCap)
+		s.Sent = h.sent.snapshot(types, sh.sendCap, sh.only)
 	}
 }
 
@@ -232,11 +235,20 @@ func (s *sendCounts) readSent(b []byte, types, limit int) ([]byte, error) {
 	return b, nil
 }
 
-// snapshot shows the counts of types, up to limit.
-func (s *sendCounts) snapshot(types []string, limit int) *SendsSnapshot {
-	ss := &SendsSnapshot{Total: s.total(len(types), limit), Lost: s.count(lostSlot), Cap: limit}
+// snapshot shows the counts of types, up to limit; with only (a bit per
+// slot counted, 0: all), the types counted alone, and Only set.
+func (s *sendCounts) snapshot(types []string, limit int, only uint16) *SendsSnapshot {
+	ss := &SendsSnapshot{Lost: s.count(lostSlot), Cap: limit}
 	for slot, name := range types {
+		if only != 0 && only&(1<<slot) == 0 {
+			continue
+		}
 		ss.ByType = append(ss.ByType, TypeCount{Type: name, Count: s.count(slot)})
+		ss.Total += s.count(slot)
+	}
+	ss.Total = min(ss.Total, limit)
+	if only != 0 {
+		ss.Only = true
 	}
 	return ss
 }
@@ -580,7 +592,8 @@ func (w *world[L, M]) copyFromOwn(src *world[L, M]) {
 // initial makes w the initial state of arrangement i (docs/semantics.md section
 // 1.9): every process live but the down ones, local states initial (or as if
 // the largest ID had just been elected, with Config.InitialLeader),
-// channels empty, counters 0.
+// channels empty, counters 0, and the timers armed in the local states
+// running.
 func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
 	lay := &k.layouts[i]
 	w.head = head{alive: (1<<k.n - 1) &^ lay.down, lay: i}
@@ -588,7 +601,14 @@ func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
 	for p := range w.local {
 		k.resetProc(w, p)
 		if k.cfg.InitialLeader && w.alive&(1<<p) != 0 {
-			w.local[p] = k.leader.InitLeader(maxID)
+			w.local[p] = k.leader(maxID, lay.ids[p])
+		}
+		// A timer armed in an initial local state runs from the start
+		// (section 6.4); a down process's is off.
+		if k.shape.timers && w.alive&(1<<p) != 0 {
+			if t := k.armedTimer(&w.local[p], p); t >= 0 {
+				w.timer[p] = k.timerStart[t]
+			}
 		}
 	}
 	for ch := range w.chans {

@@ -33,11 +33,13 @@ const (
 type stepKey struct{ a, b uint64 }
 
 // stepEffect is a remembered effect: the local state's number and the
-// sends, each with its receiver, type and element.
+// sends, each with its receiver, type and element, and what the handler
+// asked of its timer.
 type stepEffect struct {
 	key   stepKey
 	lid   uint32
 	n     uint8
+	timer TimerOp // what the handler asked of its timer
 	sends [maxMemoSends]memoSend
 }
 
@@ -95,6 +97,7 @@ func (e *expander[L, M]) recall(kind, arg, p int, msg uint64) bool {
 	}
 	w.lid[p] = slot.lid
 	w.local[p] = e.localAt(slot.lid).val
+	e.timerOp = slot.timer
 	for i := range slot.n {
 		s := &slot.sends[i]
 		if e.reducing {
@@ -138,6 +141,7 @@ func (e *expander[L, M]) remember(p int) {
 	r.on = false
 	if r.ok {
 		r.eff.lid = e.nxt.lid[p]
+		r.eff.timer = e.timerOp
 		*r.slot = r.eff
 	}
 }

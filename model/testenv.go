@@ -15,6 +15,9 @@ type TestEnv[M any] struct {
 	Queued  [][]Sent[M] // per receiving position, for Pending
 	Sent    []Sent[M]   // sends to live processes, in order
 	Lost    []Sent[M]   // sends to crashed processes
+	// Timer is, per position, what a handler last asked of its timer
+	// (Ctx.RestartTimer, Ctx.StopTimer); nil until one asks.
+	Timer []TimerOp
 }
 
 // Sent is a message from one position to another.
@@ -40,8 +43,15 @@ func (e *TestEnv[M]) GuardCtx(self int) *GuardCtx[M] {
 	return &GuardCtx[M]{Ctx[M]{self: self, env: e}}
 }
 
-// Reset forgets what was sent.
-func (e *TestEnv[M]) Reset() { e.Sent, e.Lost = nil, nil }
+// Reset forgets what was sent and asked of the timers.
+func (e *TestEnv[M]) Reset() { e.Sent, e.Lost, e.Timer = nil, nil, nil }
+
+func (e *TestEnv[M]) setTimer(p int, op TimerOp) {
+	if e.Timer == nil {
+		e.Timer = make([]TimerOp, len(e.IDs))
+	}
+	e.Timer[p] = op
+}
 
 func (e *TestEnv[M]) n() int           { return len(e.IDs) }
 func (e *TestEnv[M]) idOf(p int) int   { return e.IDs[p] }

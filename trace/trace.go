@@ -180,12 +180,21 @@ func (f *File) SendCap() int {
 }
 
 // KernelOptions are the kernel's options that f's states need beyond its
-// configuration: the sends counted as f counts them.
+// configuration: the sends counted as f counts them (of the types it
+// counts, when it counts some only).
 func (f *File) KernelOptions() []model.Option {
-	if c := f.SendCap(); c > 0 {
-		return []model.Option{model.WithSendCounts(c)}
+	c := f.SendCap()
+	if c == 0 {
+		return nil
 	}
-	return nil
+	if s := f.Steps[0].State.Sent; s.Only {
+		var types []string
+		for _, t := range s.ByType {
+			types = append(types, t.Type)
+		}
+		return []model.Option{model.WithSendCountsOf(c, types...)}
+	}
+	return []model.Option{model.WithSendCounts(c)}
 }
 
 // ClaimsProperty reports whether f claims something of its property: a
