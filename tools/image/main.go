@@ -39,6 +39,15 @@ func main() {
 
 const usage = "usage: image build [-o FILE.tar] | image unpack FILE.tar DIR | image tag | image check-manifest FILE.yaml IMAGE.tar"
 
+// buildHere builds the binaries of the repository this runs in, into tmp.
+func buildHere(tmp string) (binaries, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return binaries{}, err
+	}
+	return buildBinaries(root, tmp)
+}
+
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("no command: %s", usage)
@@ -52,16 +61,12 @@ func run(args []string, stdout io.Writer) error {
 		case len(args) != 1:
 			return fmt.Errorf("build takes -o FILE.tar only: %s", usage)
 		}
-		root, err := repoRoot()
-		if err != nil {
-			return err
-		}
 		tmp, err := os.MkdirTemp("", "mcheck-image-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		bins, err := buildBinaries(root, tmp)
+		bins, err := buildHere(tmp)
 		if err != nil {
 			return err
 		}
@@ -102,16 +107,12 @@ func run(args []string, stdout io.Writer) error {
 		if len(args) != 1 {
 			return fmt.Errorf("tag takes no arguments: %s", usage)
 		}
-		root, err := repoRoot()
-		if err != nil {
-			return err
-		}
 		tmp, err := os.MkdirTemp("", "mcheck-image-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		bins, err := buildBinaries(root, tmp)
+		bins, err := buildHere(tmp)
 		if err != nil {
 			return err
 		}
