@@ -79,7 +79,8 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, _ int, m Msg) {
 }
 
 // Timers: an electing process that hears nothing wins. The timeout is
-// justified when every higher process has crashed.
+// justified when every higher process has crashed; in the timed modes it
+// runs for --timeout ticks, Bully's T.
 func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	return []model.Timer[Local, Msg]{{
 		Name:  "timeout",
@@ -92,6 +93,7 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 			}
 			return true
 		},
-		Fire: win,
+		Fire:     win,
+		Duration: func(t model.Times) int { return t.Timeout },
 	}}
 }

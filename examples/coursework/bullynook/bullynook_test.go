@@ -66,3 +66,17 @@ func TestWithoutOKFailsUnderTheUnreliableDetector(t *testing.T) {
 	assert.Equal(t, check.Violated, mchecktest.Status(real, "SingleLeader"))
 	assert.Equal(t, int64(407379), real.Stats.States)
 }
+
+// With time, OK does its job: the real Bully is safe at T = 2D + 1, and the
+// variant without OK is not, because the higher process that would have
+// answered is slower than the lower one's timer. (Without a Duration the
+// variant could not run timed at all.)
+func TestWithoutOKFailsWithTime(t *testing.T) {
+	cfg := mchecktest.Config{N: 3, CrashAny: true, InitialLeader: true, Timing: model.Sync, Delay: 1, Timeout: 3, Check: "safety"}
+	rep, err := mchecktest.Run(bullynook.Algorithm{}, cfg)
+	require.NoError(t, err)
+	v := mchecktest.Verdict(rep, "SingleLeader")
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "after 9 steps p1 and p2 each consider themselves leader", v.Summary)
+	mchecktest.Check(t, bully.Algorithm{}, cfg)
+}
