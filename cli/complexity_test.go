@@ -92,7 +92,7 @@ func TestAnonymousAndIncompleteDetectorCommands(t *testing.T) {
 	assert.Equal(t, cli.ExitViolation, code)
 	assert.Contains(t, out, "SingleLeader  holds\n")
 	assert.Contains(t, out, "Agreement     holds\n")
-	assert.Contains(t, out, "Termination   VIOLATED  stuck without a leader")
+	assert.Contains(t, out, "Termination   VIOLATED  stuck with the wrong leader: no fair step is enabled, and p1 elected=3, p2 elected=3 (Stable needs elected=2)\n")
 	assert.Contains(t, out, "   1  crash p3\n")
 }
 
