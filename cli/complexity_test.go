@@ -19,7 +19,7 @@ func TestComplexityText(t *testing.T) {
 	for _, want := range []string{
 		"  messages      min 10  max 20\n",
 		"  ELECTION      min 5  max 15\n",
-		"  synchronous  latency 10 rounds, 20 messages (ELECTION 15, ELECTED 5), 0 lost\n",
+		"  synchronous  latency 10 rounds after round 0, 20 messages (ELECTION 15, ELECTED 5), 0 lost\n",
 		"running total 5\n", "running total 9\n", "running total 12\n", "running total 14\n", "running total 15\n",
 		"messages.sync witness run, 25 steps:",
 	} {
