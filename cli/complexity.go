@@ -102,14 +102,18 @@ func maxText(f *explore.Figure) string {
 	return strconv.Itoa(f.Max)
 }
 
+// latencyText: the latency is the number of the last round with a step,
+// and the rounds listed below start at round 0 (the initiations), so the
+// count says that it counts the rounds after round 0.
 func latencyText(s *model.SyncRun) string {
+	rounds := plural.Count(s.Latency, "round") + " after round 0"
 	switch {
 	case s.Unbounded:
 		return "unbounded (the schedule returns to an earlier state)"
 	case s.Overflow:
-		return plural.Count(s.Latency, "round") + " before the channel bound stopped the schedule"
+		return rounds + " before the channel bound stopped the schedule"
 	}
-	return plural.Count(s.Latency, "round")
+	return rounds
 }
 
 func typesOf(r *check.Report) []string { return r.Complexity.Types }

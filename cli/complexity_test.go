@@ -19,7 +19,7 @@ func TestComplexityText(t *testing.T) {
 	for _, want := range []string{
 		"  messages      min 10  max 20\n",
 		"  ELECTION      min 5  max 15\n",
-		"  synchronous  latency 10 rounds, 20 messages (ELECTION 15, ELECTED 5), 0 lost\n",
+		"  synchronous  latency 10 rounds after round 0, 20 messages (ELECTION 15, ELECTED 5), 0 lost\n",
 		"running total 5\n", "running total 9\n", "running total 12\n", "running total 14\n", "running total 15\n",
 		"messages.sync witness run, 25 steps:",
 	} {
@@ -92,7 +92,7 @@ func TestAnonymousAndIncompleteDetectorCommands(t *testing.T) {
 	assert.Equal(t, cli.ExitViolation, code)
 	assert.Contains(t, out, "SingleLeader  holds\n")
 	assert.Contains(t, out, "Agreement     holds\n")
-	assert.Contains(t, out, "Termination   VIOLATED  stuck without a leader")
+	assert.Contains(t, out, "Termination   VIOLATED  stuck with the wrong leader: no fair step is enabled, and p1 elected=3, p2 elected=3 (Stable needs elected=2)\n")
 	assert.Contains(t, out, "   1  crash p3\n")
 }
 

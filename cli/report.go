@@ -130,9 +130,25 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	}
 	writeDeepening(w, r)
 	writeTimeouts(w, r, full)
-	for _, f := range r.Files() {
+	writeCounterexamples(w, r.Files(), full)
+}
+
+// writeCounterexamples prints each trace in full once: a trace whose steps
+// are those of one printed before (SingleLeader's and Agreement's often
+// are) gets its heading and the name of the other.
+func writeCounterexamples(w io.Writer, files []*trace.File, full bool) {
+	bodies := map[string]string{}
+	for _, f := range files {
+		var b strings.Builder
+		trace.WriteText(&b, f, full)
+		head, body, _ := strings.Cut(b.String(), "\n")
 		fmt.Fprintln(w)
-		trace.WriteText(w, f, full)
+		if first, ok := bodies[body]; ok {
+			fmt.Fprintf(w, "%s the same trace as %s's\n", head, first)
+			continue
+		}
+		bodies[body] = trace.Printable(f.Property)
+		fmt.Fprint(w, b.String())
 	}
 }
 

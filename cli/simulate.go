@@ -120,14 +120,14 @@ func writeSimulation(w io.Writer, r *check.Report) {
 	if !st.Complete {
 		fmt.Fprintf(w, "stopped      %s\n", strings.TrimPrefix(st.Stopped, "stopped "))
 	}
-	fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold (a violation is real: replayed below)")
+	proof := "proof        none: random runs are a sample, so a property without a violation is not shown to hold"
+	if r.Violated() {
+		proof += " (a violation is real: replayed below)"
+	}
+	fmt.Fprintln(w, proof)
 	fmt.Fprintf(w, "states       %s distinct seen, %s of them first seen in the last tenth of the time\n", commas(st.States), commas(sim.NewLate))
 	fmt.Fprintf(w, "steps        %s; a run took %d to %d, %.1f on average\n", commas(st.Transitions), sim.MinLength, sim.MaxLength, sim.MeanLength)
-	var ends []string
-	for _, e := range explore.RunEnds() {
-		ends = append(ends, fmt.Sprintf("%s %s", e, commas(sim.Ends[e])))
-	}
-	fmt.Fprintf(w, "runs ended   %s\n", strings.Join(ends, ", "))
+	fmt.Fprintf(w, "runs ended   %s\n", endsText(sim, r.Config.MaxQueue))
 	fmt.Fprintf(w, "actions      %s\n", actionsText(sim, r.Kinds))
 	if st.Discarded > 0 {
 		fmt.Fprintf(w, "discarded    %s over --max-queue %d in the states the runs expanded\n", counted(st.Discarded, "successor"), r.Config.MaxQueue)
@@ -146,6 +146,32 @@ func writeSimulation(w io.Writer, r *check.Report) {
 			f.Property, f.Kind, by, plural.Count(f.RawSteps, "step"), f.Steps, commas(int64(f.Replays)), plural.Noun(f.Replays, "replay"), f.RunSeed)
 	}
 	fmt.Fprintf(w, "time         %.2f s, %s steps/s, %s of bookkeeping\n\n", st.Elapsed.Seconds(), commas(rate(st.Transitions, st.Elapsed)), explore.FormatBytes(st.MemBytes))
+}
+
+// endsText says how many runs ended each way, the count first: "depth 0"
+// would read as a depth, and "stuck" means a violation elsewhere in the
+// report, not a run the channel bound stopped.
+func endsText(sim *explore.SimStats, maxQueue int) string {
+	var ends []string
+	for _, e := range explore.RunEnds() {
+		var how string
+		switch e {
+		case explore.EndDepth:
+			how = fmt.Sprintf("at the step limit (--depth %d)", sim.Depth)
+		case explore.EndQuiescent:
+			how = "quiescent"
+		case explore.EndStuck:
+			how = fmt.Sprintf("blocked by the channel bound (--max-queue %d)", maxQueue)
+		case explore.EndCycle:
+			how = "on a fair cycle inside the goal"
+		case explore.EndViolation:
+			how = "at a violation"
+		default:
+			how = e.String()
+		}
+		ends = append(ends, commas(sim.Ends[e])+" "+how)
+	}
+	return strings.Join(ends, ", ")
 }
 
 // actionsText lists every kind of step with how often the runs took it,

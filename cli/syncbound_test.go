@@ -50,7 +50,7 @@ func TestSyncStoppedAtTheBoundText(t *testing.T) {
 	code, out, errOut := run(append(syncStopsAtTheBound, "--witness", "sync")...)
 	require.Equal(t, cli.ExitViolation, code, errOut)
 	for _, want := range []string{
-		"  synchronous  latency 1 round before the channel bound stopped the schedule, 3 messages (ELECTION 3), 0 lost\n",
+		"  synchronous  latency 1 round after round 0 before the channel bound stopped the schedule, 3 messages (ELECTION 3), 0 lost\n",
 		"    stopped at the channel bound in round 1, before deliver p7→p4 ELECTION(7) (more than --max-queue 1 message in a channel)",
 		"    round 0    3 steps  3 messages (ELECTION 3), 0 lost  running total 3\n",
 		"    round 1    1 step   0 messages, 0 lost  running total 3\n",

@@ -126,7 +126,7 @@ func TestTimedComplexity(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	for _, want := range []string{
 		"  lost          min 2  max 2\n  time (ticks)  min 5  max 5\n",
-		"  synchronous  latency 4 rounds, 5 messages (ELECTION 3, OK 1, COORDINATOR 1), 2 lost\n    played on the asynchronous model of this configuration: D, T and T2 play no part in it\n",
+		"  synchronous  latency 4 rounds after round 0, 5 messages (ELECTION 3, OK 1, COORDINATOR 1), 2 lost\n    played on the asynchronous model of this configuration: D, T and T2 play no part in it\n",
 		"time.max witness run, 10 steps:",
 	} {
 		assert.Contains(t, out, want)

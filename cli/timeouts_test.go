@@ -110,7 +110,7 @@ func TestTimeoutAutoIncompleteOrNoneHolds(t *testing.T) {
 
 	code, out, _ = run("--algo", "bully", "--n", "2", "--crashes", "1", "--detector", "incomplete", "--timing", "sync", "--timeout", "auto")
 	require.Equal(t, 1, code)
-	assert.Contains(t, out, "verdict: no T from 1 to 126 makes every property hold at D = 1 (T = 127 gives a timer too long for the state encoding); at T = 126, Termination: stuck without a leader")
+	assert.Contains(t, out, "verdict: no T from 1 to 126 makes every property hold at D = 1 (T = 127 gives a timer too long for the state encoding); at T = 126, Termination: stuck with the wrong leader: no fair step is enabled, and p1 elected=2 (Stable needs elected=1)")
 	assert.Contains(t, out, "timeout 126, timeout-coord 254, max-queue 4\n", "the report is the check at T = 126")
 	assert.Equal(t, 1, strings.Count(out, "Termination counterexample"), "the failure is the report: its counterexample once")
 }

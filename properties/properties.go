@@ -202,27 +202,36 @@ func byElected[L, M any](v *model.View[L, M], keep func(e int) bool, verb string
 
 // notStable lists the live processes that have not elected the largest
 // live ID.
-func notStable[L, M any](v *model.View[L, M]) (string, int) {
-	m := MaxLive(v)
+// notStable lists the live processes that have not elected the highest live
+// id; none reports whether every one listed has elected nobody (⊥), which is
+// what tells "without a leader" from "with the wrong leader".
+func notStable[L, M any](v *model.View[L, M]) (who string, m int, none bool) {
+	m = MaxLive(v)
+	none = true
 	var parts []string
 	for p := 0; p < v.N(); p++ {
 		if e := v.Elected(p); v.Alive(p) && e != m {
 			s := "⊥"
 			if e != 0 {
 				s = strconv.Itoa(e)
+				none = false
 			}
 			parts = append(parts, v.Name(p)+" elected="+s)
 		}
 	}
-	return strings.Join(parts, ", "), m
+	return strings.Join(parts, ", "), m, none
 }
 
 func explainUnstable[L, M any](f *model.Failure[L, M]) string {
-	who, m := notStable(f.State)
+	who, m, none := notStable(f.State)
 	c := f.Cycle
 	switch {
 	case c == nil:
-		return fmt.Sprintf("stuck without a leader: no fair step is enabled, and %s (Stable needs elected=%d)", who, m)
+		stuck := "stuck with the wrong leader"
+		if none {
+			stuck = "stuck without a leader"
+		}
+		return fmt.Sprintf("%s: no fair step is enabled, and %s (Stable needs elected=%d)", stuck, who, m)
 	case c.Orphan != "":
 		return fmt.Sprintf("%s of crashed p%d circulates forever; Stable (elected=%d) is never reached: %s", c.Orphan, c.OrphanID, m, who)
 	case c.Unreliable != "":

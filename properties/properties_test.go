@@ -104,7 +104,7 @@ func TestEachElectsItself(t *testing.T) {
 	got := verdicts(t, model.Config{}, elect(1, 2, 3)...)
 	assert.Equal(t, "violated: after 2 steps p1 and p2 each consider themselves leader", got["SingleLeader"])
 	assert.Equal(t, "violated: after 2 steps live processes disagree on a live leader: p1 elected 1; p2 elected 2", got["Agreement"])
-	assert.Equal(t, "violated: stuck without a leader: no fair step is enabled, and p1 elected=1, p2 elected=2 (Stable needs elected=3)", got["Termination"])
+	assert.Equal(t, "violated: stuck with the wrong leader: no fair step is enabled, and p1 elected=1, p2 elected=2 (Stable needs elected=3)", got["Termination"])
 	assert.Equal(t, "holds", got["Quiescent"], "nothing is sent")
 }
 
@@ -114,7 +114,7 @@ func TestOneLeaderAndADissenter(t *testing.T) {
 	got := verdicts(t, model.Config{}, elect(2, 3, 3)...)
 	assert.Equal(t, "holds", got["SingleLeader"])
 	assert.Equal(t, "violated: after 2 steps live processes disagree on a live leader: p1 elected 2; p2 elected 3", got["Agreement"])
-	assert.Equal(t, "violated: stuck without a leader: no fair step is enabled, and p1 elected=2 (Stable needs elected=3)", got["Termination"])
+	assert.Equal(t, "violated: stuck with the wrong leader: no fair step is enabled, and p1 elected=2 (Stable needs elected=3)", got["Termination"])
 }
 
 // A process that never elects anybody keeps the run from Stable; ⊥ is
@@ -137,8 +137,8 @@ func TestCrashedLeader(t *testing.T) {
 
 	got = verdicts(t, model.Config{Down: []int{3}}, elect(3, 2, 0)...)
 	assert.Equal(t, "holds", got["Agreement"], "a crashed leader is no party to agreement")
-	assert.Equal(t, "violated: stuck without a leader: no fair step is enabled, and p1 elected=3 (Stable needs elected=2)", got["Termination"])
-	assert.Equal(t, "violated: after step 1 the leader has crashed (p1 elected the crashed 3); then stuck without a leader: no fair step is enabled, and p1 elected=3 (Stable needs elected=2)",
+	assert.Equal(t, "violated: stuck with the wrong leader: no fair step is enabled, and p1 elected=3 (Stable needs elected=2)", got["Termination"])
+	assert.Equal(t, "violated: after step 1 the leader has crashed (p1 elected the crashed 3); then stuck with the wrong leader: no fair step is enabled, and p1 elected=3 (Stable needs elected=2)",
 		got["LeaderCrashRecovered"])
 }
 
@@ -175,7 +175,7 @@ func TestOrphanTokenForever(t *testing.T) {
 	assert.Equal(t, "violated: a fair cycle of 3 steps repeats forever, so the system never falls quiet (in flight where it starts: p3→p1 TOKEN(3)), although every live process has elected 3",
 		got["Quiescent"])
 	// The shortest: p1 elects 3, p3 crashes before its step, p2 elects 3.
-	assert.Equal(t, "violated: after step 2 the leader has crashed (p1 elected the crashed 3); then stuck without a leader: no fair step is enabled, and p1 elected=3, p2 elected=3 (Stable needs elected=2)",
+	assert.Equal(t, "violated: after step 2 the leader has crashed (p1 elected the crashed 3); then stuck with the wrong leader: no fair step is enabled, and p1 elected=3, p2 elected=3 (Stable needs elected=2)",
 		got["LeaderCrashRecovered"])
 }
 
