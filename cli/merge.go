@@ -183,6 +183,17 @@ func replayer(reg *specs.Registry) swarm.Replay {
 	}
 }
 
+// replayedBelow is the proof line's word on the violations the merged
+// report shows below, when it shows some.
+func replayedBelow(m *swarm.Merged) string {
+	for _, v := range m.Violations {
+		if v.Status == check.Violated {
+			return " (a violation is real: replayed below)"
+		}
+	}
+	return ""
+}
+
 // writeMerged renders a merged swarm: what it was, what each member
 // covered, what they found together, and that it proves nothing else.
 func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
@@ -203,10 +214,10 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 			}
 		}
 		fmt.Fprintf(w, "swarm        %s of at most %s, %s; each member's seed derived from seed %d\n", budget, plural.Count(s.Depth, "step"), sched, s.Seed)
-		fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold (a violation is real: replayed below)")
+		fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold"+replayedBelow(m))
 	case swarm.Bitstate:
 		fmt.Fprintf(w, "swarm        bitstate searches with bit arrays of %s down to an eighth of it, each member's hash seed derived from seed %d\n", explore.FormatBytes(s.Bitstate), s.Seed)
-		fmt.Fprintln(w, "proof        none: a bitstate search may take a new state for one seen and miss what lies beyond it, so a property without a violation is not shown to hold (a violation is real: replayed below)")
+		fmt.Fprintln(w, "proof        none: a bitstate search may take a new state for one seen and miss what lies beyond it, so a property without a violation is not shown to hold"+replayedBelow(m))
 	}
 	for i, r := range m.Members {
 		fmt.Fprintf(w, "member %-5d %s\n", i, memberText(r))

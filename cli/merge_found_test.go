@@ -40,6 +40,7 @@ func TestMergeKeepsAReachedSometimesReachable(t *testing.T) {
 	assert.Contains(t, out, "\n  TakeOver      reachable  after 4 steps p3 is leader while p4 (ID 4) is down  (found by members 0, 1; the shortest is member 0's, run 0 (--run-seed 0xf6a28ed8b66a8fbc with that member's --scheduler uniform))\n")
 	assert.Contains(t, out, "\nTakeOver example (a shortest run to a state where it holds; not a violation), 4 steps:\n")
 	assert.NotContains(t, out, "VIOLATED")
+	assert.Contains(t, out, "proof        none: random runs are a sample, so a property without a violation is not shown to hold\n", "no violation is replayed below, so the proof line does not say so")
 
 	code, props := mergeJSON(t, files...)
 	assert.Equal(t, 0, code)
@@ -61,6 +62,7 @@ func TestMergeKeepsTheBoundedOnlyCaveat(t *testing.T) {
 	files := runSwarm(t, t.TempDir(), 2, "--algo", "lelann", "--n", "4", "--max-queue", "1", "--simulate", "--runs", "50", "--check", "Termination", "--quiet")
 	code, out, stderr := run(append([]string{"merge"}, files...)...)
 	require.Equal(t, 1, code, stderr)
+	assert.Contains(t, out, "is not shown to hold (a violation is real: replayed below)\n")
 	assert.Contains(t, out, "\n  Termination   VIOLATED (for the bounded model only: the bound cut a step of this run)  stuck without a leader: no fair step is enabled, and p1 elected=⊥, p2 elected=⊥, p3 elected=⊥, p4 elected=⊥ (Stable needs elected=4)  (found by members 0, 1; the shortest is member 0's")
 
 	// Each member stopped at its first violation: stopped by what it
