@@ -39,13 +39,23 @@ func main() {
 
 const usage = "usage: image build [-o FILE.tar] | image unpack FILE.tar DIR | image tag | image check-manifest FILE.yaml IMAGE.tar"
 
-// buildHere builds the binaries of the repository this runs in, into tmp.
-func buildHere(tmp string) (binaries, error) {
+// withBinaries builds the binaries of the repository this runs in into a
+// temporary directory, and gives them to f while it exists.
+func withBinaries(f func(binaries) error) error {
 	root, err := repoRoot()
 	if err != nil {
-		return binaries{}, err
+		return err
 	}
-	return buildBinaries(root, tmp)
+	tmp, err := os.MkdirTemp("", "mcheck-image-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bins, err := buildBinaries(root, tmp)
+	if err != nil {
+		return err
+	}
+	return f(bins)
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -61,21 +71,14 @@ func run(args []string, stdout io.Writer) error {
 		case len(args) != 1:
 			return fmt.Errorf("build takes -o FILE.tar only: %s", usage)
 		}
-		tmp, err := os.MkdirTemp("", "mcheck-image-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		bins, err := buildHere(tmp)
-		if err != nil {
-			return err
-		}
-		ref, digest, err := writeImage(bins, out)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: %s (%s), %s\n", out, ref, digest, bins.version)
-		return nil
+		return withBinaries(func(bins binaries) error {
+			ref, digest, err := writeImage(bins, out)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: %s (%s), %s\n", out, ref, digest, bins.version)
+			return nil
+		})
 	case "unpack":
 		if len(args) != 3 {
 			return fmt.Errorf("unpack takes FILE.tar DIR: %s", usage)
@@ -107,17 +110,10 @@ func run(args []string, stdout io.Writer) error {
 		if len(args) != 1 {
 			return fmt.Errorf("tag takes no arguments: %s", usage)
 		}
-		tmp, err := os.MkdirTemp("", "mcheck-image-")
-		if err != nil {
+		return withBinaries(func(bins binaries) error {
+			_, err := fmt.Fprintln(stdout, imageName+":"+bins.tag)
 			return err
-		}
-		defer os.RemoveAll(tmp)
-		bins, err := buildHere(tmp)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, imageName+":"+bins.tag)
-		return nil
+		})
 	}
 	return fmt.Errorf("unknown command %q: %s", args[0], usage)
 }
