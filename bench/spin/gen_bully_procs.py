@@ -2,23 +2,24 @@
 """Writes a per-process Promela model of Bully (one proctype per process, one
 SPIN channel per ordered pair, declared xr/xs) so that SPIN's partial-order
 reduction applies, for the crash-free configurations of docs/semantics.md
-(`bully --n N --initial-leader=false`, channel bound K, default 2N).
+(`bully --n N --initial-leader=false`).
 
-    gen_bully_procs.py N [K] > bully_procs.pml
+    gen_bully_procs.py N [K] > bully_procs.pml     (K: channel capacity, default 2N)
     spin -a bully_procs.pml && gcc -O2 -DSAFETY [-DNOREDUCE] -o pan pan.c && ./pan
 
-Without crashes every process is alive forever, so the detector's guards
-reduce to "no leader known" (elected == 0) and the timeouts are never
-enabled (a higher process is always alive); status and elected are the
-process's own local variables, so no step reads another's. With -DINV the
-safety properties are asserted by a separate monitor over remote references
-(SPIN then warns that they disable its reduction; see docs/performance.md).
+Without crashes every process is alive forever, so the detector's guard is
+"no leader known" (elected == 0) and the timeouts are never enabled (a
+higher process is always alive); status and elected are the process's own
+local variables, so no step reads another's. The channel bound's guards
+are left out: they look at a channel's head, which SPIN's exclusive-receive
+rules allow only by receiving (a poll voids the reduction). So K must be
+large enough that no run reaches it; por.sh checks that against mcheck.
+No property is checked: the point is the size of the reduced state space.
 """
 import sys
 
 n = int(sys.argv[1])
-k = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] != "nobound" else 2 * n
-nobound = "nobound" in sys.argv[2:]
+k = int(sys.argv[2]) if len(sys.argv) > 2 else 2 * n
 ELEC, OK, COORD = 1, 2, 3
 IDLE, ELECTING, WAITING = 0, 1, 2
 out = []
@@ -29,24 +30,6 @@ for a in range(n):
     for b in range(n):
         if a != b:
             w(f"chan c{a}_{b} = [{k}] of {{ mtype }};")
-w("#ifdef INV")
-w("byte elected_g[%d]; /* mirror for the monitor */" % n)
-w("#endif")
-
-
-def full(a, b):
-    return f"(len(c{a}_{b}) >= {k})"
-
-
-def se_ovf(p):
-    targets = range(p) if p == n - 1 else range(p + 1, n)
-    terms = [full(p, b) for b in targets]
-    return "(" + (" || ".join(terms) if terms else "false") + ")"
-
-
-def bc_ovf(p):
-    terms = [full(p, b) for b in range(p)]
-    return "(" + (" || ".join(terms) if terms else "false") + ")"
 
 
 def start_election(p):
@@ -66,22 +49,12 @@ for p in range(n):
         if q != p:
             w(f"  xr c{q}_{p}; xs c{p}_{q};")
     w("end: do")
-    w(f"  :: d_step {{ status == {IDLE} && elected == 0 && !{'false' if nobound else se_ovf(p)} -> {start_election(p)} }}")
+    w(f"  :: d_step {{ status == {IDLE} && elected == 0 -> {start_election(p)} }}")
     for q in range(n):
         if q == p:
             continue
-        if p == n - 1:
-            idle_ovf = f"((len(c{p}_{q}) + 1 >= {k}) || {bc_ovf(p)})"
-        else:
-            hi = [full(p, b) for b in range(p + 1, n)]
-            idle_ovf = "(" + " || ".join([full(p, q)] + hi) + ")"
-        elec_ovf = f"(status != {IDLE} -> {full(p, q)} : {idle_ovf})"
-        coord_ovf = f"(status == {IDLE} && {se_ovf(p)})" if q < p else "false"
-        ovf = f"((c{q}_{p}?[ELEC] && {elec_ovf}) || (c{q}_{p}?[COORD] && {coord_ovf}))"
-        # The receive is the guard (SPIN's exclusive-receive rules allow no
-        # poll of the head, nor len/nempty, by the receiver without
-        # voiding the reduction), so the bound's part of the guard, which
-        # depends on the head, is left out: -DNOBOUND configurations only.
+        # The receive is the guard: SPIN's exclusive-receive rules allow no
+        # poll of the head, nor len/nempty, without voiding the reduction.
         body = [f"c{q}_{p}?m -> if :: m == ELEC -> c{p}_{q}!OKM;",
                 f"     if :: status == {IDLE} -> {start_election(p)} :: else -> skip fi",
                 f"   :: m == OKM -> if :: status == {ELECTING} -> status = {WAITING} :: else -> skip fi",

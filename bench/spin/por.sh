@@ -20,7 +20,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-python3 "$HERE/gen_bully_procs.py" "$N" nobound | sed "s/\[$((2 * N))\] of/[$K] of/" >"$TMP/bully_procs.pml"
+python3 "$HERE/gen_bully_procs.py" "$N" "$K" >"$TMP/bully_procs.pml"
 (cd "$TMP" && spin -a bully_procs.pml >/dev/null &&
 	gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=8000 -o pan_noreduce pan.c &&
 	gcc -O2 -DSAFETY -DMEMLIM=8000 -o pan_reduce pan.c)
