@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -85,129 +86,192 @@ func failed(w io.Writer) bool {
 }
 
 func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks Hooks) int {
-	if len(args) > 0 && args[0] == "replay" {
-		return replayMain(args[1:], reg, stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "explore" {
-		return exploreMain(args[1:], reg, stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "merge" {
-		return mergeMain(args[1:], reg, stdout, stderr)
-	}
-	var o options
-	fs := newFlagSet(&o)
-	if err := flagval.Parse(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeUsage(stdout, reg.Names())
-			fmt.Fprint(stdout, exploreHelp)
-			if spec, err := reg.Lookup(o.algo); err == nil {
-				fmt.Fprintln(stdout)
-				propertyList(stdout, spec.Name, spec.Build.Properties())
-			}
-			return ExitHolds
+	if len(args) > 0 {
+		if sub := subcommand(args[0]); sub != nil {
+			return sub(args[1:], reg, stdout, stderr)
 		}
-		return badInput(stderr, fmt.Errorf("%w (see mcheck --help)", err))
 	}
-	if o.version {
-		fmt.Fprintln(stdout, version(debug.ReadBuildInfo()))
-		return ExitHolds
-	}
-	if fs.NArg() > 0 {
-		return badInput(stderr, fmt.Errorf("unexpected argument %q: every option is a flag, like --algo bully (see mcheck --help)", fs.Arg(0)))
-	}
-	if o.algo == "" {
-		return badInput(stderr, fmt.Errorf("no algorithm: give --algo, one of %s", strings.Join(reg.Names(), ", ")))
-	}
-	spec, err := reg.Lookup(o.algo)
-	if err != nil {
-		return badInput(stderr, fmt.Errorf("--algo: %w", err))
-	}
-	if o.check == "list" {
-		propertyList(stdout, spec.Name, spec.Build.Properties())
-		return ExitHolds
-	}
-	checks, err := o.selection(spec.Build.Properties())
-	if err != nil {
-		return badInput(stderr, err)
-	}
-	if err := o.finish(fs, spec); err != nil {
-		return badInput(stderr, err)
-	}
-	if err := checkOutputs(&o); err != nil {
-		return badInput(stderr, err)
-	}
-	if o.memory == 0 {
-		o.memory = defaultMemoryBudget()
+	r, code, ok := parseRun(args, reg, stdout, stderr)
+	if !ok {
+		return code
 	}
 	// The budget is for the whole process: the search stops before its own
 	// data would leave the runtime too little (explore's budget), and the
 	// program tells the runtime's collector to keep the heap within it.
 	if hooks.Budget != nil {
-		hooks.Budget(o.memory)
+		hooks.Budget(r.o.memory)
 	}
-
 	ctx, release := stopOnSignal(stderr)
 	defer release()
+	req := r.request(ctx)
+	rep, err := runCheck(req, &r.o)
+	if r.progressDone != nil {
+		r.progressDone()
+	}
+	if err != nil {
+		return badInput(stderr, r.o.timerWords(err))
+	}
+	code, ok = r.writeReport(rep, req)
+	if !ok {
+		return code
+	}
+	return r.writeFiles(rep, code)
+}
+
+// subcommand is the main function of mcheck's subcommand name, or nil.
+func subcommand(name string) func([]string, *specs.Registry, io.Writer, io.Writer) int {
+	switch name {
+	case "replay":
+		return replayMain
+	case "explore":
+		return exploreMain
+	case "merge":
+		return mergeMain
+	}
+	return nil
+}
+
+// run is one check from the command line: its options, algorithm and
+// properties, and where its outputs go.
+type run struct {
+	o              options
+	spec           specs.Spec
+	checks         []string
+	stdout, stderr io.Writer
+	progressDone   func() // the progress line's end, when it has one
+}
+
+// parseRun reads and validates the command line of a check. When it has
+// nothing to check (help, version, a property list, bad input) it has
+// answered already, and ok is false with the exit status in code.
+func parseRun(args []string, reg *specs.Registry, stdout, stderr io.Writer) (r *run, code int, ok bool) {
+	r = &run{stdout: stdout, stderr: stderr}
+	o := &r.o
+	fs := newFlagSet(o)
+	if err := flagval.Parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeHelp(stdout, reg, o.algo)
+			return nil, ExitHolds, false
+		}
+		return nil, badInput(stderr, fmt.Errorf("%w (see mcheck --help)", err)), false
+	}
+	if o.version {
+		fmt.Fprintln(stdout, version(debug.ReadBuildInfo()))
+		return nil, ExitHolds, false
+	}
+	spec, err := r.lookup(fs, reg)
+	if err != nil {
+		return nil, badInput(stderr, err), false
+	}
+	r.spec = spec
+	if o.check == "list" {
+		propertyList(stdout, spec.Name, spec.Build.Properties())
+		return nil, ExitHolds, false
+	}
+	if r.checks, err = o.selection(spec.Build.Properties()); err == nil {
+		if err = o.finish(fs, spec); err == nil {
+			err = checkOutputs(o)
+		}
+	}
+	if err != nil {
+		return nil, badInput(stderr, err), false
+	}
+	if o.memory == 0 {
+		o.memory = defaultMemoryBudget()
+	}
+	return r, 0, true
+}
+
+// writeHelp is mcheck --help: the usage, the explorer's, and the
+// properties of the algorithm given, if any.
+func writeHelp(stdout io.Writer, reg *specs.Registry, algo string) {
+	writeUsage(stdout, reg.Names())
+	fmt.Fprint(stdout, exploreHelp)
+	if spec, err := reg.Lookup(algo); err == nil {
+		fmt.Fprintln(stdout)
+		propertyList(stdout, spec.Name, spec.Build.Properties())
+	}
+}
+
+// lookup is the algorithm the command line names.
+func (r *run) lookup(fs *flag.FlagSet, reg *specs.Registry) (specs.Spec, error) {
+	switch {
+	case fs.NArg() > 0:
+		return specs.Spec{}, fmt.Errorf("unexpected argument %q: every option is a flag, like --algo bully (see mcheck --help)", fs.Arg(0))
+	case r.o.algo == "":
+		return specs.Spec{}, fmt.Errorf("no algorithm: give --algo, one of %s", strings.Join(reg.Names(), ", "))
+	}
+	spec, err := reg.Lookup(r.o.algo)
+	if err != nil {
+		return specs.Spec{}, fmt.Errorf("--algo: %w", err)
+	}
+	return spec, nil
+}
+
+// request is the check the command line asks for, with its progress line.
+func (r *run) request(ctx context.Context) check.Request {
+	o := &r.o
 	req := check.Request{
-		Spec: spec, Config: o.cfg, Properties: checks, Continue: o.cont,
+		Spec: r.spec, Config: o.cfg, Properties: r.checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
 		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(),
 	}
 	o.applyShard(&req)
-	var prog *progress
-	if o.progress || (!o.quiet && isTerminal(stderr)) {
-		prog = newProgress(stderr, o.maxStates, o.memory)
+	if o.progress || (!o.quiet && isTerminal(r.stderr)) {
+		prog := newProgress(r.stderr, o.maxStates, o.memory)
 		req.Progress = prog.update
 		req.Sweeping = func(c model.Config) { prog.startSearch(o.searchName(c)) }
+		r.progressDone = prog.done
 	}
-	rep, err := runCheck(req, &o)
-	if prog != nil {
-		prog.done()
-	}
-	if err != nil {
-		return badInput(stderr, o.timerWords(err))
-	}
+	return req
+}
+
+// writeReport writes the report to stdout, as text or JSON; ok is false
+// when that failed, with the exit status in code; otherwise code is the
+// verdict's.
+func (r *run) writeReport(rep *check.Report, req check.Request) (code int, ok bool) {
+	o, stdout, stderr := &r.o, r.stdout, r.stderr
 	member := o.memberResult(rep, req)
 	if o.json {
 		if err := writeJSON(stdout, rep, member); err != nil {
 			if !failed(stdout) { // else Main says it
 				fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
 			}
-			return ExitIncomplete
+			return ExitIncomplete, false
 		}
 	} else {
 		writeText(stdout, rep, o.fullStates)
 		if rep.Complexity != nil {
 			if err := writeComplexity(stdout, rep, witnessOf(o.witness, rep), o.fullStates); err != nil {
-				return badInput(stderr, fmt.Errorf("--witness: %w", err))
+				return badInput(stderr, fmt.Errorf("--witness: %w", err)), false
 			}
 		}
+		o.writeMemberLine(stdout)
 	}
 	// The verdict decides the exit status; an output that could not be
 	// written after all is said once and does not hide it.
-	code := exitStatus(rep)
-	if !o.json {
-		o.writeMemberLine(stdout)
-	}
+	code = exitStatus(rep)
 	if o.swarm.jsonOut != "" {
 		if err := o.swarm.writeJSONOut(rep, member); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --json-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
+	return code, true
+}
+
+// writeFiles writes the files the command line asks for (traces, charts,
+// JUnit) and the CI annotations; a file that cannot be written is said on
+// stderr and leaves the exit status code, except a bad --msc witness.
+func (r *run) writeFiles(rep *check.Report, code int) int {
+	o, stderr := &r.o, r.stderr
+	stands := func(flag string, err error) {
+		fmt.Fprintf(stderr, "mcheck: %s%v (the report above stands; exit status %d)\n", flag, err, code)
+	}
 	var stale staleTraces
 	if o.traceOut != "" {
-		files := counterexampleFiles(rep)
-		if rep.Complexity != nil {
-			// The measure's witness run too (checked by --witness before).
-			if name := witnessOf(o.witness, rep); name != "" {
-				if f, err := rep.WitnessFile(name); err == nil {
-					files = append(files, f)
-				}
-			}
-		}
 		var err error
-		if stale, err = writeTraceFiles(o.traceOut, files, rep, stderr); err != nil {
-			fmt.Fprintf(stderr, "mcheck: --trace-out: %v (the report above stands; exit status %d)\n", err, code)
+		if stale, err = writeTraceFiles(o.traceOut, r.traceFiles(rep), rep, stderr); err != nil {
+			stands("--trace-out: ", err)
 		}
 	}
 	if rep.Complexity != nil && o.msc != "" {
@@ -217,11 +281,11 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 		o.msc = ""
 	}
 	if err := writeCharts(o.msc, rep, stale, stderr); err != nil {
-		fmt.Fprintf(stderr, "mcheck: %v (the report above stands; exit status %d)\n", err, code)
+		stands("", err)
 	}
 	if o.junit != "" {
 		if err := writeJUnitFile(o.junit, rep); err != nil {
-			fmt.Fprintf(stderr, "mcheck: --junit: %v (the report above stands; exit status %d)\n", err, code)
+			stands("--junit: ", err)
 		}
 	}
 	if why := rep.Stats.SpillFailed; why != "" {
@@ -231,6 +295,20 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 		writeAnnotations(stderr, rep)
 	}
 	return code
+}
+
+// traceFiles are the trace files of a report: its counterexamples, and
+// with --complexity the measure's witness run (checked by --witness before).
+func (r *run) traceFiles(rep *check.Report) []*trace.File {
+	files := counterexampleFiles(rep)
+	if rep.Complexity != nil {
+		if name := witnessOf(r.o.witness, rep); name != "" {
+			if f, err := rep.WitnessFile(name); err == nil {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
 }
 
 // exitStatus is the verdict of a check as an exit status.
