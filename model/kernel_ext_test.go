@@ -52,30 +52,8 @@ func walk(t *testing.T, sys model.System, labels ...string) []string {
 	return out
 }
 
-func TestRingLabelsNameProcessesByID(t *testing.T) {
-	k := ringSystem(t, model.Config{N: 3, IDs: []int{2, 3, 9}, MaxCrashes: 1})
-	states := walk(t, k, "initiate p9", "deliver p9→p2 ELECTION(9)", "deliver p2→p3 ELECTION(9)", "crash p3")
-	assert.Equal(t, []string{
-		"p2{busy=false elected=⊥} p3{busy=false elected=⊥} p9{busy=false elected=⊥}",
-		"p2{busy=false elected=⊥} p3{busy=false elected=⊥} p9{busy=true elected=⊥} | p9→p2 [ELECTION(9)]",
-		"p2{busy=true elected=⊥} p3{busy=false elected=⊥} p9{busy=true elected=⊥} | p2→p3 [ELECTION(9)]",
-		"p2{busy=true elected=⊥} p3{busy=true elected=⊥} p9{busy=true elected=⊥} | p3→p9 [ELECTION(9)]",
-		"p2{busy=true elected=⊥} p3✝ p9{busy=true elected=⊥} | p3→p9 [ELECTION(9)] | crashes=1 restarts=0",
-	}, states)
-}
-
-// A lone survivor's ring is itself: its ELECTION comes back through chan(p,p).
-func TestRingLoneSurvivorElectsItselfThroughItsSelfChannel(t *testing.T) {
-	k := ringSystem(t, model.Config{N: 2, MaxCrashes: 1})
-	states := walk(t, k, "crash p2", "initiate p1", "deliver p1→p1 ELECTION(1)", "deliver p1→p1 ELECTED(1)")
-	assert.Equal(t, []string{
-		"p1{busy=false elected=⊥} p2{busy=false elected=⊥}",
-		"p1{busy=false elected=⊥} p2✝ | crashes=1 restarts=0",
-		"p1{busy=true elected=⊥} p2✝ | p1→p1 [ELECTION(1)] | crashes=1 restarts=0",
-		"p1{busy=true elected=⊥} p2✝ | p1→p1 [ELECTED(1)] | crashes=1 restarts=0",
-		"p1{busy=false elected=1} p2✝ | crashes=1 restarts=0",
-	}, states)
-}
+// TestRingLabelsNameProcessesByID and the lone survivor's ring are step
+// scripts now: specs/testdata/steps/ring.txt.
 
 // Messages to a process that crashes are gone; what it sent is still delivered.
 func TestRingCrashDropsIncomingKeepsOutgoing(t *testing.T) {
