@@ -1,14 +1,77 @@
 package changroberts
 
-import "github.com/mcheck/mcheck/model"
+import (
+	"fmt"
+	"strings"
 
-// Properties are Chang-Roberts's own claims (optional: --check NAME).
+	"github.com/mcheck/mcheck/internal/plural"
+	"github.com/mcheck/mcheck/model"
+)
+
+// Properties are Chang-Roberts's own claims (optional: --check NAME),
+// docs/semantics.md sections 2.5 and 2.10.
 func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{
 		Name: "NonParticipantForwardsNoElection", Kind: model.StepProperty, Optional: true,
 		Doc:  "a process that sends an ELECTION is a participant after the step",
 		Step: onlyParticipantsSendElection, When: sendsElection,
+	}, {
+		Name: "NoEarlyAnnounce", Kind: model.StepProperty, Optional: true,
+		Doc:  "when a process receives its own ELECTION back (and announces itself with ELECTED), no ELECTION is left in any channel: the other candidates' runs were eliminated before the announcement",
+		Step: noElectionLeft, When: ownElectionBack,
+		Explain: func(f *model.Failure[Local, Msg]) string {
+			left, verb := electionsLeft(f.State), "is"
+			if strings.Contains(left, ", ") {
+				verb = "are"
+			}
+			return fmt.Sprintf("step %d, %s, announces %s while %s %s still on its way",
+				f.Steps, f.Label, f.State.Name(f.Action.Q()), left, verb)
+		},
+	}, {
+		Name: "MessageBound", Kind: model.Invariant, Optional: true,
+		Doc:        "at most N(N+1)/2 + N messages are sent (the notes' worst case with every process an initiator)",
+		CountSends: worst(model.MaxN) + 1, // a count stops there: one past any bound
+		Holds:      func(v *model.View[Local, Msg]) bool { return v.Sent() <= worst(v.N()) },
+		Explain: func(f *model.Failure[Local, Msg]) string {
+			return fmt.Sprintf("after %s %d messages were sent, more than N(N+1)/2 + N = %d", plural.Count(f.Steps, "step"), f.State.Sent(), worst(f.State.N()))
+		},
 	}}
+}
+
+// worst is the notes' count for Chang-Roberts with every process an
+// initiator: n + (n-1) + ... + 1 ELECTION messages, then n ELECTED.
+func worst(n int) int { return n*(n+1)/2 + n }
+
+// ownElectionBack: the step delivers to q an ELECTION carrying q's own ID,
+// the step in which q announces itself (docs/semantics.md section 3.2).
+func ownElectionBack(before *model.View[Local, Msg], a model.Action, _ *model.View[Local, Msg]) bool {
+	if a.Kind() != model.KindDeliver {
+		return false
+	}
+	ch := before.Chan(a.P(), a.Q())
+	return len(ch) > 0 && ch[0].Kind == Election && ch[0].J == before.ID(a.Q())
+}
+
+// noElectionLeft: a step that announces leaves no ELECTION in a channel
+// (every other step satisfies the property).
+func noElectionLeft(before *model.View[Local, Msg], a model.Action, after *model.View[Local, Msg]) bool {
+	return !ownElectionBack(before, a, after) || electionsLeft(after) == ""
+}
+
+// electionsLeft lists the ELECTION messages in the channels of v, in
+// channel order ("ELECTION(3) on p3→p4"; "" if none).
+func electionsLeft(v *model.View[Local, Msg]) string {
+	var out []string
+	for p := 0; p < v.N(); p++ {
+		for q := 0; q < v.N(); q++ {
+			for _, m := range v.Chan(p, q) {
+				if m.Kind == Election {
+					out = append(out, fmt.Sprintf("%s on %s→%s", v.FormatMsg(m), v.Name(p), v.Name(q)))
+				}
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // sendsElection: some process sends an ELECTION in the step, what
