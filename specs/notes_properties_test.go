@@ -14,6 +14,7 @@ import (
 	cr "github.com/mcheck/mcheck/specs/changroberts"
 	hs "github.com/mcheck/mcheck/specs/hirschsinclair"
 	"github.com/mcheck/mcheck/specs/lelann"
+	"github.com/mcheck/mcheck/specs/ring"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -31,6 +32,7 @@ func TestNotesPropertiesHoldWithoutFaults(t *testing.T) {
 		{"chang-roberts", "NoEarlyAnnounce", perm4, 1_988},
 		{"chang-roberts", "MessageBound", perm4, 3_292},
 		{"lelann", "MessageBound", perm4, 3_648},
+		{"ring", "MessageBound", model.Config{N: 4, Perm: true, Initiators: []int{1}}, 288},
 		{"hirschberg-sinclair", "WinnersPerPhase", perm4, 45_328},
 		{"hirschberg-sinclair", "MessageBound", perm4, 89_520},
 	} {
@@ -54,6 +56,14 @@ func TestNoEarlyAnnounceFailsAfterACrash(t *testing.T) {
 	require.NotNil(t, v.File)
 }
 
+// The ring algorithm's bound is the notes' count for one initiator: with
+// every process an initiator it fails.
+func TestRingBoundIsForOneInitiator(t *testing.T) {
+	_, v := checkOne(t, "ring", model.Config{N: 4, Perm: true}, "MessageBound", 0)
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "after 12 steps 12 messages were sent, more than 3N-1 = 11", v.Summary)
+}
+
 // The notes' own worst case for Bully (the smallest ID detects the crash
 // of the largest) sends more ELECTION messages than their N(N-1)/2: the
 // new coordinator hears a late ELECTION and calls an election again.
@@ -73,6 +83,12 @@ func TestNotesBoundsAreTight(t *testing.T) {
 	crBound.Name, crBound.Doc, crBound.Explain = "OneLess", "at most N(N+1)/2 + N - 1 messages", nil
 	crBound.Holds = func(v *model.View[cr.Local, cr.Msg]) bool { return v.Sent() <= v.N()*(v.N()+1)/2+v.N()-1 }
 	tight(t, cr.Algorithm{}, crBound, "after 16 steps OneLess (at most N(N+1)/2 + N - 1 messages) does not hold")
+
+	// The ring algorithm's 3N-1 is the notes' count for one initiator.
+	ringBound := only(t, ring.Algorithm{}.Properties(), "MessageBound")
+	ringBound.Name, ringBound.Doc, ringBound.Explain = "OneLess", "at most 3N-2 messages", nil
+	ringBound.Holds = func(v *model.View[ring.Local, ring.Msg]) bool { return v.Sent() <= 3*v.N()-2 }
+	tight(t, ring.Algorithm{}, ringBound, "after 11 steps OneLess (at most 3N-2 messages) does not hold", 1)
 
 	llBound := only(t, lelann.Algorithm{}.Properties(), "MessageBound")
 	llBound.Name, llBound.Doc, llBound.Explain = "OneLess", "at most N² - 1 messages", nil
@@ -103,9 +119,9 @@ func TestHirschbergSinclairBoundIsTheNotesSum(t *testing.T) {
 	}
 }
 
-func tight[L, M any](t *testing.T, alg model.Algorithm[L, M], p model.Property[L, M], summary string) {
+func tight[L, M any](t *testing.T, alg model.Algorithm[L, M], p model.Property[L, M], summary string, initiators ...int) {
 	t.Helper()
-	rep, err := mchecktest.Run(alg, mchecktest.Config{N: 4, Perm: true, Check: p.Name, Properties: []model.AnyProperty{p}})
+	rep, err := mchecktest.Run(alg, mchecktest.Config{N: 4, Perm: true, Initiators: initiators, Check: p.Name, Properties: []model.AnyProperty{p}})
 	require.NoError(t, err)
 	v := mchecktest.Verdict(rep, p.Name)
 	require.Equal(t, check.Violated, v.Status, v.Summary)

@@ -133,7 +133,7 @@ func TestReductionOnlyForPropertiesOverElectedValues(t *testing.T) {
 func TestEveryAlgorithmListsItsOwnProperties(t *testing.T) {
 	reg := specs.Builtin()
 	own := map[string][]string{
-		"ring": {"BusyElectsNobody"}, "chang-roberts": {"NonParticipantForwardsNoElection", "NoEarlyAnnounce", "MessageBound"},
+		"ring": {"BusyElectsNobody", "MessageBound"}, "chang-roberts": {"NonParticipantForwardsNoElection", "NoEarlyAnnounce", "MessageBound"},
 		"lelann": {"DecidedKnowsAllLive", "MessageBound"}, "hirschberg-sinclair": {"LogPhases", "WinnersPerPhase", "MessageBound"},
 		"bully": {"WaitingAfterOK", "TakeOver", "MessageBound"},
 	}
