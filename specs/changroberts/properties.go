@@ -17,7 +17,7 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Step: onlyParticipantsSendElection, When: sendsElection,
 	}, {
 		Name: "NoEarlyAnnounce", Kind: model.StepProperty, Optional: true,
-		Doc:  "when a process receives its own ELECTION back (and announces itself with ELECTED), no ELECTION is left in any channel: the other candidates' runs were eliminated before the announcement",
+		Doc:  "when a process gets its own ELECTION back and announces itself, no ELECTION is left in any channel (the other runs were eliminated before)",
 		Step: noElectionLeft, When: ownElectionBack,
 		Explain: func(f *model.Failure[Local, Msg]) string {
 			left, verb := electionsLeft(f.State), "is"
