@@ -17,15 +17,15 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Step: onlyParticipantsSendElection, When: sendsElection,
 	}, {
 		Name: "NoEarlyAnnounce", Kind: model.StepProperty, Optional: true,
-		Doc:  "when a process gets its own ELECTION back and announces itself, no ELECTION is left in any channel (the other runs were eliminated before)",
-		Step: noElectionLeft, When: ownElectionBack,
+		Doc:  "when a process announces itself (sends ELECTED with its own ID), no ELECTION is left in any channel (the other runs were eliminated before)",
+		Step: noElectionLeft, When: announces,
 		Explain: func(f *model.Failure[Local, Msg]) string {
 			left, verb := electionsLeft(f.State), "is"
 			if strings.Contains(left, ", ") {
 				verb = "are"
 			}
 			return fmt.Sprintf("step %d, %s, announces %s while %s %s still on its way",
-				f.Steps, f.Label, f.State.Name(f.Action.Q()), left, verb)
+				f.Steps, f.Label, f.State.Name(announcer(f.Before, f.State)), left, verb)
 		},
 	}, {
 		Name: "MessageBound", Kind: model.Invariant, Optional: true,
@@ -42,20 +42,43 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 // initiator: n + (n-1) + ... + 1 ELECTION messages, then n ELECTED.
 func worst(n int) int { return n*(n+1)/2 + n }
 
-// ownElectionBack: the step delivers to q an ELECTION carrying q's own ID,
-// the step in which q announces itself (docs/semantics.md section 3.2).
-func ownElectionBack(before *model.View[Local, Msg], a model.Action, _ *model.View[Local, Msg]) bool {
-	if a.Kind() != model.KindDeliver {
-		return false
+// announcer is the process that announces itself in the step: it sends an
+// ELECTED carrying its own ID, which Chang-Roberts does only on receiving
+// its own ELECTION back (docs/semantics.md section 3.2); -1 if none. Only
+// the process taking a step adds to its outgoing channels, so more such
+// messages on them after the step than before means that it sent one
+// (whichever message the step delivered, in whatever order channels
+// deliver).
+func announcer(before *model.View[Local, Msg], after *model.View[Local, Msg]) int {
+	for q := 0; q < after.N(); q++ {
+		own := func(m Msg) bool { return m.Kind == Elected && m.J == after.ID(q) }
+		for r := 0; r < after.N(); r++ {
+			if count(after.Chan(q, r), own) > count(before.Chan(q, r), own) {
+				return q
+			}
+		}
 	}
-	ch := before.Chan(a.P(), a.Q())
-	return len(ch) > 0 && ch[0].Kind == Election && ch[0].J == before.ID(a.Q())
+	return -1
+}
+
+func count(ms []Msg, f func(Msg) bool) int {
+	n := 0
+	for _, m := range ms {
+		if f(m) {
+			n++
+		}
+	}
+	return n
+}
+
+func announces(before *model.View[Local, Msg], _ model.Action, after *model.View[Local, Msg]) bool {
+	return announcer(before, after) >= 0
 }
 
 // noElectionLeft: a step that announces leaves no ELECTION in a channel
 // (every other step satisfies the property).
-func noElectionLeft(before *model.View[Local, Msg], a model.Action, after *model.View[Local, Msg]) bool {
-	return !ownElectionBack(before, a, after) || electionsLeft(after) == ""
+func noElectionLeft(before *model.View[Local, Msg], _ model.Action, after *model.View[Local, Msg]) bool {
+	return announcer(before, after) < 0 || electionsLeft(after) == ""
 }
 
 // electionsLeft lists the ELECTION messages in the channels of v, in
