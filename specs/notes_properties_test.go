@@ -56,6 +56,22 @@ func TestNoEarlyAnnounceFailsAfterACrash(t *testing.T) {
 	require.NotNil(t, v.File)
 }
 
+// The notes' bound for Hirschberg-Sinclair assumes no failures: a crash
+// lets more messages go round; their winners per phase still hold.
+func TestHirschbergSinclairBoundFailsWithACrash(t *testing.T) {
+	cfg := model.Config{N: 3, MaxCrashes: 1}
+	// With a crash the sends grow up to the counts' cap: stop at the
+	// violation (a shortest one) instead of exploring every count.
+	rep, err := check.Run(check.Request{Spec: lookup(t, "hirschberg-sinclair"), Config: cfg, Properties: []string{"MessageBound"}, MaxStates: 2_000_000})
+	require.NoError(t, err)
+	v := rep.Verdicts[len(rep.Verdicts)-1]
+	require.Equal(t, "MessageBound", v.Name)
+	require.Equal(t, check.Violated, v.Status)
+	assert.Equal(t, "after 40 steps 44 messages were sent, more than the notes' bound 43", v.Summary)
+	_, v = checkOne(t, "hirschberg-sinclair", cfg, "WinnersPerPhase", 0)
+	assert.Equal(t, check.Holds, v.Status, v.Summary)
+}
+
 // The ring algorithm's bound is the notes' count for one initiator: with
 // every process an initiator it fails.
 func TestRingBoundIsForOneInitiator(t *testing.T) {
