@@ -20,6 +20,8 @@ func TestCheckListShowsEveryPropertyOfTheAlgorithm(t *testing.T) {
     LeaderCrashRecovered              leads-to           LeaderCrashed ~> Stable under weak fairness: from every state where a live process's elected leader has crashed (the state right after the leader's crash, while anybody still names it), every fair run reaches a state where every live process has elected the largest live ID
     Quiescent                         eventually-always  <>[]Quiet under weak fairness: eventually no message is in flight and no fair step is enabled, for good (stricter than Termination: an ELECTED that circulates forever after everybody agrees passes Termination, not Quiescent)
     NonParticipantForwardsNoElection  step               a process that sends an ELECTION is a participant after the step
+    NoEarlyAnnounce                   step               when a process announces itself (sends ELECTED with its own ID), no ELECTION is left in any channel (the other runs were eliminated before)
+    MessageBound                      invariant          at most N(N+1)/2 + N messages are sent (the notes' worst case with every process an initiator) (counts the sends, up to 153)
 `, out)
 
 	// --help for an algorithm ends with the same list.
@@ -31,7 +33,7 @@ func TestCheckListShowsEveryPropertyOfTheAlgorithm(t *testing.T) {
 	// An unknown name lists what the algorithm has.
 	code, _, stderr = run("--algo", "lelann", "--check", "BusyElectsNobody")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, `--check: unknown property "BusyElectsNobody": use a comma list of SingleLeader, Agreement, Termination, LeaderNotDemoted, LeaderCrashRecovered, Quiescent, DecidedKnowsAllLive, safety, liveness, all`)
+	assert.Contains(t, stderr, `--check: unknown property "BusyElectsNobody": use a comma list of SingleLeader, Agreement, Termination, LeaderNotDemoted, LeaderCrashRecovered, Quiescent, DecidedKnowsAllLive, MessageBound, safety, liveness, all`)
 }
 
 func TestStepPropertyOnTheCommandLine(t *testing.T) {

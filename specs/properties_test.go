@@ -133,8 +133,9 @@ func TestReductionOnlyForPropertiesOverElectedValues(t *testing.T) {
 func TestEveryAlgorithmListsItsOwnProperties(t *testing.T) {
 	reg := specs.Builtin()
 	own := map[string][]string{
-		"ring": {"BusyElectsNobody"}, "chang-roberts": {"NonParticipantForwardsNoElection"}, "lelann": {"DecidedKnowsAllLive"},
-		"hirschberg-sinclair": {"LogPhases"}, "bully": {"WaitingAfterOK", "TakeOver"},
+		"ring": {"BusyElectsNobody", "MessageBound"}, "chang-roberts": {"NonParticipantForwardsNoElection", "NoEarlyAnnounce", "MessageBound"},
+		"lelann": {"DecidedKnowsAllLive", "MessageBound"}, "hirschberg-sinclair": {"LogPhases", "WinnersPerPhase", "MessageBound"},
+		"bully": {"WaitingAfterOK", "TakeOver", "MessageBound"},
 	}
 	for _, name := range reg.Names() {
 		sp, err := reg.Lookup(name)

@@ -7,7 +7,8 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// Properties are Bully's own claims (optional: --check NAME).
+// Properties are Bully's own claims (optional: --check NAME),
+// docs/semantics.md section 2.10.
 func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{
 		Name: "WaitingAfterOK", Kind: model.StepProperty, Optional: true,
@@ -17,8 +18,21 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Name: "TakeOver", Kind: model.Sometimes, Optional: true, ElectedOnly: true,
 		Doc:   "the largest ID is down and the next largest is a live leader (ids 1..4: p3 is leader after p4 crashed); the report shows a shortest such run",
 		Holds: takenOver, Explain: explainTakeOver,
+	}, {
+		Name: "MessageBound", Kind: model.Invariant, Optional: true,
+		Doc:        "at most N(N-1)/2 ELECTION messages are sent (the notes' worst case: N-1 + N-2 + ... + 1)",
+		CountSends: electionBound(model.MaxN) + 1, CountTypes: []string{"ELECTION"}, // one past any bound
+		Holds: func(v *model.View[Local, Msg]) bool { return v.SentOf("ELECTION") <= electionBound(v.N()) },
+		Explain: func(f *model.Failure[Local, Msg]) string {
+			return fmt.Sprintf("after %s %d ELECTION messages were sent, more than N(N-1)/2 = %d", plural.Count(f.Steps, "step"), f.State.SentOf("ELECTION"), electionBound(f.State.N()))
+		},
 	}}
 }
+
+// electionBound is the notes' count of ELECTION messages when the process
+// with the smallest ID detects the crash: each of the N-1 processes below
+// the largest sends one to every process above it.
+func electionBound(n int) int { return n * (n - 1) / 2 }
 
 // topTwo are the largest and the next largest ID (0 if there is none).
 func topTwo(v *model.View[Local, Msg]) (top, second int) {

@@ -8,7 +8,8 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// Properties are LeLann's own claims (optional: --check NAME).
+// Properties are LeLann's own claims (optional: --check NAME),
+// docs/semantics.md section 2.10.
 func (Algorithm) Properties() []model.Property[Local, Msg] {
 	return []model.Property[Local, Msg]{{
 		Name: "DecidedKnowsAllLive", Kind: model.Invariant, Optional: true,
@@ -16,6 +17,14 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Holds: func(v *model.View[Local, Msg]) bool { return len(unseen(v)) == 0 },
 		Explain: func(f *model.Failure[Local, Msg]) string {
 			return fmt.Sprintf("after %s %s", plural.Count(f.Steps, "step"), strings.Join(unseen(f.State), "; "))
+		},
+	}, {
+		Name: "MessageBound", Kind: model.Invariant, Optional: true,
+		Doc:        "at most N² messages are sent (the notes: each of the N processes causes N messages)",
+		CountSends: model.MaxN*model.MaxN + 1, // a count stops there: one past any bound
+		Holds:      func(v *model.View[Local, Msg]) bool { return v.Sent() <= v.N()*v.N() },
+		Explain: func(f *model.Failure[Local, Msg]) string {
+			return fmt.Sprintf("after %s %d messages were sent, more than N² = %d", plural.Count(f.Steps, "step"), f.State.Sent(), f.State.N()*f.State.N())
 		},
 	}}
 }
