@@ -151,7 +151,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 	req := check.Request{
 		Spec: spec, Config: o.cfg, Properties: checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(),
+		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(), Name: flagOf,
 	}
 	o.applyShard(&req)
 	var prog *progress

@@ -179,7 +179,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	k.format, _ = alg.(LocalFormatter[L, M])
 	if cfg.InitialLeader && k.leader == nil {
-		return nil, fmt.Errorf("--initial-leader: this algorithm defines no initial-leader state")
+		return nil, fmt.Errorf("Config.InitialLeader: this algorithm defines no initial-leader state (model.Leaderer, model.LeaderSelfer)")
 	}
 	if err := k.checkInitialTimers(); err != nil {
 		return nil, err

@@ -272,7 +272,12 @@ func (f *File) Write(w io.Writer) error {
 }
 
 // MalformedError is a trace file that cannot be read as one.
-type MalformedError struct{ Reason string }
+type MalformedError struct {
+	Reason string
+	// Old marks a file of the first format (FormatV1): only a new check
+	// can write it again, which a front end can say in its own words.
+	Old bool
+}
 
 func (e *MalformedError) Error() string { return "malformed trace file: " + e.Reason }
 
@@ -297,7 +302,7 @@ func Read(r io.Reader) (*File, error) {
 		Format string `json:"format"`
 	}
 	if json.Unmarshal(data, &head) == nil && head.Format == FormatV1 {
-		return nil, malformed("%s is the old format, which this mcheck no longer reads: run the check again with --trace-out to write it as %s", FormatV1, Format)
+		return nil, &MalformedError{Old: true, Reason: fmt.Sprintf("%s is the old format, which this mcheck no longer reads: run the check again to write it as %s", FormatV1, Format)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
