@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// docs/performance.md gives the current comparison with SPIN once: one
+// ratio, with the date and the commit it was measured at; the older
+// figures live in the history it links to, so the page cannot contradict
+// itself.
+func TestPerformanceStatesOneRatioAgainstSPIN(t *testing.T) {
+	text, err := os.ReadFile("../../docs/performance.md")
+	require.NoError(t, err)
+	page := string(text)
+	ratios := regexp.MustCompile(`\d+(\.\d+)?x SPIN`).FindAllString(page, -1)
+	assert.Equal(t, []string{"0.96x SPIN"}, ratios, "one ratio against SPIN")
+	assert.NotRegexp(t, `\d\.\d+-\d\.\d+ of\s+SPIN`, page, "no range of ratios beside it")
+	assert.Regexp(t, `Measured on 20\d\d-\d\d-\d\d at commit [0-9a-f]{7}`, page)
+	assert.Contains(t, page, "(../bench/history.md)")
+}
+
+// No merge leftovers are tracked: a *.orig file is a conflict's backup.
+func TestNoMergeLeftovers(t *testing.T) {
+	out, err := exec.Command("git", "-C", "../..", "ls-files").Output()
+	require.NoError(t, err)
+	for _, f := range strings.Split(string(out), "\n") {
+		assert.False(t, strings.HasSuffix(f, ".orig"), "%s is a merge leftover", f)
+	}
+}
