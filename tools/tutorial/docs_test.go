@@ -1,8 +1,12 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,4 +37,38 @@ func TestNoMergeLeftovers(t *testing.T) {
 	for _, f := range strings.Split(string(out), "\n") {
 		assert.False(t, strings.HasSuffix(f, ".orig"), "%s is a merge leftover", f)
 	}
+}
+
+// Code comments say why, not which issue asked for it: the history lives
+// in git, and an issue number tells a reader nothing the code does.
+func TestNoIssueHistoryInCodeComments(t *testing.T) {
+	issue := regexp.MustCompile(`(?i)\bissues? #?[0-9]+`)
+	files := 0
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && path != "../.." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		files++
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, g := range f.Comments {
+			if m := issue.FindString(g.Text()); m != "" {
+				t.Errorf("%s: a comment cites %q: say why instead", path, m)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, files, 100)
 }
