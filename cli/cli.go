@@ -165,7 +165,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 		prog.done()
 	}
 	if err != nil {
-		return badInput(stderr, o.timerWords(err))
+		return badInput(stderr, flagWords(o.timerWords(err)))
 	}
 	member := o.memberResult(rep, req)
 	if o.json {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -11,7 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/internal/myring"
+	"github.com/mcheck/mcheck/specs"
 )
 
 // Only the command line names its flags: the library packages say what
@@ -68,4 +73,15 @@ func TestLibraryTextsNameNoFlag(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Greater(t, files, 100, "the walk found the library's files")
+}
+
+// The library's error for an algorithm without an initial-leader state
+// reaches the user with the flag that asked for one.
+func TestInitialLeaderErrorNamesTheFlag(t *testing.T) {
+	reg := specs.Builtin()
+	require.NoError(t, reg.Register(specs.Spec{Name: "myring", Build: specs.Builder(myring.Algorithm{})}))
+	var out, errb bytes.Buffer
+	code := Main([]string{"--algo", "myring", "--n", "3", "--initial-leader"}, reg, &out, &errb)
+	assert.Equal(t, ExitIncomplete, code, "bad input")
+	assert.Equal(t, "mcheck: --initial-leader: this algorithm defines no initial-leader state: leave it off, or give the algorithm InitLeader (model.Leaderer)\n", errb.String())
 }

@@ -1,6 +1,11 @@
 package cli
 
-import "github.com/mcheck/mcheck/internal/modelopt"
+import (
+	"errors"
+
+	"github.com/mcheck/mcheck/internal/modelopt"
+	"github.com/mcheck/mcheck/model"
+)
 
 // flagOf names a field of check.Request or of model.Config by its flag:
 // the library says "MaxStates" or "Continue" in its messages
@@ -16,4 +21,13 @@ func flagOf(field string) string {
 		return "--continue"
 	}
 	return ""
+}
+
+// flagWords says in the command line's words an error in which the library
+// names an option by its field.
+func flagWords(err error) error {
+	if errors.Is(err, model.ErrNoInitialLeader) {
+		return errors.New("--initial-leader: this algorithm defines no initial-leader state: leave it off, or give the algorithm InitLeader (model.Leaderer)")
+	}
+	return err
 }
