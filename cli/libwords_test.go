@@ -26,7 +26,7 @@ import (
 func TestLibraryTextsNameNoFlag(t *testing.T) {
 	// The front ends and the flag tables are allowed flag names.
 	skip := map[string]bool{"cli": true, "cmd": true, "tools": true, "examples": true, "testdata": true,
-		"deploy": true, "bench": true, "docs": true, "internal/modelopt": true, "internal/flagval": true,
+		"deploy": true, "bench": true, "shared": true, "docs": true, "internal/modelopt": true, "internal/flagval": true,
 		"claims": true} // claims renders docs/complexity.md, whose rows are command lines
 	// Texts that hold "--" but name no mcheck flag.
 	other := map[string]string{

@@ -3,7 +3,6 @@ package main
 import (
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,32 +42,17 @@ func TestNoMergeLeftovers(t *testing.T) {
 // in git, and an issue number tells a reader nothing the code does.
 func TestNoIssueHistoryInCodeComments(t *testing.T) {
 	issue := regexp.MustCompile(`(?i)\bissues? #?[0-9]+`)
-	files := 0
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && path != "../.." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		files++
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "*.go").Output()
+	require.NoError(t, err)
+	files := strings.Fields(string(out))
+	require.Greater(t, len(files), 100)
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("../..", name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		require.NoError(t, err)
 		for _, g := range f.Comments {
 			if m := issue.FindString(g.Text()); m != "" {
-				t.Errorf("%s: a comment cites %q: say why instead", path, m)
+				t.Errorf("%s: a comment cites %q: say why instead", name, m)
 			}
 		}
-		return nil
-	})
-	require.NoError(t, err)
-	require.Greater(t, files, 100)
+	}
 }
