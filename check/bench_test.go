@@ -145,7 +145,7 @@ func BenchmarkSpinConfigs(b *testing.B) {
 	}
 }
 
-// Issue 14's termination target: chang-roberts --n 4 --crash-any with
+// What Termination costs: chang-roberts --n 4 --crash-any with
 // Termination checked (the liveness graph and the fair-cycle check) against
 // the safety-only search, at one and two workers.
 func BenchmarkTermination(b *testing.B) {
@@ -174,7 +174,7 @@ func BenchmarkTermination(b *testing.B) {
 	}
 }
 
-// Issue 28's throughput target: --simulate on chang-roberts --n 16
+// The simulation's throughput: --simulate on chang-roberts --n 16
 // --crashes 1 at one worker, in steps per second of wall time and per
 // second of the process's CPU time (per core). Runs go on after
 // violations (Continue) so that every op takes the same 2,000 runs.

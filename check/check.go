@@ -56,7 +56,12 @@ type Request struct {
 	Workers int
 	// Exact compares states by their whole encodings, not fingerprints
 	// alone (explore.Options.Exact).
-	Exact    bool
+	Exact bool
+	// Name names a field of Request or of model.Config ("Continue",
+	// "MaxQueue") in the report's words (Stats.Stopped, the verdicts'
+	// summaries); nil or "" keeps the field name. The command line passes
+	// its flags.
+	Name     func(field string) string
 	Context  context.Context
 	Progress func(explore.Progress)
 	// ProgressEvery is how often Progress is called (0: the engine's
@@ -183,6 +188,7 @@ type Report struct {
 	// 0 when they did not.
 	SendCap int
 	sys     model.PropertySystem
+	name    func(field string) string // Request.Name
 	// Deepening is set by Deepen: the bounds tried before this report.
 	Deepening *Deepening
 	// Timeouts is set by SearchTimeouts: the timeouts tried before this
@@ -233,7 +239,7 @@ func Run(req Request) (rep *Report, err error) {
 	}
 	checked := ps.Properties()
 	st := strategyOf(req)
-	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps}
+	rep = &Report{Algo: req.Spec.Name, Expander: exp, Strategy: st.name(), sys: ps, name: req.Name}
 	res, err := st.search(req, rep, sys, targetsFor(req, checked))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Spec.Name, err)
@@ -439,6 +445,16 @@ func (r *Report) verified(sys model.System, property string, kind cex.Kind, summ
 	return f, nil
 }
 
+// named is field in the words of Request.Name.
+func (r *Report) named(field string) string {
+	if r.name != nil {
+		if n := r.name(field); n != "" {
+			return n
+		}
+	}
+	return field
+}
+
 // Files lists every verified counterexample, primary ones first.
 func (r *Report) Files() []*trace.File {
 	var fs []*trace.File
@@ -456,7 +472,7 @@ func (r *Report) Files() []*trace.File {
 func (r *Report) unknown(v Verdict) Verdict {
 	v.Status, v.Summary = Unknown, "the search did not finish: "+r.Stats.Stopped
 	if r.Stats.Stop == explore.StopFirstViolation {
-		v.Summary = "the search stopped at the first violation; --continue decides it"
+		v.Summary = "the search stopped at the first violation; " + r.named("Continue") + " decides it"
 	}
 	return v
 }
@@ -528,8 +544,8 @@ func (r *Report) sometimes(res *explore.Result, i int, base Verdict) Verdict {
 		base.Status, base.Summary = Unknown, "no example found, and a sampled search never says unreachable: "+r.notProven
 	case UpToBound:
 		base.Status = Unreachable
-		base.Summary = fmt.Sprintf("no reachable state satisfies it within the channel bound of %d messages (the bound discarded %d successors; a larger --max-queue may reach one)",
-			r.Config.MaxQueue, res.Discarded)
+		base.Summary = fmt.Sprintf("no reachable state satisfies it within the channel bound of %d messages (the bound discarded %d successors; a larger %s may reach one)",
+			r.Config.MaxQueue, res.Discarded, r.named("MaxQueue"))
 	default:
 		base.Status, base.Summary = Unreachable, "no reachable state satisfies it (the search was exhaustive)"
 	}

@@ -142,7 +142,7 @@ func TestDeepenKeepsTheLargestFinishedBound(t *testing.T) {
 	assert.False(t, d.Exhaustive)
 	require.NotNil(t, d.Stopped())
 	assert.Equal(t, 4, d.Stopped().MaxQueue)
-	assert.Equal(t, "--max-states 10000 reached", d.Stopped().Stopped)
+	assert.Equal(t, "MaxStates 10000 reached", d.Stopped().Stopped)
 	assert.True(t, rep.Stats.Complete)
 	assert.Equal(t, 3, rep.Config.MaxQueue)
 	assert.Equal(t, int64(9721), rep.Stats.States)

@@ -14,7 +14,7 @@ func (breadthFirst) name() string { return "breadth-first" }
 func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
 	eo := explore.Options{Targets: t.Targets, Liveness: t.liveness(), Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
 		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate, BitstateSeed: req.BitstateSeed,
-		Exact: req.Exact,
+		Exact: req.Exact, Name: req.Name,
 	}
 	eo.Reduce = req.Reduce && !t.liveness() && req.Bitstate == 0 && t.reduceOff == "" && !req.Complexity
 	if req.Complexity {

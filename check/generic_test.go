@@ -17,7 +17,8 @@ import (
 // The tutorial's algorithm has no Codec: its states go through the
 // kernel's generic path, whose numbering of values depends on which worker
 // meets a value first. Counts, verdicts and counterexamples must not: the
-// numbers below are those of the hashstructure-only path before issue 31.
+// numbers below are those of the hashstructure-only path, which numbered
+// no values.
 func TestTutorialRingSameAtAnyWorkerCount(t *testing.T) {
 	spec := specs.Spec{Name: "myring", Build: specs.Builder(myring.Algorithm{})}
 	for _, c := range []struct {

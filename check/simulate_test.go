@@ -72,7 +72,7 @@ func TestRunSeedReplaysTheRun(t *testing.T) {
 	assert.Equal(t, all.Files(), one.Files())
 }
 
-// Issue 28's case: at N = 16, where no search finishes, the first seed's
+// Where simulation is for: at N = 16, where no search finishes, the first seed's
 // runs find the circulating or lost election (Termination) within a
 // hundred runs, shortened to a counterexample of at most 40 steps that
 // replays (check.Run verifies every counterexample).

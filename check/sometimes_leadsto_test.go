@@ -67,6 +67,9 @@ func TestSometimesUnreachable(t *testing.T) {
 	v = verdict(t, rep, "TwoInAChannel")
 	assert.Equal(t, check.Unreachable, v.Status)
 	assert.Contains(t, v.Summary, "within the channel bound of 1 messages")
+	assert.Contains(t, v.Summary, "a larger MaxQueue may reach one", "the library's words")
+	rep = run(t, check.Request{Spec: cr, Config: model.Config{N: 3, MaxQueue: 1}, Properties: []string{"TwoInAChannel"}, Name: flagLike})
+	assert.Contains(t, verdict(t, rep, "TwoInAChannel").Summary, "a larger --max-queue may reach one", "the caller's words")
 
 	// Sampled: a bitstate search and a simulation never say unreachable,
 	// though both find an example when they meet one.

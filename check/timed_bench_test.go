@@ -19,7 +19,7 @@ var timedBenchConfigs = []struct {
 	{"bully-n4-crash-any-sync-delay2", model.Config{N: 4, MaxCrashes: 3, InitialLeader: true, Timing: model.Sync, Delay: 2}},
 }
 
-// Issue 27's cost of time: bully --n 4 --crash-any, untimed and with
+// The cost of time: bully --n 4 --crash-any, untimed and with
 // --timing sync (docs/semantics.md section 6), per state explored. The timed
 // space is smaller (3,144 states against 27,390), so the per-state cost
 // of the whole check carries more of its fixed cost; BenchmarkExpandTimed

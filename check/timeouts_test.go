@@ -137,7 +137,7 @@ func TestSearchTimeoutsStopsAtTheBudget(t *testing.T) {
 	assert.False(t, d.NoneHolds())
 	require.NotNil(t, d.Stopped())
 	assert.Equal(t, 3, d.Stopped().Timeout)
-	assert.Equal(t, "--max-states 100 reached", d.Stopped().Stopped)
+	assert.Equal(t, "MaxStates 100 reached", d.Stopped().Stopped)
 	assert.Equal(t, 0, d.Timeout)
 	assert.False(t, rep.Stats.Complete, "the report is the search that stopped")
 	assert.Equal(t, check.Unknown, verdict(t, rep, "SingleLeader").Status)

@@ -90,7 +90,9 @@ func TestViolatedInvariantIsViolated(t *testing.T) {
 	assert.False(t, single.Bounded)
 	term := verdict(t, rep, "Termination")
 	assert.Equal(t, check.Unknown, term.Status)
-	assert.Equal(t, "the search stopped at the first violation; --continue decides it", term.Summary)
+	assert.Equal(t, "the search stopped at the first violation; Continue decides it", term.Summary)
+	named := run(t, check.Request{Spec: builtin(t, "bully"), Config: cfg, Name: flagLike})
+	assert.Equal(t, "the search stopped at the first violation; --continue decides it", verdict(t, named, "Termination").Summary, "in the caller's words")
 	assert.Equal(t, []*trace.File{single.File, verdict(t, rep, "Agreement").File}, rep.Files())
 }
 
@@ -126,8 +128,11 @@ func TestHoldsNeedsACompleteExhaustiveSearch(t *testing.T) {
 	require.False(t, cut.Stats.Complete)
 	for _, v := range cut.Verdicts {
 		assert.Equal(t, check.Unknown, v.Status, v.Name)
-		assert.Equal(t, "the search did not finish: --max-states 20 reached", v.Summary, v.Name)
+		assert.Equal(t, "the search did not finish: MaxStates 20 reached", v.Summary, v.Name)
 	}
+	named := run(t, check.Request{Spec: spec, Config: cfg, MaxStates: 20, Name: flagLike})
+	assert.Equal(t, "--max-states 20 reached", named.Stats.Stopped, "in the caller's words")
+	assert.Equal(t, "the search did not finish: --max-states 20 reached", named.Verdicts[0].Summary)
 	// 622 states in 4 KiB of bits, 3 bits a state: some may be missed.
 	bits := run(t, check.Request{Spec: spec, Config: model.Config{N: 5}, Properties: safety, Bitstate: 4096})
 	require.NotNil(t, bits.Bitstate)
@@ -294,4 +299,10 @@ func TestEventuallyAlwaysVerdicts(t *testing.T) {
 
 	rep = run(t, check.Request{Spec: builtin(t, "lelann"), Config: model.Config{N: 4}, Properties: []string{"Termination"}})
 	assert.Equal(t, check.Holds, verdict(t, rep, "Termination").Status)
+}
+
+// flagLike names fields as a command line would ("MaxStates" is
+// --max-states); "" leaves the field's own name.
+func flagLike(field string) string {
+	return map[string]string{"MaxStates": "--max-states", "Continue": "--continue", "MaxQueue": "--max-queue"}[field]
 }

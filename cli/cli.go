@@ -109,7 +109,7 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 		r.progressDone()
 	}
 	if err != nil {
-		return badInput(stderr, r.o.timerWords(err))
+		return badInput(stderr, flagWords(r.o.timerWords(err)))
 	}
 	code, ok = r.writeReport(rep, req)
 	if !ok {
@@ -214,7 +214,7 @@ func (r *run) request(ctx context.Context) check.Request {
 	req := check.Request{
 		Spec: r.spec, Config: o.cfg, Properties: r.checks, Continue: o.cont,
 		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(),
+		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(), Name: flagOf,
 	}
 	o.applyShard(&req)
 	if o.progress || (!o.quiet && isTerminal(r.stderr)) {

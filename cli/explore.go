@@ -129,7 +129,7 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		o.memory = defaultMemoryBudget()
 	}
 	srv, err := newExplorer(reg, start, file, strings.Join(files, ""), loopback(*addr),
-		webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers, CheckTime: o.timeLimit})
+		webui.Limits{MaxStates: o.maxStates, MemoryBudget: o.memory, Workers: o.workers, CheckTime: o.timeLimit, Name: flagOf})
 	if err != nil {
 		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}

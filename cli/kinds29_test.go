@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The Sometimes example of issue 29: "p3 is leader after p4 crashed",
+// A Sometimes property's example, "p3 is leader after p4 crashed", is
 // printed as a shortest example, never as a violation, exit 0; written,
 // charted and replayed as a genuine example.
 func TestSometimesExampleOnTheCommandLine(t *testing.T) {

@@ -131,7 +131,11 @@ func readTraceFile(path string) (*trace.File, error) {
 	if itf.Detect(data) {
 		return itf.Read(data)
 	}
-	return trace.Read(bytes.NewReader(data))
+	f, err := trace.Read(bytes.NewReader(data))
+	if me := (*trace.MalformedError)(nil); errors.As(err, &me) && me.Old {
+		return nil, &trace.MalformedError{Old: true, Reason: fmt.Sprintf("%s is the old format, which this mcheck no longer reads: run the check again with --trace-out to write it as %s", trace.FormatV1, trace.Format)}
+	}
+	return f, err
 }
 
 // maxTraceBytes bounds what replay reads: no counterexample comes near it.

@@ -12,7 +12,7 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// issue 27's race: Bully with T = 2 at D = 1 elects two coordinators.
+// Bully's timeout race: with T = 2 at D = 1 it elects two coordinators.
 var race = []string{"--algo", "bully", "--n", "4", "--crash-any", "--timing", "sync", "--delay", "1", "--timeout", "2", "--check", "SingleLeader"}
 
 // What CI reads of a timed check shows its time: JUnit's suite names the

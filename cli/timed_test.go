@@ -14,7 +14,7 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// Issue 27's test of done: in the synchronous model with D = 1, Bully with
+// Why time is modelled: in the synchronous model with D = 1, Bully with
 // T = 2 elects two coordinators, and the shortest counterexample shows the
 // race (a timeout taken at 0 while the OK, D ticks old, is on its way to
 // the process); T = 3 holds.

@@ -511,7 +511,7 @@ func (s *search) finishBatch(chunks []chunk) {
 	}
 	switch {
 	case s.opt.MaxStates > 0 && int64(s.links.n) >= s.opt.MaxStates:
-		s.halt(StopMaxStates, fmt.Sprintf("--max-states %d reached", s.opt.MaxStates))
+		s.halt(StopMaxStates, fmt.Sprintf("%s %d reached", s.opt.named("MaxStates"), s.opt.MaxStates))
 	case s.links.n >= maxStates:
 		s.halt(StopTableFull, fmt.Sprintf("the state table is full at %d states", maxStates))
 	}

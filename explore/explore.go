@@ -110,6 +110,10 @@ type Options struct {
 	// MaxStates stops the search, incomplete, when this many states are
 	// stored (0 or negative: no limit; mchecktest has a default instead).
 	MaxStates int64
+	// Name names an option of the search, by its field name ("MaxStates"),
+	// in what the search says (Stats.Stopped); nil or "" keeps the field
+	// name. A front end passes its own words for it (a flag, a field).
+	Name func(option string) string
 	// Context interrupts the search (Ctrl-C, a deadline); the result is then
 	// incomplete but keeps what was found.
 	Context context.Context
@@ -716,6 +720,16 @@ func (g *graph) cutOn(es []cycleEdge) bool {
 func reduces(sys ts.System) bool {
 	r, ok := sys.NewExpander().(ts.Reducer)
 	return ok && r.Reduces()
+}
+
+// named is option in the words of Options.Name.
+func (o *Options) named(option string) string {
+	if o.Name != nil {
+		if n := o.Name(option); n != "" {
+			return n
+		}
+	}
+	return option
 }
 
 func (s *search) halt(r StopReason, why string) {

@@ -278,7 +278,7 @@ func TestMaxStatesStopsIncompleteWithoutClaims(t *testing.T) {
 	sys := newCounter(t, mod5)
 	res := run(t, sys, explore.Options{Targets: explore.Targets{Invariants: []int{notFour}, Goal: explore.GoalOf(zero)}, Liveness: true, MaxStates: 3})
 	assert.False(t, res.Complete)
-	assert.Equal(t, "--max-states 3 reached", res.Stopped)
+	assert.Equal(t, "MaxStates 3 reached", res.Stopped)
 	assert.Equal(t, int64(3), res.States)
 	assert.Equal(t, 1, res.Depth)
 	// v = 4 was not reached and fair cycles were not looked for: nothing
@@ -306,11 +306,11 @@ func TestMaxStatesMakesNoHoldsClaim(t *testing.T) {
 	cut, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, MaxStates: 20})
 	require.NoError(t, err)
 	assert.False(t, cut.Stats.Complete)
-	assert.Equal(t, "--max-states 20 reached", cut.Stats.Stopped)
+	assert.Equal(t, "MaxStates 20 reached", cut.Stats.Stopped)
 	require.Len(t, cut.Verdicts, 3)
 	for _, v := range cut.Verdicts {
 		assert.Equal(t, check.Unknown, v.Status, v.Name)
-		assert.Contains(t, v.Summary, "--max-states 20 reached", v.Name)
+		assert.Contains(t, v.Summary, "MaxStates 20 reached", v.Name)
 	}
 }
 

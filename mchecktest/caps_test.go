@@ -66,6 +66,8 @@ func TestRunSaysWhenTheSearchDidNotFinish(t *testing.T) {
 	var inc *mchecktest.IncompleteError
 	require.ErrorAs(t, err, &inc)
 	assert.EqualError(t, err, "the search did not finish: stopped by the state cap of 500 states (Config.MaxStates, default 2000000; -1: no cap), so its counts are partial and no property can be said to hold")
+	assert.Equal(t, "Config.MaxStates 500 reached", rep.Stats.Stopped, "the report names the cap as a test sets it, not as a flag")
+	assert.Equal(t, "the search did not finish: Config.MaxStates 500 reached", rep.Verdicts[0].Summary)
 
 	rep, err = mchecktest.Run(runaway{}, mchecktest.Config{N: 3, Check: "safety", MaxTime: 100 * time.Millisecond, MaxStates: -1})
 	require.ErrorAs(t, err, &inc)

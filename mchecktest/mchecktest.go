@@ -216,7 +216,7 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	spec := specs.Spec{Name: name, Build: specs.Builder(alg, extra...)}
 	sel, err := properties.Select(spec.Build.Properties(), cfg.Check)
 	if err != nil {
-		return check.Request{}, 0, fmt.Errorf("Config.Check: %s", strings.TrimPrefix(err.Error(), "--check: "))
+		return check.Request{}, 0, fmt.Errorf("Config.Check: %w", err)
 	}
 	maxStates := cfg.MaxStates
 	switch {
@@ -244,7 +244,20 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	case maxMemory < 0:
 		maxMemory = 0
 	}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: cfg.Continue, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity}, maxTime, nil
+	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: cfg.Continue, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity, Name: apiName}, maxTime, nil
+}
+
+// apiName names a field of check.Request or of model.Config by Config's
+// field, so that the report speaks of what a test sets.
+func apiName(field string) string {
+	if n := modelopt.APIName(field); n != "" {
+		return n
+	}
+	switch field {
+	case "MaxStates", "Continue":
+		return "Config." + field
+	}
+	return ""
 }
 
 // safeRequest is request with a panic of the algorithm (a timer's

@@ -27,8 +27,8 @@ type optional struct {
 
 func optionals[L, M any]() []optional {
 	return []optional{
-		{reflect.TypeFor[Leaderer[L]](), "model.Leaderer", "no process can start as an elected leader (--initial-leader)"},
-		{reflect.TypeFor[LeaderSelfer[L]](), "model.LeaderSelfer", "every process starts in InitLeader's local state (--initial-leader)"},
+		{reflect.TypeFor[Leaderer[L]](), "model.Leaderer", "no process can start as an elected leader (Config.InitialLeader)"},
+		{reflect.TypeFor[LeaderSelfer[L]](), "model.LeaderSelfer", "every process starts in InitLeader's local state (Config.InitialLeader)"},
 		{reflect.TypeFor[Restarter[L, M]](), "model.Restarter", "a restarted process takes no step of its own"},
 		{reflect.TypeFor[Timed[L, M]](), "model.Timed", "the timers never fire"},
 		{reflect.TypeFor[InitiateNamer](), "model.InitiateNamer", `the initiate step keeps the name "initiate"`},

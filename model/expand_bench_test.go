@@ -102,7 +102,7 @@ func benchExpand(b *testing.B, algo string, cfg model.Config, lazy bool) {
 // its parts (model/fingerprint.go), which every expanded state pays once; a
 // successor pays only the update for the parts its step changed, inside
 // BenchmarkExpand's lazy variant. "whole-encoding" is one xxh3 over the
-// encoding, the fingerprint before issue 14, for comparison.
+// encoding, the fingerprint computed from scratch, for comparison.
 func BenchmarkFingerprint(b *testing.B) {
 	for _, c := range benchConfigs {
 		sys, states := benchStates(b, c.algo, c.cfg, 20_000)

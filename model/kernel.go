@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -59,6 +60,10 @@ type options struct {
 	countAll   bool
 	countTypes []string
 }
+
+// ErrNoInitialLeader is Config.InitialLeader for an algorithm that defines
+// no initial-leader state; a front end says it in its own words.
+var ErrNoInitialLeader = errors.New("Config.InitialLeader: this algorithm defines no initial-leader state (model.Leaderer, model.LeaderSelfer)")
 
 // WithGenericHashing makes the kernel ignore the algorithm's Codec and
 // number local states and messages by value (internCodec), as it does for
@@ -179,7 +184,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	k.format, _ = alg.(LocalFormatter[L, M])
 	if cfg.InitialLeader && k.leader == nil {
-		return nil, fmt.Errorf("--initial-leader: this algorithm defines no initial-leader state")
+		return nil, ErrNoInitialLeader
 	}
 	if err := k.checkInitialTimers(); err != nil {
 		return nil, err

@@ -711,7 +711,8 @@ func TestInitialLeader(t *testing.T) {
 func TestInitialLeaderNeedsLeaderer(t *testing.T) {
 	_, err := New[tLocal, tMsg](bareAlg{}, Config{N: 3, InitialLeader: true}, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "--initial-leader")
+	assert.ErrorIs(t, err, ErrNoInitialLeader)
+	assert.Contains(t, err.Error(), "Config.InitialLeader: this algorithm defines no initial-leader state")
 }
 
 func TestUnreliableDetectorSuspectsOnlyALiveOtherLeader(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 )
 
-// numbering numbers values by a key (issue 31): the processes' local states
+// numbering numbers values by a key: the processes' local states
 // by their Codec bytes (localtable.go), and without a Codec the local
 // states and messages by themselves or their hashstructure hash
 // (intern.go). A state holds each value as its number, so that what every

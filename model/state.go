@@ -60,7 +60,7 @@ import (
 //     it. Copying, hashing, encoding and decoding a channel copy its bytes
 //     and do not change.
 //
-// The sends counted since the initial state (issue 29: an invariant that
+// The sends counted since the initial state (for an invariant that
 // bounds messages) are the head's as well, one place again, written only
 // when a property of the kernel reads them (shape.sendCap > 0; otherwise
 // every state keeps its encoding, hashes and fingerprint byte for byte):

@@ -7,7 +7,7 @@ package model
 // sends, is remembered per expander under those inputs, as numbers, and a
 // step whose inputs were seen before takes the remembered effect instead
 // of running the handler, encoding its local state and numbering it
-// (issue 31: most steps of a search repeat a handler call seen before).
+// (most steps of a search repeat a handler call seen before).
 // The kernel's part of the step (the channels, losses, counts, the bound,
 // timers) runs either way.
 //

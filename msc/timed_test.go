@@ -42,7 +42,7 @@ func walk(t *testing.T, cfg model.Config, labels ...string) *trace.File {
 	return trace.New("bully", cfg.WithDefaults(), "", 0, "", run, exp)
 }
 
-// The race of issue 27 on the time axis: ELECTION(2) is sent at t=0 and
+// Bully's timeout race on the time axis: ELECTION(2) is sent at t=0 and
 // delivered at t=1, aged 1; the OK it answers is still on its way to p2,
 // aged 1, when p2's timer, set to 2 at step 2, fires at t=2.
 func TestTimeAxisOfTheRace(t *testing.T) {

@@ -140,6 +140,26 @@ func (r *Registry) Lookup(name string) (Spec, error) {
 	return Spec{}, fmt.Errorf("unknown algorithm %q: use one of %s", name, strings.Join(r.Names(), ", "))
 }
 
+// Properties lists every property of the algorithm registered as name
+// (what trace.Replay needs of a registry).
+func (r *Registry) Properties(name string) ([]model.PropertyInfo, error) {
+	s, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.Build.Properties(), nil
+}
+
+// System composes the algorithm registered as name under cfg, evaluating
+// the properties named in check (Factory.System).
+func (r *Registry) System(name string, cfg model.Config, check []string, opts ...model.Option) (model.System, error) {
+	s, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.Build.System(cfg, check, opts...)
+}
+
 // Names lists the registered names in sorted order.
 func (r *Registry) Names() []string {
 	names := make([]string, 0, len(r.specs))

@@ -23,7 +23,6 @@ import (
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
-	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/ts"
 )
 
@@ -273,7 +272,12 @@ func (f *File) Write(w io.Writer) error {
 }
 
 // MalformedError is a trace file that cannot be read as one.
-type MalformedError struct{ Reason string }
+type MalformedError struct {
+	Reason string
+	// Old marks a file of the first format (FormatV1): only a new check
+	// can write it again, which a front end can say in its own words.
+	Old bool
+}
 
 func (e *MalformedError) Error() string { return "malformed trace file: " + e.Reason }
 
@@ -298,7 +302,7 @@ func Read(r io.Reader) (*File, error) {
 		Format string `json:"format"`
 	}
 	if json.Unmarshal(data, &head) == nil && head.Format == FormatV1 {
-		return nil, malformed("%s is the old format, which this mcheck no longer reads: run the check again with --trace-out to write it as %s", FormatV1, Format)
+		return nil, &MalformedError{Old: true, Reason: fmt.Sprintf("%s is the old format, which this mcheck no longer reads: run the check again to write it as %s", FormatV1, Format)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -406,9 +410,21 @@ func KindsOf(k model.PropertyKind) []cex.Kind {
 	return []cex.Kind{cex.Stuck, cex.FairCycle}
 }
 
-// Replay rebuilds the configuration of f from reg and verifies it.
-func Replay(f *File, reg *specs.Registry) error {
-	_, err := Replayed(f, reg)
+// Algorithms builds the algorithms that trace files name (*specs.Registry
+// is one). The caller passes it in so that trace does not depend on every
+// algorithm there is.
+type Algorithms interface {
+	// Properties lists every property of the algorithm named algo, or
+	// says that no algorithm has that name.
+	Properties(algo string) ([]model.PropertyInfo, error)
+	// System composes algo under cfg, evaluating the properties named in
+	// check.
+	System(algo string, cfg model.Config, check []string, opts ...model.Option) (model.System, error)
+}
+
+// Replay rebuilds the configuration of f from algs and verifies it.
+func Replay(f *File, algs Algorithms) error {
+	_, err := Replayed(f, algs)
 	return err
 }
 
@@ -418,37 +434,37 @@ func Replay(f *File, reg *specs.Registry) error {
 // file's own text (a message's text, the summary) is never checked: what
 // people are shown of a replayed file must come from here. The summary,
 // which replay cannot check, is left out.
-func Replayed(f *File, reg *specs.Registry) (*File, error) {
-	sys, name, err := replaySystem(f, reg)
+func Replayed(f *File, algs Algorithms) (*File, error) {
+	sys, err := replaySystem(f, algs)
 	if err != nil {
 		return nil, err
 	}
 	if err := Verify(sys, f); err != nil {
 		return nil, err
 	}
-	return rendered(sys, name, f)
+	return rendered(sys, f.Config.Algo, f)
 }
 
 // replaySystem builds the system f's configuration names, checking the
-// property f claims (the registry's name of the algorithm is returned).
-func replaySystem(f *File, reg *specs.Registry) (model.System, string, error) {
-	spec, err := reg.Lookup(f.Config.Algo)
+// property f claims.
+func replaySystem(f *File, algs Algorithms) (model.System, error) {
+	all, err := algs.Properties(f.Config.Algo)
 	if err != nil {
-		return nil, "", malformed("config.algo: %v", err)
+		return nil, malformed("config.algo: %v", err)
 	}
 	// A measure's witness run claims no property: it only has to replay.
 	check := []string{f.Property}
 	if !f.ClaimsProperty() {
 		check = nil
-	} else if err := f.CheckProperty(spec.Build.Properties()); err != nil {
-		return nil, "", err
+	} else if err := f.CheckProperty(all); err != nil {
+		return nil, err
 	}
 	cfg, _ := f.Config.Model()
-	sys, err := spec.Build.System(cfg, check, f.KernelOptions()...)
+	sys, err := algs.System(f.Config.Algo, cfg, check, f.KernelOptions()...)
 	if err != nil {
-		return nil, "", malformed("config: %v", err)
+		return nil, malformed("config: %v", err)
 	}
-	return sys, spec.Name, nil
+	return sys, nil
 }
 
 // Run is the run of the model that f's steps replay as through sys (as

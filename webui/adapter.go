@@ -544,7 +544,7 @@ func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress))
 	rep, err := check.Run(check.Request{
 		Spec: m.Spec, Config: m.Config, Continue: true,
 		MaxStates: lim.MaxStates, MemoryBudget: lim.MemoryBudget / maxRunning, Workers: lim.Workers, Reduce: true,
-		Context: ctx,
+		Context: ctx, Name: lim.Name,
 		Progress: func(p explore.Progress) {
 			progress(Progress{States: p.States, Depth: p.Depth, Queue: p.Queue, Seconds: p.Elapsed.Seconds()})
 		},

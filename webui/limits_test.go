@@ -131,3 +131,30 @@ func TestBadConfigurationsAreBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// A check stopped at the state limit says so in the words of whoever set
+// the limit: the field's name, or the flag mcheck explore passes.
+func TestCheckStoppedAtTheStateLimitNamesIt(t *testing.T) {
+	for _, c := range []struct {
+		name func(string) string
+		want string
+	}{
+		{nil, "MaxStates 5 reached"},
+		{func(f string) string { return map[string]string{"MaxStates": "--max-states"}[f] }, "--max-states 5 reached"},
+	} {
+		opt := options(t, cfg)
+		opt.Limits.MaxStates, opt.Limits.Name = 5, c.name
+		srv, err := webui.New(opt)
+		require.NoError(t, err)
+		t.Cleanup(srv.Close)
+		w := do(srv, "POST", "/api/check?"+cfg)
+		require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
+		var j webui.Job
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
+		j = waitJob(t, srv, j.ID)
+		require.Empty(t, j.Error)
+		require.NotNil(t, j.Result)
+		assert.False(t, j.Result.Complete)
+		assert.Equal(t, c.want, j.Result.Stopped)
+	}
+}

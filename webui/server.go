@@ -95,6 +95,10 @@ type Limits struct {
 	MemoryBudget int64
 	Workers      int
 	CheckTime    time.Duration
+	// Name names these fields ("MaxStates") in what the page shows of a
+	// check that stopped at one (check.Request.Name); nil: their names.
+	// mcheck explore passes its flags, which set them.
+	Name func(field string) string
 }
 
 // DefaultCheckTime is the time limit of a check without Limits.CheckTime:

@@ -14,8 +14,8 @@ import (
 	"github.com/mcheck/mcheck/webui"
 )
 
-// The timed traces of the charts' tests (testdata/msc): issue 27's race in
-// the synchronous model, and a partially synchronous run that ends in gst.
+// The timed traces of the charts' tests (testdata/msc): Bully's timeout
+// race in the synchronous model, and a partially synchronous run that ends in gst.
 const (
 	raceFile    = "../testdata/msc/bully-race.SingleLeader-invariant.trace.json"
 	partialFile = "../testdata/msc/bully-partial-restart.Termination-stuck.trace.json"
@@ -104,7 +104,7 @@ func TestViewOfATimedRun(t *testing.T) {
 	assert.Nil(t, v.Channels[0].Ages)
 }
 
-// TestBrowserTimedRun opens issue 27's race in a real browser: the page
+// TestBrowserTimedRun opens Bully's timeout race in a real browser: the page
 // shows time as the report and the chart do.
 func TestBrowserTimedRun(t *testing.T) {
 	ctx, base := browser(t)

@@ -44,7 +44,7 @@ func TestReadmeLinksResolveInAClone(t *testing.T) {
 			tracked[d] = true
 		}
 	}
-	pages := []string{"README.md", "examples/coursework/README.md", "BENCHMARKS.md"}
+	pages := []string{"README.md", "examples/coursework/README.md", "BENCHMARKS.md", "bench/history.md"}
 	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	for _, d := range docs {
 		rel, _ := filepath.Rel(root, d)
