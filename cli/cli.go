@@ -235,6 +235,15 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 
 // exitStatus is the verdict of a check as an exit status.
 func exitStatus(rep *check.Report) int {
+	if p := rep.ParamSearch; p != nil {
+		switch {
+		case p.Found:
+			return ExitHolds
+		case p.AllFail || p.Longest > 0:
+			return ExitViolation
+		}
+		return ExitIncomplete
+	}
 	if t := rep.Timeouts; t != nil {
 		// The answer is the sweep's, whatever the last search's verdicts.
 		switch {
