@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,4 +122,24 @@ func TestTraceReplaysWithItsParams(t *testing.T) {
 	code, out, stderr = runLease(t, "replay", path)
 	assert.NotEqual(t, cli.ExitHolds, code, out)
 	assert.NotContains(t, out, "a genuine counterexample", stderr)
+}
+
+// The explorer's URL keeps the parameters: param=H=2,L=3.
+func TestParamsInTheExplorerURL(t *testing.T) {
+	reg := specs.Builtin()
+	require.NoError(t, reg.Register(specs.Spec{Name: "lease", InitialLeader: true, Build: specs.Builder(lease.Algorithm{})}))
+	parse, query := cli.ExploreModels(reg)
+	m, err := parse(url.Values{"algo": {"lease"}, "n": {"2"}, "timing": {"sync"}, "param": {"L=3"}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"H": 2, "L": 3}, m.Config.Params)
+	q := query(m)
+	assert.Equal(t, "H=2,L=3", q.Get("param"))
+	back, err := parse(q)
+	require.NoError(t, err)
+	assert.Equal(t, m.Config, back.Config)
+
+	_, err = parse(url.Values{"algo": {"lease"}, "timing": {"sync"}, "param": {"L=auto"}})
+	assert.EqualError(t, err, "param=L=auto searches a parameter over several checks, and the page walks one model: give a value, like param=L=3")
+	_, err = parse(url.Values{"algo": {"lease"}, "timing": {"sync"}, "param": {"Q=1"}})
+	assert.ErrorContains(t, err, "--param Q=1: the algorithm has no parameter Q; its parameters are H ")
 }
