@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -91,6 +92,26 @@ func TestParamAuto(t *testing.T) {
 	assert.Regexp(t, `\n  L 1 +3 states .* fails: SingleLeader, Agreement\n  L 2 .*\n  L 3 .*\n  L 4 +9 states .* every property holds\n`, out)
 	assert.Contains(t, out, "\n  verdict: SingleLeader and Agreement need L >= 4: at L = 3, SingleLeader: after 5 steps p1 and p2 each consider themselves leader; ")
 	assert.Contains(t, out, "\nat L = 3, the largest L that fails:\n\nSingleLeader counterexample, 5 steps:\n")
+
+	code, out, stderr = runLease(t, "--algo", "lease", "--n", "2", "--timing", "sync", "--param", "L=auto", "--json")
+	require.Equal(t, 0, code, stderr)
+	var rep struct {
+		ParamSearch struct {
+			Param   string
+			Value   int
+			Found   bool
+			Verdict string
+			Runs    []struct{ Value int }
+			Failure struct{ Value int }
+		} `json:"param_search"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	assert.Equal(t, "L", rep.ParamSearch.Param)
+	assert.True(t, rep.ParamSearch.Found)
+	assert.Equal(t, 4, rep.ParamSearch.Value, "at H = 2 (its default)")
+	assert.Len(t, rep.ParamSearch.Runs, 4)
+	assert.Equal(t, 3, rep.ParamSearch.Failure.Value)
+	assert.Contains(t, rep.ParamSearch.Verdict, "SingleLeader and Agreement need L >= 4")
 
 	// The whole range fails: exit 1.
 	code, out, _ = runLease(t, "--algo", "lease", "--n", "2", "--timing", "sync", "--param", "L=1", "--param", "H=auto")

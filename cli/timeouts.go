@@ -454,3 +454,45 @@ func (o *options) timerWords(err error) error {
 	return fmt.Errorf("with %s, %s defaults to %s = %d ticks, too long for the state encoding (a timer runs at most %d ticks): give %s",
 		from, long.name, long.formula, long.of(full), most, strings.Join(fixes, ", or "))
 }
+
+// jsonParamSearch is --param NAME=auto's search in --json.
+type jsonParamSearch struct {
+	Param            string  `json:"param"`
+	TimeLimitSeconds float64 `json:"time_limit_seconds,omitempty"`
+	Seconds          float64 `json:"seconds"`
+	// Value is the smallest value found (Found false: none).
+	Value   int               `json:"value"`
+	Found   bool              `json:"found"`
+	Verdict string            `json:"verdict"`
+	Runs    []jsonParamRun    `json:"runs"`
+	Failure *jsonParamFailure `json:"failure,omitempty"`
+}
+
+type jsonParamRun struct {
+	Value   int      `json:"value"`
+	Outcome string   `json:"outcome"`
+	Failed  []string `json:"failed,omitempty"`
+	jsonAttempt
+}
+
+// jsonParamFailure is the check at the largest value that fails.
+type jsonParamFailure struct {
+	Value      int            `json:"value"`
+	Properties []jsonProperty `json:"properties"`
+}
+
+func paramSearchJSON(r *check.Report) *jsonParamSearch {
+	p := r.ParamSearch
+	if p == nil {
+		return nil
+	}
+	out := &jsonParamSearch{Param: p.Param.Name, TimeLimitSeconds: p.TimeLimit.Seconds(), Seconds: p.Elapsed.Seconds(),
+		Value: p.Value, Found: p.Found, Verdict: paramVerdict(r)}
+	for _, run := range p.Runs {
+		out.Runs = append(out.Runs, jsonParamRun{Value: run.Value, Outcome: string(run.Outcome), Failed: run.Failed, jsonAttempt: attemptJSON(run.Attempt)})
+	}
+	if f := p.Failure; f != nil {
+		out.Failure = &jsonParamFailure{Value: f.Config.Params[p.Param.Name], Properties: propertiesJSON(f)}
+	}
+	return out
+}
