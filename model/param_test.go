@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +67,30 @@ func TestTimesParam(t *testing.T) {
 	env := model.NewTestEnv[leasex.Msg](1, 2)
 	env.Params = map[string]int{"H": 4}
 	assert.Equal(t, 4, env.Ctx(0).Param("H"))
+}
+
+// paramEcho reads its parameter K in a handler: the initiator sends K.
+type paramEcho struct{}
+
+func (paramEcho) Params() []model.Param {
+	return []model.Param{{Name: "K", Default: 7, Min: 1, Max: 9}}
+}
+func (paramEcho) Init() int                                          { return 0 }
+func (paramEcho) Elected(l *int) int                                 { return *l }
+func (paramEcho) CanInitiate(c *model.Ctx[int], l *int, _ bool) bool { return c.Self() == 0 && *l == 0 }
+func (paramEcho) Initiate(c *model.Ctx[int], l *int)                 { *l = c.ID(); c.Send(1, c.Param("K")) }
+func (paramEcho) Receive(_ *model.Ctx[int], l *int, _ int, m int)    { *l = m }
+func (paramEcho) FormatMsg(m int) string                             { return fmt.Sprint(m) }
+
+func TestCtxParam(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]int
+		want   string
+	}{{nil, "7"}, {map[string]int{"K": 3}, "3"}} {
+		k, err := model.New[int, int](paramEcho{}, model.Config{N: 2, Params: tc.params}, nil)
+		require.NoError(t, err)
+		w := newTimedWalkOf(t, k)
+		w.take("initiate p1")
+		assert.Contains(t, w.x.Describe(w.state), "["+tc.want+"]", "a handler reads the parameter's value: %v", tc.params)
+	}
 }
