@@ -282,14 +282,14 @@ type jsonReport struct {
 	// StateStorage is "fingerprints", "exact" or "bitstate";
 	// CollisionProbability the chance that a fingerprint collision hid a
 	// state (0 when exact; absent for bitstate, which has its own).
-	StateStorage         string           `json:"state_storage"`
-	CollisionProbability *float64         `json:"collision_probability,omitempty"`
-	Bitstate             *jsonBitstate    `json:"bitstate,omitempty"`
-	Properties           []jsonProperty   `json:"properties"`
-	Deepening            *jsonDeepening   `json:"deepening,omitempty"`
-	Timeouts             *jsonTimeouts    `json:"timeouts,omitempty"`
-	ParamSearch          *jsonParamSearch `json:"param_search,omitempty"`
-	Simulation           *jsonSimulation  `json:"simulation,omitempty"`
+	StateStorage         string          `json:"state_storage"`
+	CollisionProbability *float64        `json:"collision_probability,omitempty"`
+	Bitstate             *jsonBitstate   `json:"bitstate,omitempty"`
+	Properties           []jsonProperty  `json:"properties"`
+	Deepening            *jsonDeepening  `json:"deepening,omitempty"`
+	Timeouts             *jsonTimeouts   `json:"timeouts,omitempty"`
+	ParamSearch          *jsonSweep      `json:"param_search,omitempty"`
+	Simulation           *jsonSimulation `json:"simulation,omitempty"`
 	// Vacuous says, when the search took no step at all, that every
 	// property holds of the initial state alone, and what to change.
 	Vacuous string `json:"vacuous,omitempty"`

@@ -455,8 +455,8 @@ func (o *options) timerWords(err error) error {
 		from, long.name, long.formula, long.of(full), most, strings.Join(fixes, ", or "))
 }
 
-// jsonParamSearch is --param NAME=auto's search in --json.
-type jsonParamSearch struct {
+// jsonSweep is --param NAME=auto's search in --json.
+type jsonSweep struct {
 	Param            string  `json:"param"`
 	TimeLimitSeconds float64 `json:"time_limit_seconds,omitempty"`
 	Seconds          float64 `json:"seconds"`
@@ -481,12 +481,12 @@ type jsonParamFailure struct {
 	Properties []jsonProperty `json:"properties"`
 }
 
-func paramSearchJSON(r *check.Report) *jsonParamSearch {
+func paramSearchJSON(r *check.Report) *jsonSweep {
 	p := r.ParamSearch
 	if p == nil {
 		return nil
 	}
-	out := &jsonParamSearch{Param: p.Param.Name, TimeLimitSeconds: p.TimeLimit.Seconds(), Seconds: p.Elapsed.Seconds(),
+	out := &jsonSweep{Param: p.Param.Name, TimeLimitSeconds: p.TimeLimit.Seconds(), Seconds: p.Elapsed.Seconds(),
 		Value: p.Value, Found: p.Found, Verdict: paramVerdict(r)}
 	for _, run := range p.Runs {
 		out.Runs = append(out.Runs, jsonParamRun{Value: run.Value, Outcome: string(run.Outcome), Failed: run.Failed, jsonAttempt: attemptJSON(run.Attempt)})
