@@ -194,6 +194,9 @@ type Report struct {
 	// Timeouts is set by SearchTimeouts: the timeouts tried before this
 	// report.
 	Timeouts *Timeouts
+	// ParamSearch, for a search over one of the algorithm's parameters
+	// (SearchParam), says how it arrived at this report.
+	ParamSearch *ParamSearch
 }
 
 // Bounded reports whether the channel bound cut successors off, so that the

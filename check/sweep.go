@@ -2,7 +2,11 @@ package check
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
+
+	"github.com/mcheck/mcheck/model"
 )
 
 // A sweep checks one configuration after another, each differing from the
@@ -90,3 +94,103 @@ func (s *sweep) run(r Request) (*Report, Attempt, error) {
 
 // elapsed is the time of the sweep so far.
 func (s *sweep) elapsed() time.Duration { return time.Since(s.start) }
+
+// ParamSearch is how a search over one of the algorithm's parameters
+// (SearchParam) arrived at its report: every value tried, in order.
+type ParamSearch struct {
+	// Param is the parameter searched, as the algorithm declares it.
+	Param model.Param
+	// TimeLimit is the budget of all searches together (0: none).
+	TimeLimit time.Duration
+	Elapsed   time.Duration
+	Runs      []ParamRun
+	// Value is the smallest value at which every property holds; Found
+	// says there is one.
+	Value int
+	Found bool
+	// Failure is the report at the largest value that fails (nil where
+	// none failed): its counterexamples show why a smaller value fails.
+	Failure *Report
+	// Longest: every value up to Longest failed, and the next gives a
+	// timer too long for the state encoding (model.TimerWidthError).
+	Longest int
+	// AllFail: every value of the parameter's range fails.
+	AllFail bool
+}
+
+// ParamRun is the search at one value of the parameter.
+type ParamRun struct {
+	Value int
+	Attempt
+	Outcome Outcome
+	// Failed names the properties violated (or, for a Sometimes,
+	// unreachable).
+	Failed []string
+}
+
+// Stopped is the search that ended the sweep without an answer, if any.
+func (p *ParamSearch) Stopped() *ParamRun {
+	if n := len(p.Runs); n > 0 && !p.Found && p.Runs[n-1].Outcome == Undecided {
+		return &p.Runs[n-1]
+	}
+	return nil
+}
+
+// SearchParam checks req at param = its Min, Min+1, ... up to its Max
+// (req.Config.Params[param.Name] is ignored, the other parameters as
+// given) until every property holds: the smallest value at which
+// everything holds. Budgets as in SearchTimeouts; a search that does not
+// finish (or would not fit the time left) ends the sweep without an
+// answer. The report returned is that of the value found, else of the last
+// search run; its ParamSearch says which.
+func SearchParam(req Request, param model.Param, limit time.Duration) (*Report, error) {
+	s := newSweep(req, limit)
+	defer s.cancel()
+	d := &ParamSearch{Param: param, TimeLimit: limit}
+	var last *Report
+	for v := param.Min; v <= param.Max; v++ {
+		if a, skip := s.skip(); skip {
+			d.Runs = append(d.Runs, ParamRun{Value: v, Attempt: a, Outcome: Undecided})
+			break
+		}
+		r := req
+		r.Config.Params = make(map[string]int, len(req.Config.Params)+1)
+		for n, x := range req.Config.Params {
+			r.Config.Params[n] = x
+		}
+		r.Config.Params[param.Name] = v
+		rep, a, err := s.run(r)
+		if wide := (*model.TimerWidthError)(nil); errors.As(err, &wide) && v > param.Min {
+			d.Longest = v - 1
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %d: %w", param.Name, v, err)
+		}
+		last = rep
+		run := ParamRun{Value: v, Attempt: a, Outcome: outcome(rep)}
+		for _, vd := range rep.Verdicts {
+			if vd.Status == Violated || vd.Status == Unreachable {
+				run.Failed = append(run.Failed, vd.Name)
+			}
+		}
+		d.Runs = append(d.Runs, run)
+		if run.Outcome == Fails {
+			d.Failure = rep
+			if v == param.Max {
+				d.AllFail = true
+			}
+			continue
+		}
+		if run.Outcome == AllHold {
+			d.Value, d.Found = v, true
+		}
+		break
+	}
+	d.Elapsed = s.elapsed()
+	if last == nil {
+		return nil, fmt.Errorf("%s: no value was checked", param.Name)
+	}
+	last.ParamSearch = d
+	return last, nil
+}

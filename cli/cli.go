@@ -313,6 +313,15 @@ func (r *run) traceFiles(rep *check.Report) []*trace.File {
 
 // exitStatus is the verdict of a check as an exit status.
 func exitStatus(rep *check.Report) int {
+	if p := rep.ParamSearch; p != nil {
+		switch {
+		case p.Found:
+			return ExitHolds
+		case p.AllFail || p.Longest > 0:
+			return ExitViolation
+		}
+		return ExitIncomplete
+	}
 	if t := rep.Timeouts; t != nil {
 		// The answer is the sweep's, whatever the last search's verdicts.
 		switch {

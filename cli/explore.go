@@ -90,6 +90,9 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	if wrong == nil && o.model.AutoTimeout {
 		wrong = fmt.Errorf("explore: --timeout auto searches the timeouts of a check, the explorer needs one: give --timeout T (usage: %s)", exploreUsage)
 	}
+	if wrong == nil && o.model.AutoParam != "" {
+		wrong = fmt.Errorf("explore: --param %s=auto searches a parameter over several checks, the explorer needs one value: give --param %s=V (usage: %s)", o.model.AutoParam, o.model.AutoParam, exploreUsage)
+	}
 	if wrong == nil && o.workers < 0 {
 		wrong = fmt.Errorf("explore: --workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
 	}
@@ -248,6 +251,9 @@ func ExploreModels(reg *specs.Registry) (parse func(url.Values) (webui.Model, er
 		}
 		if o.model.AutoTimeout {
 			return webui.Model{}, errors.New("timeout=auto searches the timeouts over several checks, and the page walks one model: give a timeout, like timeout=3")
+		}
+		if a := o.model.AutoParam; a != "" {
+			return webui.Model{}, fmt.Errorf("param=%s=auto searches a parameter over several checks, and the page walks one model: give a value, like param=%s=3", a, a)
 		}
 		return modelOf(fs, &o, reg)
 	}

@@ -28,6 +28,7 @@ type options struct {
 	// model is the model's flags as given; cfg is their configuration,
 	// resolved by finish.
 	model      modelopt.Given
+	autoParam  model.Param // the parameter of --param NAME=auto
 	cfg        model.Config
 	check      string // --check as given; resolved against the algorithm's properties
 	cont       bool
@@ -412,6 +413,16 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	}
 	if err := o.checkComplexity(given); err != nil {
 		return err
+	}
+	if err := o.model.ResolveParams(spec.Params(), modelopt.FlagName); err != nil {
+		return err
+	}
+	if a := o.model.AutoParam; a != "" {
+		if err := o.checkAutoParam(); err != nil {
+			return err
+		}
+		params := spec.Params()
+		o.autoParam = params[slices.IndexFunc(params, func(p model.Param) bool { return p.Name == a })]
 	}
 	cfg, err := o.model.Resolve(func(field string) bool {
 		o, _ := modelopt.Lookup(field)

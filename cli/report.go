@@ -288,6 +288,7 @@ type jsonReport struct {
 	Properties           []jsonProperty  `json:"properties"`
 	Deepening            *jsonDeepening  `json:"deepening,omitempty"`
 	Timeouts             *jsonTimeouts   `json:"timeouts,omitempty"`
+	ParamSearch          *jsonSweep      `json:"param_search,omitempty"`
 	Simulation           *jsonSimulation `json:"simulation,omitempty"`
 	// Vacuous says, when the search took no step at all, that every
 	// property holds of the initial state alone, and what to change.
@@ -416,6 +417,7 @@ func writeJSON(w io.Writer, r *check.Report, member *swarm.Result) error {
 	out.jsonMeasures = measuresJSON(r)
 	out.Deepening = deepeningJSON(r)
 	out.Timeouts = timeoutsJSON(r)
+	out.ParamSearch = paramSearchJSON(r)
 	out.Vacuous = idleLine(r)
 	out.Properties = propertiesJSON(r)
 	enc := json.NewEncoder(w)

@@ -14,6 +14,7 @@ import (
 // writeTimeouts lists the timeouts that --timeout auto tried, says what it
 // found, and prints the counterexamples of the largest values that fail.
 func writeTimeouts(w io.Writer, r *check.Report, full bool) {
+	writeParamSearch(w, r, full)
 	t := r.Timeouts
 	if t == nil {
 		return
@@ -41,6 +42,72 @@ func writeTimeouts(w io.Writer, r *check.Report, full bool) {
 			trace.WriteText(w, file, full)
 		}
 	}
+}
+
+// writeParamSearch lists the values that --param NAME=auto tried, says
+// which parameter it searched and what it found, and prints the
+// counterexamples of the largest value that fails.
+func writeParamSearch(w io.Writer, r *check.Report, full bool) {
+	p := r.ParamSearch
+	if p == nil {
+		return
+	}
+	name := p.Param.Name
+	fmt.Fprintf(w, "\nparameter search: %s (--param %s=auto, from %d; %s; the memory budget and --max-states apply to each search), %.2f s in all\n",
+		name, name, p.Param.Min, limitWords(p.TimeLimit), p.Elapsed.Seconds())
+	for _, run := range p.Runs {
+		if run.NotStarted {
+			fmt.Fprintf(w, "  %s %-4d not started: %s left, less than the search before took\n", name, run.Value, seconds(run.Left))
+			continue
+		}
+		fmt.Fprintf(w, "  %s %-4d %12s states  %8.2f s  %s\n", name, run.Value, commas(run.States), run.Elapsed.Seconds(), runStatus(check.TimeoutRun{Attempt: run.Attempt, Outcome: run.Outcome, Failed: run.Failed}))
+	}
+	fmt.Fprintf(w, "  verdict: %s\n", paramVerdict(r))
+	if f := p.Failure; f != nil && f != r {
+		fmt.Fprintf(w, "\nat %s = %d, the largest %s that fails:\n", name, f.Config.Params[name], name)
+		for _, file := range f.Files() {
+			fmt.Fprintln(w)
+			trace.WriteText(w, file, full)
+		}
+	}
+}
+
+// paramVerdict says in one sentence what the parameter search of r found.
+func paramVerdict(r *check.Report) string {
+	p := r.ParamSearch
+	name, lo := p.Param.Name, p.Param.Min
+	failed := func() string {
+		f := p.Failure
+		for _, v := range f.Verdicts {
+			if v.Status == check.Violated || v.Status == check.Unreachable {
+				return fmt.Sprintf("at %s = %d, %s: %s", name, f.Config.Params[name], v.Name, v.Summary)
+			}
+		}
+		return ""
+	}
+	stopped := func() string {
+		run := p.Stopped()
+		if run == nil {
+			return "no search was run"
+		}
+		if run.NotStarted {
+			return fmt.Sprintf("%s = %d was not started with %s left, less than the search before took", name, run.Value, seconds(run.Left))
+		}
+		return fmt.Sprintf("%s = %d %s", name, run.Value, runStatus(check.TimeoutRun{Attempt: run.Attempt, Outcome: run.Outcome, Failed: run.Failed}))
+	}
+	switch {
+	case p.Found && p.Failure == nil:
+		return fmt.Sprintf("every property holds from %s = %d, the least value%s", name, p.Value, vacuousAt(r))
+	case p.Found:
+		return fmt.Sprintf("%s %s %s >= %d: %s%s", failedList(p.Failure), needs(p.Failure), name, p.Value, failed(), vacuousAt(r))
+	case p.Longest > 0:
+		return fmt.Sprintf("no %s from %d to %d makes every property hold (%s = %d gives a timer too long for the state encoding); %s", name, lo, p.Longest, name, p.Longest+1, failed())
+	case p.AllFail:
+		return fmt.Sprintf("no %s from %d to %d (its whole range) makes every property hold; %s", name, lo, p.Param.Max, failed())
+	case p.Failure != nil:
+		return fmt.Sprintf("every %s from %d to %d fails, but the search did not finish, so no %s can be said to be the smallest that holds: %s", name, lo, p.Failure.Config.Params[name], name, stopped())
+	}
+	return fmt.Sprintf("the search did not finish, so no %s can be said to be the smallest that holds: %s", name, stopped())
 }
 
 // valueOf is T or T2 of rep's configuration.
@@ -225,6 +292,9 @@ func needs(rep *check.Report) string {
 // name, the T's first, so that --trace-out DIR/ keeps each).
 func counterexampleFiles(r *check.Report) []*trace.File {
 	files := r.Files()
+	if p := r.ParamSearch; p != nil && p.Failure != nil && p.Failure != r {
+		files = append(files, p.Failure.Files()...)
+	}
 	t := r.Timeouts
 	if t == nil {
 		return files
@@ -383,4 +453,46 @@ func (o *options) timerWords(err error) error {
 	}
 	return fmt.Errorf("with %s, %s defaults to %s = %d ticks, too long for the state encoding (a timer runs at most %d ticks): give %s",
 		from, long.name, long.formula, long.of(full), most, strings.Join(fixes, ", or "))
+}
+
+// jsonSweep is --param NAME=auto's search in --json.
+type jsonSweep struct {
+	Param            string  `json:"param"`
+	TimeLimitSeconds float64 `json:"time_limit_seconds,omitempty"`
+	Seconds          float64 `json:"seconds"`
+	// Value is the smallest value found (Found false: none).
+	Value   int               `json:"value"`
+	Found   bool              `json:"found"`
+	Verdict string            `json:"verdict"`
+	Runs    []jsonParamRun    `json:"runs"`
+	Failure *jsonParamFailure `json:"failure,omitempty"`
+}
+
+type jsonParamRun struct {
+	Value   int      `json:"value"`
+	Outcome string   `json:"outcome"`
+	Failed  []string `json:"failed,omitempty"`
+	jsonAttempt
+}
+
+// jsonParamFailure is the check at the largest value that fails.
+type jsonParamFailure struct {
+	Value      int            `json:"value"`
+	Properties []jsonProperty `json:"properties"`
+}
+
+func paramSearchJSON(r *check.Report) *jsonSweep {
+	p := r.ParamSearch
+	if p == nil {
+		return nil
+	}
+	out := &jsonSweep{Param: p.Param.Name, TimeLimitSeconds: p.TimeLimit.Seconds(), Seconds: p.Elapsed.Seconds(),
+		Value: p.Value, Found: p.Found, Verdict: paramVerdict(r)}
+	for _, run := range p.Runs {
+		out.Runs = append(out.Runs, jsonParamRun{Value: run.Value, Outcome: string(run.Outcome), Failed: run.Failed, jsonAttempt: attemptJSON(run.Attempt)})
+	}
+	if f := p.Failure; f != nil {
+		out.Failure = &jsonParamFailure{Value: f.Config.Params[p.Param.Name], Properties: propertiesJSON(f)}
+	}
+	return out
 }

@@ -155,6 +155,11 @@ type Config struct {
 	Delay        int
 	Timeout      int
 	TimeoutCoord int
+	// Params sets the algorithm's parameters (model.Parameterized) by
+	// name, as mcheck --param NAME=V: map[string]int{"H": 2, "L": 5}; one
+	// not named takes its default, and a name the algorithm does not
+	// declare or a value out of its range fails the test.
+	Params map[string]int
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -291,7 +296,7 @@ func panickingTimer[L, M any](alg model.Algorithm[L, M], cfg Config) (name strin
 		return ""
 	}
 	mc, _ := modelConfig(cfg)
-	times := mc.Times()
+	times := model.TimesOf(model.ParamsOf(alg), mc)
 	for _, t := range td.Timers() {
 		if t.Duration != nil && panics(func() { t.Duration(times) }) {
 			return t.Name
@@ -316,6 +321,7 @@ func modelConfig(cfg Config) (model.Config, error) {
 			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
 			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
 			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
+			Params: cfg.Params,
 		},
 		CrashAny:      cfg.CrashAny,
 		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},

@@ -80,6 +80,9 @@ type Times struct {
 	Delay        int // D: the worst one-way latency
 	Timeout      int // T: Bully's wait for an OK
 	TimeoutCoord int // T2 (T'): Bully's wait for a COORDINATOR after an OK
+	// params are the algorithm's parameters by name (Param), read with
+	// Param.
+	params map[string]int
 }
 
 // givenTimeouts is c with Timeout and TimeoutCoord 0 where they are the
@@ -130,6 +133,11 @@ type Config struct {
 	Delay        int
 	Timeout      int
 	TimeoutCoord int
+	// Params are the values of the algorithm's own parameters by name
+	// (model.Parameterized; docs/semantics.md section 6): a parameter not
+	// named takes its default (the kernel fills it in). Bully's T and T2
+	// are parameters too, held by Timeout and TimeoutCoord.
+	Params map[string]int
 }
 
 // WithDefaults fills IDs and MaxQueue, and in a timed mode Delay, Timeout

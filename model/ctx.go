@@ -30,6 +30,7 @@ type env[M any] interface {
 	send(from, to int, m M)
 	setTimer(p int, op TimerOp)
 	pending(to int, pred func(from int, m M) bool) bool
+	param(name string) int
 }
 
 // Self is the position of the process running the handler.

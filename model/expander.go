@@ -57,6 +57,7 @@ type expander[L, M any] struct {
 // env, for Ctx.
 func (e *expander[L, M]) setTimer(_ int, op TimerOp) { e.timerOp = op }
 func (e *expander[L, M]) n() int                     { return e.k.n }
+func (e *expander[L, M]) param(name string) int      { return e.k.times.Param(name) }
 func (e *expander[L, M]) idOf(p int) int             { return e.lay().ids[p] }
 func (e *expander[L, M]) byID() []int                { return e.lay().byID }
 func (e *expander[L, M]) posOf(id int) int           { return e.lay().posOf(id) }

@@ -25,6 +25,7 @@ type Kernel[L, M any] struct {
 	fair    fairness // the weak-fairness classes (fairness.go)
 	keys    keys     // of the fingerprint's places (fingerprint.go)
 	timers  []Timer[L, M]
+	times   Times // the durations and parameters (Times.Param)
 	// In a timed shape: timerStart[t] is the timer byte that arms timer t
 	// (1 + its duration), and maxTimer the longest duration.
 	timerStart []uint8
@@ -99,6 +100,11 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	for _, f := range opts {
 		f(&o)
 	}
+	params := ParamsOf(alg)
+	cfg, err := ResolveParams(params, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
 	if err := cfg.WithDefaults().Validate(); err != nil {
 		return nil, err
 	}
@@ -113,7 +119,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	// ValidateTimers before the defaults; here a configuration may come
 	// with them filled in (WithDefaults), so a timeout equal to its default
 	// counts as not given.
-	if err := validateTimers(cfg.givenTimeouts(), timers, nil); err != nil {
+	if err := validateTimers(cfg.givenTimeouts(), timers, params, nil); err != nil {
 		return nil, err
 	}
 	cfg = cfg.WithDefaults()
@@ -124,6 +130,7 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		return nil, fmt.Errorf("at most 64 properties in one check, got %d", len(props))
 	}
 	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N), timers: timers}
+	k.times = cfg.timesOf(params)
 	sendCap := o.sendCap
 	for i := range props {
 		if err := props[i].validate(); err != nil {
@@ -137,15 +144,13 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if sendCap < 0 {
 		return nil, fmt.Errorf("WithSendCounts(%d): count sends up to 1 or more", sendCap)
 	}
-	var err error
 	if k.layouts, err = layouts(&cfg); err != nil {
 		return nil, err
 	}
 	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap}
 	if k.shape.timed {
-		times := cfg.Times()
 		for _, t := range k.timers {
-			d := t.Duration(times)
+			d := t.Duration(k.times)
 			k.maxTimer = max(k.maxTimer, d)
 			k.timerStart = append(k.timerStart, uint8(min(d, maxCountdown)+1))
 		}
@@ -394,8 +399,12 @@ func (a Action) Timer() int { return int(a) & maxActionField }
 // (c as given, before the defaults): Timeout and TimeoutCoord need timers
 // to set, and a timed mode needs every timer to have a Duration of 1 tick
 // or more. Fields are named as ValidateNamed names them.
-func validateTimers[L, M any](c Config, timers []Timer[L, M], name func(string) string) error {
+func validateTimers[L, M any](c Config, timers []Timer[L, M], params []Param, name func(string) string) error {
 	field := fieldNamer(name)
+	c, err := ResolveParams(params, c, name)
+	if err != nil {
+		return err
+	}
 	bad := func(f, format string, args ...any) error {
 		return &FieldError{Field: f, msg: fmt.Sprintf(format, args...)}
 	}
@@ -412,7 +421,7 @@ func validateTimers[L, M any](c Config, timers []Timer[L, M], name func(string) 
 	if !c.Timed() || c.WithDefaults().Validate() != nil {
 		return nil // no durations to check (Validate says what else is wrong)
 	}
-	times := c.Times()
+	times := c.timesOf(params)
 	for _, t := range timers {
 		if t.Duration == nil {
 			return bad("Timing", "%s %s: the algorithm's timer %s has no Duration, so it cannot count ticks: give its model.Timer a Duration, such as func(t model.Times) int { return t.Timeout }",
@@ -431,9 +440,9 @@ func validateTimers[L, M any](c Config, timers []Timer[L, M], name func(string) 
 // its users' words, New calls it with Go's.
 func ValidateTimers[L, M any](alg Algorithm[L, M], c Config, name func(string) string) error {
 	if t, ok := alg.(Timed[L, M]); ok {
-		return validateTimers(c, t.Timers(), name)
+		return validateTimers(c, t.Timers(), ParamsOf(alg), name)
 	}
-	return validateTimers[L, M](c, nil, name)
+	return validateTimers[L, M](c, nil, ParamsOf(alg), name)
 }
 
 // armedTimer is the index of the timer armed in l, or -1 when none is; two

@@ -18,6 +18,8 @@ type TestEnv[M any] struct {
 	// Timer is, per position, what a handler last asked of its timer
 	// (Ctx.RestartTimer, Ctx.StopTimer); nil until one asks.
 	Timer []TimerOp
+	// Params are the algorithm's parameters, for Ctx.Param.
+	Params map[string]int
 }
 
 // Sent is a message from one position to another.
@@ -53,7 +55,10 @@ func (e *TestEnv[M]) setTimer(p int, op TimerOp) {
 	e.Timer[p] = op
 }
 
-func (e *TestEnv[M]) n() int           { return len(e.IDs) }
+func (e *TestEnv[M]) n() int { return len(e.IDs) }
+func (e *TestEnv[M]) param(name string) int {
+	return Times{params: e.Params}.Param(name)
+}
 func (e *TestEnv[M]) idOf(p int) int   { return e.IDs[p] }
 func (e *TestEnv[M]) alive(p int) bool { return e.Alive[p] }
 

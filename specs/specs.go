@@ -102,6 +102,17 @@ func (b *builder[L, M]) validateTimers(cfg model.Config, name func(string) strin
 	return model.ValidateTimers(b.alg, cfg, name)
 }
 
+// Params are the parameters the algorithm declares (model.Parameterized),
+// or nil (also for a Factory of its own).
+func (s Spec) Params() []model.Param {
+	if b, ok := s.Build.(interface{ params() []model.Param }); ok {
+		return b.params()
+	}
+	return nil
+}
+
+func (b *builder[L, M]) params() []model.Param { return model.ParamsOf(b.alg) }
+
 // Registry maps names to specs. The zero value is empty; Builtin() has the
 // five algorithms of the course notes.
 type Registry struct{ specs map[string]Spec }

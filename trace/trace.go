@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
@@ -56,6 +57,10 @@ type Config struct {
 	Delay        int    `json:"delay,omitempty"`
 	Timeout      int    `json:"timeout,omitempty"`
 	TimeoutCoord int    `json:"timeout_coord,omitempty"`
+	// Params are the algorithm's parameters (model.Config.Params), every
+	// one of them with its value, so that a replay uses the values the
+	// trace was made with; left out for an algorithm without any.
+	Params map[string]int `json:"params,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -65,6 +70,7 @@ func ConfigOf(algo string, c model.Config) Config {
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
+		Params: c.Params,
 	}
 }
 
@@ -111,6 +117,9 @@ func (c Config) Describe() string {
 	if timing := c.DescribeTiming(); timing != "" {
 		parts = append(parts, timing)
 	}
+	if len(c.Params) > 0 {
+		parts = append(parts, "params "+modelopt.ParamsArg(c.Params))
+	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
 }
@@ -147,6 +156,7 @@ func (c Config) Model() (model.Config, error) {
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
+		Params: c.Params,
 	}, nil
 }
 

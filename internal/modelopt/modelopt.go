@@ -253,6 +253,20 @@ var Options = []Option{
 			return strconv.Itoa(c.TimeoutCoord), c.TimeoutCoord != 0 && c.TimeoutCoord != 2*c.Timeout+2*c.Delay
 		},
 	},
+	{
+		Field: "Params", Flag: "param", API: "Params", Trace: "params",
+		Usage: `  --param NAME=V        set the algorithm's parameter NAME (repeatable, or
+                        H=2,L=5); bully's T and T2 are --timeout and
+                        --timeout-coord; NAME=auto: check at V = its least
+                        value, then the next, ... until every property
+                        holds (as --timeout auto), and report the smallest
+`,
+		Example: model.Config{N: 3, Timing: model.Sync, Params: map[string]int{"T": 5}},
+		bind:    func(fs *flag.FlagSet, g *Given) { fs.Var(paramFlag{g}, "param", "") },
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return ParamsArg(c.Params), len(c.Params) > 0
+		},
+	},
 }
 
 func intArg(field func(model.Config) int) func(model.Config, bool) (string, bool) {
@@ -329,6 +343,52 @@ type Given struct {
 	// AutoTimeout is --timeout auto (the command line's search for the
 	// smallest timeouts that hold); Config.Timeout is then 0.
 	AutoTimeout bool
+	// AutoParam is the parameter of --param NAME=auto (the command line's
+	// search for its smallest value that holds), or "".
+	AutoParam string
+}
+
+// ResolveParams reads the parameters given (--param) against those the
+// algorithm declares (model.ResolveParams): T=5 of bully is --timeout 5,
+// T=auto --timeout auto; an unknown NAME=auto is refused, listing them.
+func (g *Given) ResolveParams(params []model.Param, name func(field string) string) error {
+	if a := g.AutoParam; a != "" {
+		i := slices.IndexFunc(params, func(p model.Param) bool { return p.Name == a })
+		switch {
+		case i < 0:
+			return fmt.Errorf("%s %s=auto: the algorithm has no parameter %s; %s", name("Params"), a, a, paramsWords(params))
+		case params[i].Field == "Timeout":
+			g.AutoTimeout, g.AutoParam = true, ""
+		case params[i].Field != "":
+			return fmt.Errorf("%s %s=auto: %s is searched with the timeout it depends on: give %s=auto", name("Params"), a, a, params[slices.IndexFunc(params, func(p model.Param) bool { return p.Field == "Timeout" })].Name)
+		}
+	}
+	c, err := model.ResolveParams(params, g.Config, name)
+	if err != nil {
+		return err
+	}
+	g.Config = c
+	return nil
+}
+
+func paramsWords(params []model.Param) string {
+	if len(params) == 0 {
+		return "the algorithm declares no parameters"
+	}
+	return "its parameters are " + model.ParamsList(params)
+}
+
+// ParamsArg writes parameters as --param's argument, by name: "H=2,L=5".
+func ParamsArg(params map[string]int) string {
+	names := make([]string, 0, len(params))
+	for n := range params {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for i, n := range names {
+		names[i] = n + "=" + strconv.Itoa(params[n])
+	}
+	return strings.Join(names, ",")
 }
 
 // Bind defines the model's flags on fs, writing into g.

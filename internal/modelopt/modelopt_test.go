@@ -111,7 +111,7 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "--ids perm", FlagName("Perm"))
 	assert.Equal(t, "Config.Crashes", APIName("MaxCrashes"))
 	assert.Equal(t, "", FlagName("Bogus"))
-	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord"}, Flags())
+	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord", "param"}, Flags())
 }
 
 // The options of time (docs/semantics.md section 6.1): a duration of 0 given is
@@ -169,4 +169,39 @@ func TestTimeoutAuto(t *testing.T) {
 	require.NoError(t, fs.Parse([]string{"--timeout", "4"}))
 	assert.False(t, g.AutoTimeout, "the last --timeout counts")
 	assert.Equal(t, 4, g.Config.Timeout)
+}
+
+// --param reads NAME=V, repeated or as a comma list, and NAME=auto for
+// one name; the URL and the command line write them back sorted.
+func TestParamFlag(t *testing.T) {
+	var g Given
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	g.Bind(fs)
+	require.NoError(t, fs.Parse([]string{"--param", "L=5,H=2", "--param", "X=auto", "--param", "L=7"}))
+	assert.Equal(t, map[string]int{"H": 2, "L": 7}, g.Config.Params, "the last value given counts")
+	assert.Equal(t, "X", g.AutoParam)
+	assert.Equal(t, "param=H%3D2%2CL%3D7", Query("a", model.Config{N: 3, Params: g.Config.Params}, false).Encode()[len("algo=a&n=3&"):])
+	assert.Equal(t, []string{"--n=3", "--param=H=2,L=7"}, Args(model.Config{N: 3, Params: g.Config.Params}, false))
+
+	for _, tc := range []struct{ arg, err string }{
+		{"L", `invalid value "L" for flag -param: "L" is not NAME=V: give a parameter's name and value, like L=5 (or L=auto)`},
+		{"L=x", `invalid value "L=x" for flag -param: L=x: "x" is not a whole number: give one, like L=5, or L=auto`},
+		{"Y=auto", `invalid value "Y=auto" for flag -param: X=auto and Y=auto: one parameter is searched at a time, give the other a value`},
+	} {
+		fs.SetOutput(io.Discard)
+		assert.EqualError(t, fs.Parse([]string{"--param", tc.arg}), tc.err)
+	}
+
+	// Resolved against the algorithm's parameters: bully's T=auto is
+	// --timeout auto; a name it does not declare is refused.
+	bully := []model.Param{{Name: "T", Field: "Timeout", Min: 1, Max: 9}, {Name: "T2", Field: "TimeoutCoord", Min: 1, Max: 9}}
+	g = Given{AutoParam: "T", Config: model.Config{Params: map[string]int{"T2": 4}}}
+	require.NoError(t, g.ResolveParams(bully, FlagName))
+	assert.True(t, g.AutoTimeout)
+	assert.Equal(t, "", g.AutoParam)
+	assert.Equal(t, model.Config{TimeoutCoord: 4}, g.Config)
+	g = Given{AutoParam: "L"}
+	assert.EqualError(t, g.ResolveParams(bully, FlagName), "--param L=auto: the algorithm has no parameter L; its parameters are T (1 to 9), T2 (1 to 9)")
+	g = Given{AutoParam: "T2"}
+	assert.EqualError(t, g.ResolveParams(bully, FlagName), "--param T2=auto: T2 is searched with the timeout it depends on: give T=auto")
 }

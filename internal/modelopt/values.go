@@ -139,3 +139,45 @@ func (f orAuto) Set(s string) error {
 	*f.auto, *f.k = false, v
 	return nil
 }
+
+// paramFlag reads --param NAME=V, repeatable, or several as NAME=V,NAME=V;
+// V may be auto for one NAME (Given.AutoParam). Which names the algorithm
+// has is checked once it is known (Given.ResolveParams).
+type paramFlag struct{ g *Given }
+
+func (f paramFlag) String() string {
+	if f.g == nil {
+		return ""
+	}
+	return ParamsArg(f.g.Config.Params)
+}
+
+func (f paramFlag) Set(s string) error {
+	for _, w := range strings.Split(s, ",") {
+		name, v, ok := strings.Cut(strings.TrimSpace(w), "=")
+		name, v = strings.TrimSpace(name), strings.TrimSpace(v)
+		if !ok || name == "" {
+			return fmt.Errorf("%q is not NAME=V: give a parameter's name and value, like L=5 (or L=auto)", w)
+		}
+		if v == "auto" {
+			if f.g.AutoParam != "" && f.g.AutoParam != name {
+				return fmt.Errorf("%s=auto and %s=auto: one parameter is searched at a time, give the other a value", f.g.AutoParam, name)
+			}
+			f.g.AutoParam = name
+			delete(f.g.Config.Params, name)
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %q is not a whole number: give one, like %s=5, or %s=auto", name, v, v, name, name)
+		}
+		if f.g.Config.Params == nil {
+			f.g.Config.Params = map[string]int{}
+		}
+		f.g.Config.Params[name] = n
+		if f.g.AutoParam == name {
+			f.g.AutoParam = "" // the last one given counts
+		}
+	}
+	return nil
+}

@@ -155,6 +155,16 @@ func (Algorithm) Timers() []model.Timer[Local, Msg] {
 	}
 }
 
+// Params declares T and T' as parameters (model.Parameterized), so that
+// --param T=5 is --timeout 5; the configuration holds them (Config.Timeout
+// and TimeoutCoord), whose defaults depend on the delay.
+func (Algorithm) Params() []model.Param {
+	return []model.Param{
+		{Name: "T", Field: "Timeout", Min: 1, Max: model.MaxTicks, Doc: "the wait for an OK, in ticks (default 2D+1)"},
+		{Name: "T2", Field: "TimeoutCoord", Min: 1, Max: model.MaxTicks, Doc: "the wait for a COORDINATOR after an OK, in ticks (default 2T+2D)"},
+	}
+}
+
 // MsgTypes and MsgType implement model.MsgTyper (for --complexity).
 func (Algorithm) MsgTypes() []string { return kindNames[1:] }
 func (Algorithm) MsgType(m *Msg) int { return int(m.Kind) - 1 }
