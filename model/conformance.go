@@ -38,7 +38,7 @@ func optionals[L, M any]() []optional {
 		{reflect.TypeFor[MsgTyper[M]](), "model.MsgTyper", `every message counts as type "MSG"`},
 		{reflect.TypeFor[Codec[L, M]](), "model.Codec", "states are hashed through hashstructure (slow) instead of the codec"},
 		{reflect.TypeFor[Propertied[L, M]](), "model.Propertied", "its properties are never checked"},
-		{reflect.TypeFor[Parameterized](), "model.Parameterized", "it has no parameters to set (--param)"},
+		{reflect.TypeFor[Parameterized](), "model.Parameterized", "it declares no parameters (Config.Params)"},
 	}
 }
 
