@@ -22,6 +22,21 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 	c := r.Complexity
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "complexity   messages over all complete runs (initial state to a quiescent state)")
+	writeMeasures(w, c)
+	if r.Bounded() {
+		fmt.Fprintf(w, "  note: the channel bound discarded steps: these are the measures of the model bounded at %s per channel\n", plural.Count(r.Config.MaxQueue, "message"))
+	}
+	if c.HasSync {
+		writeSyncRounds(w, r)
+	}
+	if witness == "" {
+		return nil
+	}
+	return writeWitness(w, r, witness, full)
+}
+
+// writeMeasures is the minimum and maximum of each figure.
+func writeMeasures(w io.Writer, c *check.Complexity) {
 	m := c.Measures
 	switch {
 	case m == nil:
@@ -42,40 +57,42 @@ func writeComplexity(w io.Writer, r *check.Report, witness string, full bool) er
 			fmt.Fprintf(w, "  %-13s min %d  max %s\n", "time (ticks)", f.Min, maxText(f))
 		}
 	}
-	if r.Bounded() {
-		fmt.Fprintf(w, "  note: the channel bound discarded steps: these are the measures of the model bounded at %s per channel\n", plural.Count(r.Config.MaxQueue, "message"))
+}
+
+// writeSyncRounds is the synchronous schedule round by round, with a
+// running tally of the messages.
+func writeSyncRounds(w io.Writer, r *check.Report) {
+	c := r.Complexity
+	s := &c.Sync
+	arr := ""
+	if r.Arrangements > 1 {
+		arr = " (the worst arrangement: IDs " + joinInts(s.Arrangement, ",") + ")"
 	}
-	if c.HasSync {
-		s := &c.Sync
-		arr := ""
-		if r.Arrangements > 1 {
-			arr = " (the worst arrangement: IDs " + joinInts(s.Arrangement, ",") + ")"
-		}
-		fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
-		if r.Config.Timed() {
-			fmt.Fprintln(w, "    played on the asynchronous model of this configuration: D, T and T2 play no part in it")
-		}
-		if s.Overflow {
-			fmt.Fprintf(w, "    stopped at the channel bound in round %d, before %s (more than --max-queue %s in a channel): the latency and the messages are those of the steps before it\n",
-				s.Rounds-1, c.SyncBlocked, plural.Count(r.Config.MaxQueue, "message"))
-		}
-		tally := 0
-		for round := 0; round < s.Rounds; round++ {
-			var sent model.Sends
-			steps := 0
-			for _, st := range s.Steps {
-				if st.Round == round {
-					sent.Add(st.Sent)
-					steps++
-				}
+	fmt.Fprintf(w, "  synchronous  latency %s, %s%s\n", latencyText(s), sendsText(s.Sent, typesOf(r)), arr)
+	if r.Config.Timed() {
+		fmt.Fprintln(w, "    played on the asynchronous model of this configuration: D, T and T2 play no part in it")
+	}
+	if s.Overflow {
+		fmt.Fprintf(w, "    stopped at the channel bound in round %d, before %s (more than --max-queue %s in a channel): the latency and the messages are those of the steps before it\n",
+			s.Rounds-1, c.SyncBlocked, plural.Count(r.Config.MaxQueue, "message"))
+	}
+	tally := 0
+	for round := 0; round < s.Rounds; round++ {
+		var sent model.Sends
+		steps := 0
+		for _, st := range s.Steps {
+			if st.Round == round {
+				sent.Add(st.Sent)
+				steps++
 			}
-			tally += sent.Total()
-			fmt.Fprintf(w, "    round %-3d %2d %-5s  %s  running total %d\n", round, steps, plural.Noun(steps, "step"), sendsText(sent, typesOf(r)), tally)
 		}
+		tally += sent.Total()
+		fmt.Fprintf(w, "    round %-3d %2d %-5s  %s  running total %d\n", round, steps, plural.Noun(steps, "step"), sendsText(sent, typesOf(r)), tally)
 	}
-	if witness == "" {
-		return nil
-	}
+}
+
+// writeWitness is the witness run of a measure, as a trace.
+func writeWitness(w io.Writer, r *check.Report, witness string, full bool) error {
 	f, err := r.WitnessFile(witness)
 	if err != nil {
 		return err

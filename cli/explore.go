@@ -56,77 +56,21 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 	var o options
 	fs := newFlagSet(&o)
 	addr := flagval.String(fs, "addr", "127.0.0.1:7070")
-	// Flags may come after the trace file too.
-	var files []string
-	for {
-		if err := flagval.Parse(fs, args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, exploreHelp)
-				return ExitHolds
-			}
-			return badInput(stderr, fmt.Errorf("explore: %w (usage: %s)", err, exploreUsage))
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
+	files, err := parseExplore(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, exploreHelp)
+		return ExitHolds
 	}
-	var modelGiven []string
-	var wrong error
-	fs.Visit(func(f *flag.Flag) {
-		switch {
-		case slices.Contains(modelFlags, f.Name):
-			modelGiven = append(modelGiven, "--"+f.Name)
-		case !slices.Contains(exploreOnly, f.Name) && wrong == nil:
-			wrong = fmt.Errorf("explore: --%s does not apply to explore (usage: %s)", f.Name, exploreUsage)
-		}
-	})
-	if wrong == nil && o.timeLimit < 0 {
-		wrong = fmt.Errorf("explore: --time-limit %s is negative: give a duration like 60s or 5m (each check's time; default %s)", o.timeLimit, webui.DefaultCheckTime)
-	}
-	if wrong == nil && o.model.AutoQueue {
-		wrong = fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
-	}
-	if wrong == nil && o.model.AutoTimeout {
-		wrong = fmt.Errorf("explore: --timeout auto searches the timeouts of a check, the explorer needs one: give --timeout T (usage: %s)", exploreUsage)
-	}
-	if wrong == nil && o.model.AutoParam != "" {
-		wrong = fmt.Errorf("explore: --param %s=auto searches a parameter over several checks, the explorer needs one value: give --param %s=V (usage: %s)", o.model.AutoParam, o.model.AutoParam, exploreUsage)
-	}
-	if wrong == nil && o.workers < 0 {
-		wrong = fmt.Errorf("explore: --workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
-	}
-	if wrong == nil {
-		if err := o.checkSizes(machineMemory(), 0); err != nil {
-			wrong = fmt.Errorf("explore: %w", err)
-		}
-	}
-	if wrong != nil {
-		return badInput(stderr, wrong)
+	if err == nil {
+		err = o.exploreRefuses(fs)
 	}
 	var start webui.Model
 	var file *trace.File
-	switch len(files) {
-	case 0:
-		m, err := modelOf(fs, &o, reg)
-		if err == nil && m.Config.Perm {
-			// The page says the same of ids=perm in a URL.
-			err = errors.New("--ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2")
-		}
-		if err != nil {
-			return badInput(stderr, fmt.Errorf("explore: %w", err))
-		}
-		start = m
-	case 1:
-		if len(modelGiven) > 0 {
-			return badInput(stderr, fmt.Errorf("explore: a trace file brings its configuration: drop %s", strings.Join(modelGiven, ", ")))
-		}
-		var err error
-		if start, file, err = openTrace(files[0], reg); err != nil {
-			return badInput(stderr, fmt.Errorf("explore: %w", err))
-		}
-	default:
-		return badInput(stderr, fmt.Errorf("explore: give at most one trace file (usage: %s)", exploreUsage))
+	if err == nil {
+		start, file, err = exploreStart(fs, &o, reg, files)
+	}
+	if err != nil {
+		return badInput(stderr, err)
 	}
 	if o.memory == 0 {
 		o.memory = defaultMemoryBudget()
@@ -137,9 +81,94 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		return badInput(stderr, fmt.Errorf("explore: %s: %v", strings.Join(files, " "), err)) // only a trace file can fail here
 	}
 	defer srv.Close()
-	ln, err := srv.Listen(*addr)
+	return serveUntilDone(ctx, srv, *addr, stdout, stderr)
+}
+
+// parseExplore reads explore's flags, which may come after the trace file
+// too, and returns the files named.
+func parseExplore(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := flagval.Parse(fs, args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("explore: %w (usage: %s)", err, exploreUsage)
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
+	}
+}
+
+// exploreRefuses is the first flag given that the explorer cannot take,
+// as an error, or nil.
+func (o *options) exploreRefuses(fs *flag.FlagSet) error {
+	var wrong error
+	fs.Visit(func(f *flag.Flag) {
+		if !slices.Contains(modelFlags, f.Name) && !slices.Contains(exploreOnly, f.Name) && wrong == nil {
+			wrong = fmt.Errorf("explore: --%s does not apply to explore (usage: %s)", f.Name, exploreUsage)
+		}
+	})
+	switch {
+	case wrong != nil:
+		return wrong
+	case o.timeLimit < 0:
+		return fmt.Errorf("explore: --time-limit %s is negative: give a duration like 60s or 5m (each check's time; default %s)", o.timeLimit, webui.DefaultCheckTime)
+	case o.model.AutoQueue:
+		return fmt.Errorf("explore: --max-queue auto deepens the bound of a check, the explorer needs one: give --max-queue K (usage: %s)", exploreUsage)
+	case o.model.AutoTimeout:
+		return fmt.Errorf("explore: --timeout auto searches the timeouts of a check, the explorer needs one: give --timeout T (usage: %s)", exploreUsage)
+	case o.model.AutoParam != "":
+		return fmt.Errorf("explore: --param %s=auto searches a parameter over several checks, the explorer needs one value: give --param %s=V (usage: %s)", o.model.AutoParam, o.model.AutoParam, exploreUsage)
+	case o.workers < 0:
+		return fmt.Errorf("explore: --workers %d is negative: use 1 or more (0: one per CPU)", o.workers)
+	}
+	if err := o.checkSizes(machineMemory(), 0); err != nil {
+		return fmt.Errorf("explore: %w", err)
+	}
+	return nil
+}
+
+// exploreStart is where the explorer starts: the configuration of the
+// flags, or a trace file's (which then brings its own).
+func exploreStart(fs *flag.FlagSet, o *options, reg *specs.Registry, files []string) (webui.Model, *trace.File, error) {
+	switch len(files) {
+	case 0:
+		m, err := modelOf(fs, o, reg)
+		if err == nil && m.Config.Perm {
+			// The page says the same of ids=perm in a URL.
+			err = errors.New("--ids perm: the explorer walks from one initial state, not from every arrangement: give one, like --ids 1,3,2")
+		}
+		if err != nil {
+			return webui.Model{}, nil, fmt.Errorf("explore: %w", err)
+		}
+		return m, nil, nil
+	case 1:
+		var modelGiven []string
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains(modelFlags, f.Name) {
+				modelGiven = append(modelGiven, "--"+f.Name)
+			}
+		})
+		if len(modelGiven) > 0 {
+			return webui.Model{}, nil, fmt.Errorf("explore: a trace file brings its configuration: drop %s", strings.Join(modelGiven, ", "))
+		}
+		start, file, err := openTrace(files[0], reg)
+		if err != nil {
+			return webui.Model{}, nil, fmt.Errorf("explore: %w", err)
+		}
+		return start, file, nil
+	}
+	return webui.Model{}, nil, fmt.Errorf("explore: give at most one trace file (usage: %s)", exploreUsage)
+}
+
+// serveUntilDone serves the explorer on addr until ctx ends.
+func serveUntilDone(ctx context.Context, srv *webui.Server, addr string, stdout, stderr io.Writer) int {
+	ln, err := srv.Listen(addr)
 	if err != nil {
-		return badInput(stderr, fmt.Errorf("explore: --addr %s: %v (--addr 127.0.0.1:0 picks a free port)", *addr, err))
+		return badInput(stderr, fmt.Errorf("explore: --addr %s: %v (--addr 127.0.0.1:0 picks a free port)", addr, err))
 	}
 	hs := srv.HTTPServer()
 	go func() {
@@ -149,10 +178,10 @@ func serveExplorer(ctx context.Context, args []string, reg *specs.Registry, stdo
 		defer cancel()
 		hs.Shutdown(sctx)
 	}()
-	if !loopback(*addr) {
-		fmt.Fprintf(stderr, "mcheck: explore: --addr %s is reachable from other machines: anyone who can reach it can use the page and start checks\n", *addr)
+	if !loopback(addr) {
+		fmt.Fprintf(stderr, "mcheck: explore: --addr %s is reachable from other machines: anyone who can reach it can use the page and start checks\n", addr)
 	}
-	fmt.Fprintf(stdout, "mcheck explore: open http://%s/?%s (Ctrl-C stops)\n", listeningAt(*addr, ln.Addr()), srv.Home())
+	fmt.Fprintf(stdout, "mcheck explore: open http://%s/?%s (Ctrl-C stops)\n", listeningAt(addr, ln.Addr()), srv.Home())
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "mcheck: explore: %v\n", err)
 		return ExitIncomplete

@@ -373,6 +373,36 @@ func newFlagSet(o *options) *flag.FlagSet {
 func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := o.checkLimits(given); err != nil {
+		return err
+	}
+	if err := o.checkDeepen(); err != nil {
+		return err
+	}
+	if err := o.checkSimulate(given); err != nil {
+		return err
+	}
+	if err := o.checkShard(given, os.Getenv); err != nil {
+		return err
+	}
+	if o.exact && o.bitstate > 0 {
+		return errors.New("--exact stores whole states and --bitstate none: give only one of them")
+	}
+	if err := checkMSCPath(o.msc); err != nil {
+		return err
+	}
+	if err := o.checkComplexity(given); err != nil {
+		return err
+	}
+	if err := o.resolveModel(given, spec); err != nil {
+		return err
+	}
+	return o.checkWitness(spec)
+}
+
+// checkLimits checks the channel bound, the workers, the memory and the
+// state limit.
+func (o *options) checkLimits(given map[string]bool) error {
 	q := &o.model.Config.MaxQueue
 	switch {
 	case *q == 0:
@@ -396,24 +426,12 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	if o.maxStates < 0 {
 		return fmt.Errorf("--max-states %d is negative: use a positive number, or 0 for no limit", o.maxStates)
 	}
-	if err := o.checkDeepen(); err != nil {
-		return err
-	}
-	if err := o.checkSimulate(given); err != nil {
-		return err
-	}
-	if err := o.checkShard(given, os.Getenv); err != nil {
-		return err
-	}
-	if o.exact && o.bitstate > 0 {
-		return errors.New("--exact stores whole states and --bitstate none: give only one of them")
-	}
-	if err := checkMSCPath(o.msc); err != nil {
-		return err
-	}
-	if err := o.checkComplexity(given); err != nil {
-		return err
-	}
+	return nil
+}
+
+// resolveModel makes the model's configuration (o.cfg) of the model flags
+// given and the algorithm's parameters, and checks its timers.
+func (o *options) resolveModel(given map[string]bool, spec specs.Spec) error {
 	if err := o.model.ResolveParams(spec.Params(), modelopt.FlagName); err != nil {
 		return err
 	}
@@ -438,10 +456,7 @@ func (o *options) finish(fs *flag.FlagSet, spec specs.Spec) error {
 	if err := spec.ValidateTimers(timers, modelopt.FlagName); err != nil {
 		return err
 	}
-	if err != nil {
-		return err
-	}
-	return o.checkWitness(spec)
+	return err
 }
 
 // checkWitness checks --witness against the runs a check of spec can

@@ -56,6 +56,8 @@ type junitCase struct {
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	// SystemOut says that a passing property held vacuously.
 	SystemOut string `xml:"system-out,omitempty"`
+	// What the case adds to its suite's counts.
+	failures, errors, skipped int
 }
 
 type junitProblem struct {
@@ -93,42 +95,7 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 		}
 	}
 	for _, v := range r.Verdicts {
-		c := junitCase{Name: v.Name, Classname: "mcheck." + r.Algo, Time: "0"}
-		switch v.Status {
-		case check.Violated:
-			var body bytes.Buffer
-			for _, f := range verdictFiles(v) {
-				body.WriteString("\n")
-				trace.WriteText(&body, f, false)
-			}
-			c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind.String() + ")", Body: body.String()}
-			s.Failures++
-		case check.Unreachable:
-			c.Failure = &junitProblem{Message: v.Summary, Type: "unreachable"}
-			s.Failures++
-		case check.Reachable:
-			var body bytes.Buffer
-			body.WriteString(v.Summary + "\n\n")
-			trace.WriteText(&body, v.File, false)
-			c.SystemOut = body.String()
-		case check.Unknown:
-			if r.Proof == check.Sampled && r.Stats.Complete {
-				// Nothing found, nothing proven: neither a pass nor a failure.
-				c.Skipped = &junitSkipped{Message: v.Summary}
-				s.Skipped++
-				break
-			}
-			c.Error = &junitProblem{Message: v.Summary, Type: "unknown"}
-			s.Errors++
-		case check.Unchecked:
-			c.Skipped = &junitSkipped{Message: "not checked (not in --check)"}
-			s.Skipped++
-		}
-		if v.Status == check.Holds {
-			c.SystemOut = cmp.Or(idleLine(r), vacuityLine(r, v))
-		}
-		s.Cases = append(s.Cases, c)
-		s.Tests++
+		s.add(junitCaseOf(r, v))
 	}
 	all := junitSuites{Name: "mcheck", junitCounts: s.junitCounts, Suites: []junitSuite{s}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -141,6 +108,54 @@ func writeJUnit(w io.Writer, r *check.Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// junitCaseOf is a property's verdict as a test case.
+func junitCaseOf(r *check.Report, v check.Verdict) junitCase {
+	c := junitCase{Name: v.Name, Classname: "mcheck." + r.Algo, Time: "0"}
+	switch v.Status {
+	case check.Violated:
+		var body bytes.Buffer
+		for _, f := range verdictFiles(v) {
+			body.WriteString("\n")
+			trace.WriteText(&body, f, false)
+		}
+		c.Failure = &junitProblem{Message: v.Summary, Type: "violated (" + v.Kind.String() + ")", Body: body.String()}
+		c.failures++
+	case check.Unreachable:
+		c.Failure = &junitProblem{Message: v.Summary, Type: "unreachable"}
+		c.failures++
+	case check.Reachable:
+		var body bytes.Buffer
+		body.WriteString(v.Summary + "\n\n")
+		trace.WriteText(&body, v.File, false)
+		c.SystemOut = body.String()
+	case check.Unknown:
+		if r.Proof == check.Sampled && r.Stats.Complete {
+			// Nothing found, nothing proven: neither a pass nor a failure.
+			c.Skipped = &junitSkipped{Message: v.Summary}
+			c.skipped++
+			break
+		}
+		c.Error = &junitProblem{Message: v.Summary, Type: "unknown"}
+		c.errors++
+	case check.Unchecked:
+		c.Skipped = &junitSkipped{Message: "not checked (not in --check)"}
+		c.skipped++
+	}
+	if v.Status == check.Holds {
+		c.SystemOut = cmp.Or(idleLine(r), vacuityLine(r, v))
+	}
+	return c
+}
+
+// add counts a case into the suite.
+func (s *junitSuite) add(c junitCase) {
+	s.Failures += c.failures
+	s.Errors += c.errors
+	s.Skipped += c.skipped
+	s.Cases = append(s.Cases, c)
+	s.Tests++
 }
 
 // searchLine says how far the search went.

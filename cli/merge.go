@@ -53,37 +53,13 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 	asJSON := flagval.Bool(fs, "json", false)
 	jsonOut := flagval.String(fs, "json-out", "")
 	full := flagval.Bool(fs, "full-states", false)
-	// Flags may follow the files (merge DIR/*.json --json-out X), as
-	// the flag package alone does not allow; "--" ends them.
-	var files []string
-	for rest := args; ; {
-		if err := flagval.Parse(fs, rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, mergeHelp)
-				return ExitHolds
-			}
-			return badInput(stderr, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage))
-		}
-		left := fs.Args()
-		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
-			files = append(files, left...)
-			break
-		}
-		if len(left) == 0 {
-			break
-		}
-		files, rest = append(files, left[0]), left[1:]
+	files, err := parseMerge(fs, args, jsonOut)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, mergeHelp)
+		return ExitHolds
 	}
-	if len(files) == 0 {
-		return badInput(stderr, fmt.Errorf("merge: give the members' result files (usage: %s)", mergeUsage))
-	}
-	if *jsonOut != "" {
-		if err := checkOutputFile(*jsonOut); err != nil {
-			return badInput(stderr, fmt.Errorf("merge: --json-out: %w", err))
-		}
-		if in := sameFileAs(*jsonOut, files); in != "" {
-			return badInput(stderr, fmt.Errorf("merge: --json-out %s is the member's result %s, which the merge would overwrite: give another file", *jsonOut, in))
-		}
+	if err != nil {
+		return badInput(stderr, err)
 	}
 	var inputs []swarm.Input
 	for _, path := range files {
@@ -114,6 +90,43 @@ func mergeMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) int
 		}
 	}
 	return code
+}
+
+// parseMerge reads merge's flags and the members' files, and checks
+// --json-out (jsonOut, once parsed) against them.
+func parseMerge(fs *flag.FlagSet, args []string, jsonOut *string) ([]string, error) {
+	// Flags may follow the files (merge DIR/*.json --json-out X), as
+	// the flag package alone does not allow; "--" ends them.
+	var files []string
+	for rest := args; ; {
+		if err := flagval.Parse(fs, rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("merge: %w (usage: %s)", err, mergeUsage)
+		}
+		left := fs.Args()
+		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
+			files = append(files, left...)
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		files, rest = append(files, left[0]), left[1:]
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("merge: give the members' result files (usage: %s)", mergeUsage)
+	}
+	if *jsonOut != "" {
+		if err := checkOutputFile(*jsonOut); err != nil {
+			return nil, fmt.Errorf("merge: --json-out: %w", err)
+		}
+		if in := sameFileAs(*jsonOut, files); in != "" {
+			return nil, fmt.Errorf("merge: --json-out %s is the member's result %s, which the merge would overwrite: give another file", *jsonOut, in)
+		}
+	}
+	return files, nil
 }
 
 // mergedExit is the exit status of a merged swarm, as of one check: 1 if
@@ -200,25 +213,7 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 	s := m.Settings
 	k := len(m.Members)
 	fmt.Fprintf(w, "mcheck merge: %s of a %s swarm of %s\n\n", plural.Count(k, "member"), s.Strategy, s.Config.Describe())
-	switch s.Strategy {
-	case swarm.Simulation:
-		sched := "the schedulers in turn"
-		if s.Scheduler != "" {
-			sched = s.Scheduler + " scheduler"
-		}
-		budget := counted(s.Runs, "run") + " each"
-		if s.TimeLimit != "" {
-			budget = "runs for " + s.TimeLimit + " each"
-			if s.Runs > 0 {
-				budget += fmt.Sprintf(" (at most %s)", commas(s.Runs))
-			}
-		}
-		fmt.Fprintf(w, "swarm        %s of at most %s, %s; each member's seed derived from seed %d\n", budget, plural.Count(s.Depth, "step"), sched, s.Seed)
-		fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold"+replayedBelow(m))
-	case swarm.Bitstate:
-		fmt.Fprintf(w, "swarm        bitstate searches with bit arrays of %s down to an eighth of it, each member's hash seed derived from seed %d\n", explore.FormatBytes(s.Bitstate), s.Seed)
-		fmt.Fprintln(w, "proof        none: a bitstate search may take a new state for one seen and miss what lies beyond it, so a property without a violation is not shown to hold"+replayedBelow(m))
-	}
+	writeSwarmSettings(w, m)
 	for i, r := range m.Members {
 		fmt.Fprintf(w, "member %-5d %s\n", i, memberText(r))
 	}
@@ -233,6 +228,13 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 	fmt.Fprintf(w, "states       about %s distinct together (the members' merged sketches, about 1.6%% off); %s for the member that saw the most, %s summed over the members, which counts a state once for each member that saw it\n\n",
 		commas(int64(m.Union+0.5)), commas(m.MostStates), commas(m.SumStates))
 
+	writeMergedProperties(w, m, full)
+}
+
+// writeMergedProperties is what the members found together, property by
+// property, with the shortest counterexample of each.
+func writeMergedProperties(w io.Writer, m *swarm.Merged, full bool) {
+	s := m.Settings
 	fmt.Fprintln(w, "properties")
 	width := 13
 	for _, p := range s.Properties {
@@ -265,6 +267,30 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 	for _, v := range m.Violations {
 		fmt.Fprintln(w)
 		trace.WriteText(w, v.Shortest.Trace, full)
+	}
+}
+
+// writeSwarmSettings is how the swarm searched, and what that proves.
+func writeSwarmSettings(w io.Writer, m *swarm.Merged) {
+	s := m.Settings
+	switch s.Strategy {
+	case swarm.Simulation:
+		sched := "the schedulers in turn"
+		if s.Scheduler != "" {
+			sched = s.Scheduler + " scheduler"
+		}
+		budget := counted(s.Runs, "run") + " each"
+		if s.TimeLimit != "" {
+			budget = "runs for " + s.TimeLimit + " each"
+			if s.Runs > 0 {
+				budget += fmt.Sprintf(" (at most %s)", commas(s.Runs))
+			}
+		}
+		fmt.Fprintf(w, "swarm        %s of at most %s, %s; each member's seed derived from seed %d\n", budget, plural.Count(s.Depth, "step"), sched, s.Seed)
+		fmt.Fprintln(w, "proof        none: random runs are a sample, so a property without a violation is not shown to hold"+replayedBelow(m))
+	case swarm.Bitstate:
+		fmt.Fprintf(w, "swarm        bitstate searches with bit arrays of %s down to an eighth of it, each member's hash seed derived from seed %d\n", explore.FormatBytes(s.Bitstate), s.Seed)
+		fmt.Fprintln(w, "proof        none: a bitstate search may take a new state for one seen and miss what lies beyond it, so a property without a violation is not shown to hold"+replayedBelow(m))
 	}
 }
 

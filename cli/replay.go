@@ -54,16 +54,8 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 		}
 		return badInput(stderr, fmt.Errorf("replay: %w (usage: %s)", err, replayUsage))
 	}
-	if fs.NArg() != 1 {
-		return badInput(stderr, fmt.Errorf("replay: give exactly one trace file (usage: %s)", replayUsage))
-	}
-	if err := checkMSCPath(*chart); err != nil {
-		return badInput(stderr, fmt.Errorf("replay: %w", err))
-	}
-	if *chart != "" {
-		if err := checkOutputFile(*chart); err != nil {
-			return badInput(stderr, fmt.Errorf("replay: --msc: %w", err))
-		}
+	if err := checkReplayArgs(fs, *chart); err != nil {
+		return badInput(stderr, err)
 	}
 	path := fs.Arg(0)
 	f, err := readTraceFile(path)
@@ -91,16 +83,7 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 	if shown.Summary, err = check.Summary(spec, shown); err != nil {
 		return badInput(stderr, fmt.Errorf("replay: %s: %v", path, err))
 	}
-	name := oneLine(path)
-	switch {
-	case !shown.ClaimsProperty():
-		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%s; every step replays)\n", name, shown.Kind, oneLine(shown.Property), plural.Count(len(shown.Steps)-1, "step"))
-	case shown.Kind == cex.Example:
-		fmt.Fprintf(stdout, "%s: a genuine example: %s is reachable (%s; every step replays, and %s holds in the last state)\n",
-			name, shown.Property, plural.Count(len(shown.Steps)-1, "step"), shown.Property)
-	default:
-		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %s; every step replays)\n", name, shown.Property, shown.Kind, plural.Count(len(shown.Steps)-1, "step"))
-	}
+	writeReplayVerdict(stdout, path, shown)
 	if *chart != "" {
 		if err := writeMSCFile(*chart, shown); err != nil {
 			fmt.Fprintf(stderr, "mcheck: replay: --msc: %v (the verdict above stands; exit status %d)\n", oneLine(err.Error()), ExitHolds)
@@ -111,6 +94,36 @@ func replayMain(args []string, reg *specs.Registry, stdout, stderr io.Writer) in
 		trace.WriteText(stdout, shown, *full)
 	}
 	return ExitHolds
+}
+
+// checkReplayArgs checks replay's file argument and --msc.
+func checkReplayArgs(fs *flag.FlagSet, chart string) error {
+	if fs.NArg() != 1 {
+		return fmt.Errorf("replay: give exactly one trace file (usage: %s)", replayUsage)
+	}
+	if err := checkMSCPath(chart); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	if chart != "" {
+		if err := checkOutputFile(chart); err != nil {
+			return fmt.Errorf("replay: --msc: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeReplayVerdict is replay's one line on a trace that replays.
+func writeReplayVerdict(stdout io.Writer, path string, shown *trace.File) {
+	name := oneLine(path)
+	switch {
+	case !shown.ClaimsProperty():
+		fmt.Fprintf(stdout, "%s: a genuine run: the %s of %s (%s; every step replays)\n", name, shown.Kind, oneLine(shown.Property), plural.Count(len(shown.Steps)-1, "step"))
+	case shown.Kind == cex.Example:
+		fmt.Fprintf(stdout, "%s: a genuine example: %s is reachable (%s; every step replays, and %s holds in the last state)\n",
+			name, shown.Property, plural.Count(len(shown.Steps)-1, "step"), shown.Property)
+	default:
+		fmt.Fprintf(stdout, "%s: a genuine counterexample: %s is violated (%s, %s; every step replays)\n", name, shown.Property, shown.Kind, plural.Count(len(shown.Steps)-1, "step"))
+	}
 }
 
 // readTraceFile reads an mcheck trace file or an ITF trace written by

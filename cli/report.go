@@ -65,7 +65,6 @@ func boundNote(r *check.Report) string {
 func WriteText(w io.Writer, r *check.Report, fullStates bool) { writeText(w, r, fullStates) }
 
 func writeText(w io.Writer, r *check.Report, full bool) {
-	st := r.Stats
 	fmt.Fprintf(w, "mcheck %s\n\n", trace.ConfigOf(r.Algo, r.Config).Describe())
 	if r.Simulation != nil {
 		writeSimulation(w, r)
@@ -79,40 +78,55 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 		width = max(width, utf8.RuneCountInString(v.Name)+1)
 	}
 	for _, v := range r.Verdicts {
-		status := string(v.Status)
-		switch v.Status {
-		case check.Violated:
-			status = "VIOLATED"
-		case check.Unreachable:
-			status = "UNREACHABLE"
-		case check.Unchecked:
-			status = "not checked"
-		case check.Holds:
-			if r.Idle() {
-				status = "holds (vacuously: see the note below)"
-			}
-		}
-		// The caveats of safety verdicts and of unfinished searches are
-		// the notes below (the same words for every property).
-		if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && v.Caveat != "" && (v.Status == check.Holds || v.Status == check.Violated) {
-			status += " (" + v.Caveat + ")"
-		}
-		line := fmt.Sprintf("  %-*s %s", width, v.Name, status)
-		if v.Summary != "" {
-			line += "  " + v.Summary
-		}
-		if vac := vacuityLine(r, v); vac != "" && !r.Idle() {
-			line += "  " + vac
-		}
-		for _, a := range v.Also {
-			bound := ""
-			if a.Bounded {
-				bound = " (" + check.CaveatRunBounded + ")"
-			}
-			line += fmt.Sprintf("\n  %-*s also: %s%s", width, "", a.Summary, bound)
-		}
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, verdictLine(r, v, width))
 	}
+	writeNotes(w, r)
+	writeDeepening(w, r)
+	writeTimeouts(w, r, full)
+	writeCounterexamples(w, r.Files(), full)
+}
+
+// verdictLine is a property's line (and its "also" lines) in the text
+// report, its name padded to width.
+func verdictLine(r *check.Report, v check.Verdict, width int) string {
+	status := string(v.Status)
+	switch v.Status {
+	case check.Violated:
+		status = "VIOLATED"
+	case check.Unreachable:
+		status = "UNREACHABLE"
+	case check.Unchecked:
+		status = "not checked"
+	case check.Holds:
+		if r.Idle() {
+			status = "holds (vacuously: see the note below)"
+		}
+	}
+	// The caveats of safety verdicts and of unfinished searches are
+	// the notes below (the same words for every property).
+	if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && v.Caveat != "" && (v.Status == check.Holds || v.Status == check.Violated) {
+		status += " (" + v.Caveat + ")"
+	}
+	line := fmt.Sprintf("  %-*s %s", width, v.Name, status)
+	if v.Summary != "" {
+		line += "  " + v.Summary
+	}
+	if vac := vacuityLine(r, v); vac != "" && !r.Idle() {
+		line += "  " + vac
+	}
+	for _, a := range v.Also {
+		bound := ""
+		if a.Bounded {
+			bound = " (" + check.CaveatRunBounded + ")"
+		}
+		line += fmt.Sprintf("\n  %-*s also: %s%s", width, "", a.Summary, bound)
+	}
+	return line
+}
+
+// writeNotes is what the verdicts rest on and leave open.
+func writeNotes(w io.Writer, r *check.Report) {
+	st := r.Stats
 	if holds(r) && !st.Exact {
 		fmt.Fprintf(w, "  note: \"holds\" rests on 64-bit fingerprints; the odds that a collision hid a state are %s\n", odds(st.CollisionProbability))
 	}
@@ -128,9 +142,6 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	if !st.Complete && !r.Violated() && st.Stop != explore.StopExamples {
 		fmt.Fprintln(w, "  note: the search did not finish, so no property can be said to hold (nor a Sometimes to be unreachable)")
 	}
-	writeDeepening(w, r)
-	writeTimeouts(w, r, full)
-	writeCounterexamples(w, r.Files(), full)
 }
 
 // writeCounterexamples prints each trace in full once: a trace whose steps
@@ -191,6 +202,12 @@ func writeSearchCounts(w io.Writer, r *check.Report) {
 	} else {
 		fmt.Fprintf(w, "discarded    0 so far (in the states explored, no channel needed more than %s)\n", plural.Count(r.Config.MaxQueue, "message"))
 	}
+	writeStorageAndTime(w, r)
+}
+
+// writeStorageAndTime is how the states were stored, and the time.
+func writeStorageAndTime(w io.Writer, r *check.Report) {
+	st := r.Stats
 	if b := r.Bitstate; b != nil {
 		// The coverage estimate counts only the states a hash collision
 		// hid; a search that stopped early left others unexplored too.

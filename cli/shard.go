@@ -142,6 +142,32 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 			r.Settings.Properties = append(r.Settings.Properties, v.Name)
 		}
 	}
+	o.memberStrategy(r, rep, req)
+	add := func(f *trace.File, status check.Status, proof check.Proof, caveat string) {
+		found := swarm.Found{Status: status, Proof: proof, Caveat: caveat, Trace: f}
+		for _, by := range rep.Found {
+			if by.Property == f.Property && by.Kind == f.Kind {
+				found.By = &swarm.Run{Index: by.Run, Seed: by.RunSeed}
+			}
+		}
+		r.Found = append(r.Found, found)
+	}
+	// In the order of rep.Files(), each with its verdict as judged.
+	for _, v := range rep.Verdicts {
+		if v.File != nil {
+			add(v.File, v.Status, v.Proof, v.Caveat)
+		}
+		for _, a := range v.Also {
+			add(a.File, check.Violated, v.Proof, alsoCaveat(v, a))
+		}
+	}
+	return r
+}
+
+// memberStrategy is what a member's strategy (simulation, bitstate)
+// adds to its result: its settings, what it derived, what it covered.
+func (o *options) memberStrategy(r *swarm.Result, rep *check.Report, req check.Request) {
+	st := rep.Stats
 	if sim := rep.Simulation; sim != nil {
 		r.Settings.Runs, r.Settings.Depth = req.Simulate.Runs, o.sim.depth
 		if o.timeLimit > 0 {
@@ -162,25 +188,6 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 			r.Coverage.ExpectedCoverage = &c
 		}
 	}
-	add := func(f *trace.File, status check.Status, proof check.Proof, caveat string) {
-		found := swarm.Found{Status: status, Proof: proof, Caveat: caveat, Trace: f}
-		for _, by := range rep.Found {
-			if by.Property == f.Property && by.Kind == f.Kind {
-				found.By = &swarm.Run{Index: by.Run, Seed: by.RunSeed}
-			}
-		}
-		r.Found = append(r.Found, found)
-	}
-	// In the order of rep.Files(), each with its verdict as judged.
-	for _, v := range rep.Verdicts {
-		if v.File != nil {
-			add(v.File, v.Status, v.Proof, v.Caveat)
-		}
-		for _, a := range v.Also {
-			add(a.File, check.Violated, v.Proof, alsoCaveat(v, a))
-		}
-	}
-	return r
 }
 
 // alsoCaveat is the caveat of a further counterexample of verdict v: the

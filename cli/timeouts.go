@@ -396,22 +396,30 @@ func (o *options) timerWords(err error) error {
 		}
 	}
 	full := given.WithDefaults()
-	type timer struct {
-		name, flag, formula string
-		of                  func(model.Config) int
-	}
-	var long timer
+	var long longTimer
 	switch wide.Ticks {
 	case full.TimeoutCoord:
-		long = timer{"T2", "--timeout-coord", "2T+2D", func(c model.Config) int { return c.TimeoutCoord }}
+		long = longTimer{"T2", "--timeout-coord", "2T+2D", func(c model.Config) int { return c.TimeoutCoord }}
 	case full.Timeout:
-		long = timer{"T", "--timeout", "2D+1", func(c model.Config) int { return c.Timeout }}
+		long = longTimer{"T", "--timeout", "2D+1", func(c model.Config) int { return c.Timeout }}
 	default: // a timer of the algorithm's own making, from D, T and T2
 		return fmt.Errorf("a timer of %d ticks, from delay %d, timeout %d and timeout-coord %d, does not fit the state encoding: a timer runs at most %d ticks; give a smaller --delay, --timeout or --timeout-coord",
 			wide.Ticks, full.Delay, full.Timeout, full.TimeoutCoord, most)
 	}
-	// The default is too long: blame the flags it was computed from, and
-	// say the largest value of each that fits.
+	return long.tooLong(given, timeoutFlag, most)
+}
+
+// longTimer is a default timer of Bully's that is too long: its name,
+// the flag that sets it, the formula of its default and its value.
+type longTimer struct {
+	name, flag, formula string
+	of                  func(model.Config) int
+}
+
+// tooLong blames the flags the default was computed from (given: as the
+// flags gave them), and says the largest value of each that fits.
+func (long longTimer) tooLong(given model.Config, timeoutFlag string, most int) error {
+	full := given.WithDefaults()
 	fits := func(c model.Config) bool {
 		c = c.WithDefaults()
 		return long.of(c) <= most && (given.Timeout != 0 || c.Timeout <= most)
