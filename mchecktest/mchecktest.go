@@ -155,6 +155,9 @@ type Config struct {
 	Delay        int
 	Timeout      int
 	TimeoutCoord int
+	// Channels is model.FIFO (the zero value) or model.Unordered
+	// (multisets: a delivery takes any message in the channel).
+	Channels model.Channels
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -303,6 +306,7 @@ func modelConfig(cfg Config) (model.Config, error) {
 			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
 			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
 			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
+			Channels: cfg.Channels,
 		},
 		CrashAny:      cfg.CrashAny,
 		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},

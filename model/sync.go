@@ -43,7 +43,9 @@ type SyncStep struct {
 // Synchronous plays the synchronous schedule: perfect-detector guards, no
 // crash, restart or spurious step. Round 0: every initiator whose guard
 // holds initiates, in position order. Round r >= 1: every message in flight
-// at the end of round r-1 is delivered, by receiver, then sender, FIFO;
+// at the end of round r-1 is delivered, by receiver, then sender, FIFO
+// (unordered channels: in the channel's canonical order at the end of
+// round r-1);
 // then every process in position order takes each timeout whose timer is
 // mature (armed in round a, mature from a+2) and whose guard holds. It
 // ends after the first round that leaves no message in flight and no armed
@@ -139,11 +141,22 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 		seen[key] = true
 		round++
 		inFlight := slices.Clone(e.cur.count)
+		var elems [][]byte // unordered: the channel's elements at the round's start
 		for to := 0; to < n; to++ {
 			for from := 0; from < n; from++ {
-				for range inFlight[from*n+to] {
-					e.deliver(from, to)
-					if !take(mkAction(KindDeliver, from, to, 0), to) {
+				ch := from*n + to
+				if k.shape.unordered && inFlight[ch] > 0 {
+					elems = e.roundElems(elems[:0], ch)
+				}
+				for j := range inFlight[ch] {
+					i := 0
+					if k.shape.unordered {
+						// In the canonical order of the round's start; a
+						// message sent since may sort before it.
+						i = e.findElem(&e.cur, ch, elems[j])
+					}
+					e.deliver(from, to, i)
+					if !take(mkAction(KindDeliver, from, to, i), to) {
 						return run
 					}
 				}

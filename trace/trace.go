@@ -57,6 +57,8 @@ type Config struct {
 	Delay        int    `json:"delay,omitempty"`
 	Timeout      int    `json:"timeout,omitempty"`
 	TimeoutCoord int    `json:"timeout_coord,omitempty"`
+	// Left out for FIFO channels, the default.
+	Channels string `json:"channels,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -66,7 +68,16 @@ func ConfigOf(algo string, c model.Config) Config {
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
+		Channels: channelsKey(c.Channels),
 	}
+}
+
+// channelsKey is how a trace file writes ch: "" for FIFO.
+func channelsKey(ch model.Channels) string {
+	if ch == model.FIFO {
+		return ""
+	}
+	return ch.String()
 }
 
 // timingKey is how a trace file writes t: "" for the asynchronous model.
@@ -112,6 +123,9 @@ func (c Config) Describe() string {
 	if timing := c.DescribeTiming(); timing != "" {
 		parts = append(parts, timing)
 	}
+	if c.Channels != "" {
+		parts = append(parts, c.Channels+" channels")
+	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
 }
@@ -143,11 +157,18 @@ func (c Config) Model() (model.Config, error) {
 			return model.Config{}, err
 		}
 	}
+	channels := model.FIFO
+	if c.Channels != "" {
+		if channels, err = model.ParseChannels(c.Channels); err != nil {
+			return model.Config{}, err
+		}
+	}
 	return model.Config{
 		N: c.N, IDs: c.IDs, MaxCrashes: c.Crashes, MaxRestarts: c.Restarts, Detector: d,
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
+		Channels: channels,
 	}, nil
 }
 
