@@ -58,7 +58,7 @@ type expander[L, M any] struct {
 	chanBuf           []byte
 	elemsBuf          [][]byte
 	scratchMsg        M
-	_           apart.Pad // workers' expanders are made one after the other
+	_                 apart.Pad // workers' expanders are made one after the other
 }
 
 // env, for Ctx.
