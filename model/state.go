@@ -84,14 +84,14 @@ type shape struct {
 	timed   bool // section 6: message ages
 	timers  bool // section 6: a timer per process (timed, and the algorithm has timers)
 	partial bool // section 6's gst
-	// unordered channels (Config.Channels): each channel's elements are
-	// kept sorted by their bytes, its canonical order (unordered.go).
-	unordered bool
-	sendCap   int // the sends counted, each up to sendCap; 0: not counted
-	types     int // with sendCap: the message types counted (Kernel.types)
+	sendCap int  // the sends counted, each up to sendCap; 0: not counted
+	types   int  // with sendCap: the message types counted (Kernel.types)
 	// only, with sendCap, has a bit per slot counted when not every one
 	// is (properties that count some message types only); 0: all.
 	only uint16
+	// unordered channels (Config.Channels): each channel's elements are
+	// kept sorted by their bytes, its canonical order (unordered.go).
+	unordered bool
 }
 
 // ---- the head ----
