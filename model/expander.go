@@ -58,7 +58,9 @@ type expander[L, M any] struct {
 	chanBuf           []byte
 	elemsBuf          [][]byte
 	scratchMsg        M
-	_                 apart.Pad // workers' expanders are made one after the other
+	logSends          bool         // record the sends into channels in sendLog
+	sendLog           []loggedSend // (the synchronous schedule)
+	_                 apart.Pad    // workers' expanders are made one after the other
 }
 
 // env, for Ctx.
@@ -110,6 +112,9 @@ func (e *expander[L, M]) sendElem(from, to, t int, elem []byte) {
 	w := e.w
 	if e.k.shape.unordered {
 		e.insertElem(w, ch, elem)
+		if e.logSends {
+			e.sendLog = append(e.sendLog, loggedSend{ch, string(elem)})
+		}
 	} else {
 		w.chans[ch] = append(w.chans[ch], elem...)
 	}

@@ -111,24 +111,20 @@ func (e *expander[L, M]) sortChan(w *world[L, M], ch int) {
 
 // findElem is the index of the first element of channel ch of w equal to
 // elem, or -1.
-func (e *expander[L, M]) findElem(w *world[L, M], ch int, elem []byte) int {
+func (e *expander[L, M]) findElem(w *world[L, M], ch int, elem string) int {
 	q := w.chans[ch]
 	e.offs = e.elemOffsets(e.offs[:0], q, w.count[ch])
 	for i := range w.count[ch] {
-		if bytes.Equal(q[e.offs[i]:e.offs[i+1]], elem) {
+		if string(q[e.offs[i]:e.offs[i+1]]) == elem {
 			return i
 		}
 	}
 	return -1
 }
 
-// roundElems appends to dst the elements of channel ch of cur, copied:
-// the synchronous schedule delivers them in this order.
-func (e *expander[L, M]) roundElems(dst [][]byte, ch int) [][]byte {
-	q := e.cur.chans[ch]
-	e.offs = e.elemOffsets(e.offs[:0], q, e.cur.count[ch])
-	for i := range e.cur.count[ch] {
-		dst = append(dst, slices.Clone(q[e.offs[i]:e.offs[i+1]]))
-	}
-	return dst
+// loggedSend is a send into channel ch, for the synchronous schedule
+// (expander.logSends).
+type loggedSend struct {
+	ch   int
+	elem string
 }
