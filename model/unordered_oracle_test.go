@@ -29,10 +29,12 @@ type uState struct {
 	elected            []int // 0: ⊥
 	chans              [][]crMsg
 	crashes            int
+	sent               int // by the step that made this state (not part of the state)
 }
 
 func (s *uState) clone() *uState {
 	c := *s
+	c.sent = 0
 	c.alive, c.participant, c.elected = slices.Clone(s.alive), slices.Clone(s.participant), slices.Clone(s.elected)
 	c.chans = make([][]crMsg, len(s.chans))
 	for i, q := range s.chans {
@@ -80,6 +82,7 @@ func (o *uOracle) next(s *uState, p int) int {
 
 func (o *uOracle) send(s *uState, p int, m crMsg) {
 	q := o.next(s, p)
+	s.sent++
 	if !s.alive[q] {
 		return // lost (never here: next is live)
 	}
@@ -284,4 +287,63 @@ func TestUnorderedSynchronousIsTheFIFOSchedule(t *testing.T) {
 		}
 	}
 	assert.Positive(t, reordered, "some schedule delivers a message that does not sort first")
+}
+
+// messages is section 5.3's messages.min and messages.max (the total) over
+// the complete runs of the oracle's graph without crashes, where every
+// run ends (no cycle): a quiescent state has empty channels and no
+// initiate enabled, so no step at all.
+func (o *uOracle) messages() (lo, hi int) {
+	type memo struct{ lo, hi int }
+	seen := map[string]memo{}
+	var walk func(s *uState) memo
+	walk = func(s *uState) memo {
+		k := s.key()
+		if m, ok := seen[k]; ok {
+			return m
+		}
+		succs := o.succs(s)
+		m := memo{lo: 1 << 30, hi: -1}
+		if len(succs) == 0 {
+			m = memo{0, 0}
+		}
+		for _, t := range succs {
+			if o.overflows(t) {
+				panic("the oracle's measures assume no step is discarded")
+			}
+			r := walk(t)
+			if r.hi >= 0 {
+				m.lo, m.hi = min(m.lo, t.sent+r.lo), max(m.hi, t.sent+r.hi)
+			}
+		}
+		seen[k] = m
+		return m
+	}
+	init := &uState{alive: make([]bool, o.n), participant: make([]bool, o.n), elected: make([]int, o.n), chans: make([][]crMsg, o.n*o.n)}
+	for p := range init.alive {
+		init.alive[p] = true
+	}
+	m := walk(init)
+	return m.lo, m.hi
+}
+
+// --complexity with unordered channels: messages.min and max as the
+// oracle's graph gives them, and more than FIFO's maximum where a message
+// can be overtaken.
+func TestUnorderedMessagesAgreeWithAnOracle(t *testing.T) {
+	spec := specs.Spec{Name: "chang-roberts", Build: specs.Builder[cr.Local, cr.Msg](cr.Algorithm{})}
+	for _, n := range []int{3, 4} {
+		o := uOracle{n: n, bound: 2 * n}
+		lo, hi := o.messages()
+		mc := model.Config{N: n, Channels: model.Unordered}
+		rep, err := check.Run(check.Request{Spec: spec, Config: mc, Properties: []string{"SingleLeader"}, Complexity: true, Workers: 1, MaxStates: 2_000_000})
+		require.NoError(t, err)
+		require.NotNil(t, rep.Complexity.Measures, rep.Complexity.Skipped)
+		tot := rep.Complexity.Measures.Total
+		assert.Equal(t, []any{lo, hi, false}, []any{tot.Min, tot.Max, tot.Unbounded}, "N=%d messages.min, max", n)
+		mc.Channels = model.FIFO
+		fifo, err := check.Run(check.Request{Spec: spec, Config: mc, Properties: []string{"SingleLeader"}, Complexity: true, Workers: 1, MaxStates: 2_000_000})
+		require.NoError(t, err)
+		assert.Greater(t, hi, fifo.Complexity.Measures.Total.Max, "N=%d: FIFO's maximum", n)
+	}
 }
