@@ -480,7 +480,13 @@ func (e *expander[L, M]) canTick() bool {
 		return true
 	}
 	for ch := range cur.busy.all() {
-		if e.oldestAge(cur, ch) == k.cfg.Delay {
+		oldest := 0
+		if k.shape.unordered {
+			oldest = e.oldestAge(cur, ch)
+		} else {
+			oldest = cur.headAge(ch) // the head is a channel's oldest
+		}
+		if oldest == k.cfg.Delay {
 			return false
 		}
 	}

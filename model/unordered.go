@@ -80,9 +80,6 @@ func (e *expander[L, M]) distinctElems(w *world[L, M], ch int, f func(i, off int
 // oldestAge is the largest age in channel ch of w, non-empty, in a timed
 // shape: sorted by bytes, and the age first, the last element's.
 func (e *expander[L, M]) oldestAge(w *world[L, M], ch int) int {
-	if !e.k.shape.unordered {
-		return w.headAge(ch)
-	}
 	q := w.chans[ch]
 	return int(q[e.elemAt(q, w.count[ch], w.count[ch]-1)])
 }
