@@ -160,6 +160,9 @@ type Config struct {
 	// not named takes its default, and a name the algorithm does not
 	// declare or a value out of its range fails the test.
 	Params map[string]int
+	// Channels is model.FIFO (the zero value) or model.Unordered
+	// (multisets: a delivery takes any message in the channel).
+	Channels model.Channels
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -321,7 +324,8 @@ func modelConfig(cfg Config) (model.Config, error) {
 			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
 			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
 			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
-			Params: cfg.Params,
+			Params:   cfg.Params,
+			Channels: cfg.Channels,
 		},
 		CrashAny:      cfg.CrashAny,
 		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},

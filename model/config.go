@@ -55,8 +55,29 @@ func ParseTiming(s string) (Timing, error) {
 	return parseEnum[Timing](timingNames[:], s, "timing", "async, sync or partial")
 }
 
+// Channels is the channels' discipline (docs/semantics.md section 1,
+// Channels).
+type Channels uint8
+
+const (
+	// FIFO channels deliver their messages in the order sent.
+	FIFO Channels = iota
+	// Unordered channels are multisets: a delivery takes any message in
+	// the channel, one step per distinct message (and age).
+	Unordered
+)
+
+var channelsNames = [...]string{FIFO: "fifo", Unordered: "unordered"}
+
+func (c Channels) String() string { return enumName(channelsNames[:], c, "Channels") }
+
+// ParseChannels reads "fifo" or "unordered".
+func ParseChannels(s string) (Channels, error) {
+	return parseEnum[Channels](channelsNames[:], s, "channels", "fifo or unordered")
+}
+
 // enumName and parseEnum write and read the options' enumerations
-// (Detector, Timing) by their names.
+// (Detector, Timing, Channels) by their names.
 func enumName[T ~uint8](names []string, v T, typ string) string {
 	if int(v) >= len(names) {
 		return typ + "(" + strconv.Itoa(int(v)) + ")"
@@ -138,6 +159,8 @@ type Config struct {
 	// named takes its default (the kernel fills it in). Bully's T and T2
 	// are parameters too, held by Timeout and TimeoutCoord.
 	Params map[string]int
+	// Channels is FIFO (the default) or Unordered (multisets).
+	Channels Channels
 }
 
 // WithDefaults fills IDs and MaxQueue, and in a timed mode Delay, Timeout
@@ -219,6 +242,9 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 	}
 	if int(c.Detector) >= len(detectorNames) {
 		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete or model.Unreliable", field("Detector"), c.Detector)
+	}
+	if int(c.Channels) >= len(channelsNames) {
+		return bad("Channels", "%s %d is not a channel discipline: use model.FIFO or model.Unordered", field("Channels"), c.Channels)
 	}
 	if int(c.Timing) >= len(timingNames) {
 		return bad("Timing", "%s %d is not a timing: use model.Async, model.Sync or model.Partial", field("Timing"), c.Timing)

@@ -51,7 +51,16 @@ type expander[L, M any] struct {
 	visible     []bool
 	discardedBy uint64
 	cands       []candidate
-	_           apart.Pad // workers' expanders are made one after the other
+	// Unordered channels (unordered.go): scratch for the elements'
+	// offsets (offs; deliverOffs for Expand's walk over a channel while its
+	// steps are taken), a channel's new bytes, its elements, a message.
+	offs, deliverOffs []int
+	chanBuf           []byte
+	elemsBuf          [][]byte
+	scratchMsg        M
+	logSends          bool         // record the sends into channels in sendLog
+	sendLog           []loggedSend // (the synchronous schedule)
+	_                 apart.Pad    // workers' expanders are made one after the other
 }
 
 // env, for Ctx.
@@ -102,7 +111,14 @@ func (e *expander[L, M]) sendElem(from, to, t int, elem []byte) {
 	ch := from*e.k.n + to
 	e.touch(ch)
 	w := e.w
-	w.chans[ch] = append(w.chans[ch], elem...)
+	if e.k.shape.unordered {
+		e.insertElem(w, ch, elem)
+		if e.logSends {
+			e.sendLog = append(e.sendLog, loggedSend{ch, string(elem)})
+		}
+	} else {
+		w.chans[ch] = append(w.chans[ch], elem...)
+	}
 	w.count[ch]++
 	w.changedChan(ch)
 	w.busy.add(ch)
@@ -212,11 +228,23 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 	e.sync()
 	n, timed := k.n, k.shape.timed
 	for ch := range cur.busy.all() {
+		from, to := ch/n, ch%n
+		if k.shape.unordered {
+			// Any element, one step per distinct one; the action names
+			// it by its index.
+			e.distinctElems(cur, ch, func(i, off int) {
+				if timed && cur.chans[ch][off] == 0 {
+					return // an age of 0
+				}
+				e.deliver(from, to, i)
+				e.emit(out, mkAction(KindDeliver, from, to, i), k.classDeliver(from, to))
+			})
+			continue
+		}
 		if timed && cur.headAge(ch) == 0 {
 			continue // section 6: a message is delivered 1 tick or more after it was sent
 		}
-		from, to := ch/n, ch%n
-		e.deliver(from, to)
+		e.deliver(from, to, 0)
 		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
 	}
 	unreliable := k.cfg.Detector == Unreliable
@@ -285,7 +313,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 func (e *expander[L, M]) apply(a Action) {
 	switch p := a.P(); a.Kind() {
 	case KindDeliver:
-		e.deliver(p, a.Q())
+		e.deliver(p, a.Q(), a.Timer())
 	case KindInitiate, KindSuspect:
 		e.initiate(p)
 	case KindTimeout, KindEarlyTimeout:
@@ -302,19 +330,28 @@ func (e *expander[L, M]) apply(a Action) {
 }
 
 // deliver, initiate, fire, restart and crash take a step from cur into
-// nxt: deliver(from→to) (chan(from,to) non-empty), initiate(p), timer t of
-// p, restart(p) (p down), crash(p) (p live).
-func (e *expander[L, M]) deliver(from, to int) {
+// nxt: deliver(from→to) of element i (chan(from,to) has more than i; i is
+// 0, the head, but with unordered channels), initiate(p), timer t of p,
+// restart(p) (p down), crash(p) (p live).
+func (e *expander[L, M]) deliver(from, to, i int) {
 	e.begin()
 	e.stepProc = to
 	ch := from*e.k.n + to
 	e.touch(ch)
 	q := e.nxt.chans[ch]
+	at := 0
+	if i > 0 {
+		at = e.elemAt(q, e.nxt.count[ch], i)
+	}
 	// e.msg, not a local: its address goes through an interface and would
 	// escape, one allocation per message.
-	rest := e.k.nextElem(q, &e.msg)
-	head := e.k.headKey(q, rest)
-	e.nxt.chans[ch] = rest // a view (copyChan)
+	rest := e.k.nextElem(q[at:], &e.msg)
+	head := e.k.headKey(q[at:], rest)
+	if at == 0 {
+		e.nxt.chans[ch] = rest // a view (copyChan)
+	} else {
+		e.removeElem(&e.nxt, ch, q, at, len(q)-len(rest))
+	}
 	e.nxt.changedChan(ch)
 	if e.nxt.count[ch]--; e.nxt.count[ch] == 0 {
 		e.nxt.busy.remove(ch)
@@ -444,7 +481,13 @@ func (e *expander[L, M]) canTick() bool {
 		return true
 	}
 	for ch := range cur.busy.all() {
-		if cur.headAge(ch) == k.cfg.Delay { // the head is a channel's oldest
+		oldest := 0
+		if k.shape.unordered {
+			oldest = e.oldestAge(cur, ch)
+		} else {
+			oldest = cur.headAge(ch) // the head is a channel's oldest
+		}
+		if oldest == k.cfg.Delay {
 			return false
 		}
 	}
@@ -459,6 +502,9 @@ func (e *expander[L, M]) tick() {
 	for ch := range nxt.busy.all() {
 		e.touch(ch)
 		e.ageChan(nxt, ch)
+		if e.k.shape.unordered {
+			e.sortChan(nxt, ch)
+		}
 		nxt.changedChan(ch)
 	}
 	for p, t := range nxt.timer {
@@ -684,9 +730,9 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 	case KindDeliver:
 		s.Process, s.Alias = lay.ids[a.Q()], lay.alias(a.Q())
 		s.Peer, s.PeerAlias = lay.ids[p], lay.alias(p)
-		if ch := p*k.n + a.Q(); w.count[ch] > 0 {
+		if ch := p*k.n + a.Q(); w.count[ch] > a.Timer() {
 			q := w.chans[ch]
-			k.nextElem(q, &e.msg)
+			k.nextElem(q[e.elemAt(q, w.count[ch], a.Timer()):], &e.msg)
 			m := k.elemValue(e.msg)
 			s.Msg = &m
 		}

@@ -147,7 +147,8 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if k.layouts, err = layouts(&cfg); err != nil {
 		return nil, err
 	}
-	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap}
+	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap,
+		unordered: cfg.Channels == Unordered}
 	if k.shape.timed {
 		for _, t := range k.timers {
 			d := t.Duration(k.times)

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,6 +61,7 @@ type lOracle struct {
 	n, h, l, d                     int
 	maxCrashes, maxRestarts, queue int
 	partial, initialLeader, stop   bool
+	unordered                      bool // channels as multisets (section 1.3), kept sorted
 }
 
 // The armed timer of a local state: beat (0) while leading, else lease (1).
@@ -161,20 +163,27 @@ func (o *lOracle) successors(s *lState) []lSucc {
 		over := false
 		for _, q := range x.s.chans {
 			over = over || len(q) > o.queue
+			if o.unordered {
+				slices.SortFunc(q, func(a, b lMsg) int {
+					return cmp.Or(a.age-b.age, cmp.Compare(fmt.Sprint(a.beat), fmt.Sprint(b.beat)), a.j-b.j)
+				})
+			}
 		}
 		out = append(out, lSucc{x.s, over})
 	}
 	for from := range o.n {
 		for p := range o.n {
 			ch := s.chans[from*o.n+p]
-			if len(ch) == 0 || ch[0].age < 1 {
-				continue
+			for i, m := range ch {
+				if i > 0 && (!o.unordered || ch[i-1] == m) || m.age < 1 {
+					continue // FIFO: the head only; unordered: each distinct message
+				}
+				x := o.begin(s, p)
+				x.s.chans[from*o.n+p] = slices.Delete(x.s.chans[from*o.n+p], i, i+1)
+				x.receive(m)
+				x.end(-1, false)
+				emit(x)
 			}
-			x := o.begin(s, p)
-			x.s.chans[from*o.n+p] = x.s.chans[from*o.n+p][1:]
-			x.receive(ch[0])
-			x.end(-1, false)
-			emit(x)
 		}
 	}
 	for p := range o.n {
@@ -307,16 +316,26 @@ func TestLeaseCountsAgreeWithAnOracle(t *testing.T) {
 		{n: 2, h: 1, l: 3, d: 2, initialLeader: true, maxCrashes: 1, partial: true, queue: 2},
 		{n: 2, h: 2, l: 3, d: 2, maxCrashes: 1, maxRestarts: 1, partial: true, stop: true, queue: 2},
 		{n: 3, h: 1, l: 2, d: 1, initialLeader: true, maxCrashes: 1, queue: 1, stop: true},
+		{n: 2, h: 1, l: 3, d: 2, initialLeader: true, maxCrashes: 1, partial: true, queue: 2, unordered: true},
+		{n: 2, h: 2, l: 3, d: 2, maxCrashes: 1, maxRestarts: 1, partial: true, stop: true, queue: 2, unordered: true},
 	}
 	for _, o := range cases {
 		mc := model.Config{N: o.n, Timing: model.Sync, Delay: o.d, MaxCrashes: o.maxCrashes, MaxRestarts: o.maxRestarts,
 			InitialLeader: o.initialLeader, MaxQueue: o.queue}
+		if o.unordered {
+			mc.Channels = model.Unordered
+		}
 		if o.partial {
 			mc.Timing = model.Partial
 		}
 		o.queue = mc.WithDefaults().MaxQueue
 		t.Run(fmt.Sprintf("%+v", o), func(t *testing.T) {
 			want := o.search()
+			if o.unordered { // the case tells the two disciplines apart
+				fifo := o
+				fifo.unordered = false
+				require.NotEqual(t, fifo.search(), want, "FIFO's counts")
+			}
 			spec := specs.Spec{Name: "lease", Build: specs.Builder[leaseLocal, leaseMsg](lease{H: o.h, L: o.l, Stop: o.stop})}
 			rep, err := check.Run(check.Request{Spec: spec, Config: mc, Properties: []string{"SingleLeader"}, Continue: true, Workers: 1, MaxStates: 2_000_000})
 			require.NoError(t, err)

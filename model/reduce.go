@@ -39,8 +39,11 @@ import (
 // front. The seeds with such a key give the candidate sets, fewest steps
 // first (the lowest seed on a tie), so the choice is deterministic.
 
-// Reduces implements Reducer: only RingLocal algorithms reduce.
-func (e *expander[L, M]) Reduces() bool { return e.k.around != nil }
+// Reduces implements Reducer: only RingLocal algorithms reduce, and only
+// with FIFO channels.
+// With unordered channels a send can add a delivery to the receiver's
+// steps (a new message value), which the closure below does not follow.
+func (e *expander[L, M]) Reduces() bool { return e.k.around != nil && !e.k.shape.unordered }
 
 // ExpandReduced implements Reducer.
 func (e *expander[L, M]) ExpandReduced(state []byte, out *Batch) {

@@ -89,6 +89,9 @@ type shape struct {
 	// only, with sendCap, has a bit per slot counted when not every one
 	// is (properties that count some message types only); 0: all.
 	only uint16
+	// unordered channels (Config.Channels): each channel's elements are
+	// kept sorted by their bytes, its canonical order (unordered.go).
+	unordered bool
 }
 
 // ---- the head ----

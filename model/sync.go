@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // SyncRun is the synchronous schedule of docs/semantics.md section 5.5: one run,
 // in rounds, fixed by the configuration, that measures time in
@@ -43,7 +46,8 @@ type SyncStep struct {
 // Synchronous plays the synchronous schedule: perfect-detector guards, no
 // crash, restart or spurious step. Round 0: every initiator whose guard
 // holds initiates, in position order. Round r >= 1: every message in flight
-// at the end of round r-1 is delivered, by receiver, then sender, FIFO;
+// at the end of round r-1 is delivered, by receiver, then sender, FIFO
+// (with unordered channels too: the order sent is one they allow);
 // then every process in position order takes each timeout whose timer is
 // mature (armed in round a, mature from a+2) and whose guard holds. It
 // ends after the first round that leaves no message in flight and no armed
@@ -83,6 +87,14 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 	n, nt := k.n, len(k.timers)
 	armedAt := make([]int, n*nt) // round the timer was armed in
 	seen := map[string]bool{}
+	// Unordered channels: the elements in flight per channel in the order
+	// sent (e.sendLog), so that the schedule is the FIFO one.
+	var sentOrder [][]string
+	if k.shape.unordered {
+		sentOrder = make([][]string, n*n)
+		e.logSends, e.sendLog = true, e.sendLog[:0]
+		defer func() { e.logSends = false }()
+	}
 	round := 0
 	run.Rounds = 1
 	// take commits the step just made into nxt, or reports the overflow.
@@ -93,6 +105,10 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 			run.Overflow, run.Blocked = true, a
 			return false
 		}
+		for _, s := range e.sendLog {
+			sentOrder[s.ch] = append(sentOrder[s.ch], s.elem)
+		}
+		e.sendLog = e.sendLog[:0]
 		for t := range k.timers {
 			if k.timers[t].Armed(&e.nxt.local[p]) && !k.timers[t].Armed(&e.cur.local[p]) {
 				armedAt[p*nt+t] = round
@@ -132,6 +148,11 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 				key += "-"
 			}
 		}
+		for ch, q := range sentOrder { // the schedule follows the order sent
+			if len(q) > 0 {
+				key += fmt.Sprintf("|%d:%q", ch, q)
+			}
+		}
 		if seen[key] {
 			run.Unbounded = true
 			return run
@@ -141,9 +162,17 @@ func (k *Kernel[L, M]) synchronousFrom(e *expander[L, M], initial []byte) SyncRu
 		inFlight := slices.Clone(e.cur.count)
 		for to := 0; to < n; to++ {
 			for from := 0; from < n; from++ {
-				for range inFlight[from*n+to] {
-					e.deliver(from, to)
-					if !take(mkAction(KindDeliver, from, to, 0), to) {
+				ch := from*n + to
+				for range inFlight[ch] {
+					i := 0
+					if k.shape.unordered {
+						// The first sent of those in flight: the element
+						// the FIFO schedule delivers.
+						i = e.findElem(&e.cur, ch, sentOrder[ch][0])
+						sentOrder[ch] = sentOrder[ch][1:]
+					}
+					e.deliver(from, to, i)
+					if !take(mkAction(KindDeliver, from, to, i), to) {
 						return run
 					}
 				}

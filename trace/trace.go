@@ -61,6 +61,8 @@ type Config struct {
 	// one of them with its value, so that a replay uses the values the
 	// trace was made with; left out for an algorithm without any.
 	Params map[string]int `json:"params,omitempty"`
+	// Left out for FIFO channels, the default.
+	Channels string `json:"channels,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -70,8 +72,17 @@ func ConfigOf(algo string, c model.Config) Config {
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params: c.Params,
+		Params:   c.Params,
+		Channels: channelsKey(c.Channels),
 	}
+}
+
+// channelsKey is how a trace file writes ch: "" for FIFO.
+func channelsKey(ch model.Channels) string {
+	if ch == model.FIFO {
+		return ""
+	}
+	return ch.String()
 }
 
 // timingKey is how a trace file writes t: "" for the asynchronous model.
@@ -120,6 +131,9 @@ func (c Config) Describe() string {
 	if len(c.Params) > 0 {
 		parts = append(parts, "params "+modelopt.ParamsArg(c.Params))
 	}
+	if c.Channels != "" {
+		parts = append(parts, c.Channels+" channels")
+	}
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
 }
@@ -151,12 +165,19 @@ func (c Config) Model() (model.Config, error) {
 			return model.Config{}, err
 		}
 	}
+	channels := model.FIFO
+	if c.Channels != "" {
+		if channels, err = model.ParseChannels(c.Channels); err != nil {
+			return model.Config{}, err
+		}
+	}
 	return model.Config{
 		N: c.N, IDs: c.IDs, MaxCrashes: c.Crashes, MaxRestarts: c.Restarts, Detector: d,
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params: c.Params,
+		Params:   c.Params,
+		Channels: channels,
 	}, nil
 }
 

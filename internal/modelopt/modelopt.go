@@ -267,6 +267,20 @@ var Options = []Option{
 			return ParamsArg(c.Params), len(c.Params) > 0
 		},
 	},
+	{
+		Field: "Channels", Flag: "channels", API: "Channels", Trace: "channels",
+		Usage: `  --channels C          fifo (default: each channel delivers in the order
+                        sent) or unordered (a channel is a multiset: a
+                        delivery takes any message in it)
+`,
+		Example: model.Config{N: 3, Channels: model.Unordered},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			fs.Var(enumFlag[model.Channels]{&g.Config.Channels, model.ParseChannels, "use fifo or unordered"}, "channels", "")
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return c.Channels.String(), c.Channels != model.FIFO
+		},
+	},
 }
 
 func intArg(field func(model.Config) int) func(model.Config, bool) (string, bool) {
