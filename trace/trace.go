@@ -57,6 +57,8 @@ type Config struct {
 	Delay        int    `json:"delay,omitempty"`
 	Timeout      int    `json:"timeout,omitempty"`
 	TimeoutCoord int    `json:"timeout_coord,omitempty"`
+	// With the eventual detector only.
+	FalseSuspicions int `json:"false_suspicions,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -66,6 +68,7 @@ func ConfigOf(algo string, c model.Config) Config {
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
+		FalseSuspicions: c.FalseSuspicions,
 	}
 }
 
@@ -96,7 +99,11 @@ func (c Config) Describe() string {
 	if c.Restarts > 0 {
 		parts = append(parts, upTo(c.Restarts, "restart"))
 	}
-	parts = append(parts, c.Detector+" detector")
+	if c.FalseSuspicions > 0 {
+		parts = append(parts, c.Detector+" detector (up to "+strconv.Itoa(c.FalseSuspicions)+" false suspicions before gst)")
+	} else {
+		parts = append(parts, c.Detector+" detector")
+	}
 	if c.Initiators != nil {
 		parts = append(parts, "initiators "+model.IDList(c.Initiators))
 	}
@@ -148,6 +155,7 @@ func (c Config) Model() (model.Config, error) {
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
+		FalseSuspicions: c.FalseSuspicions,
 	}, nil
 }
 
