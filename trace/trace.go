@@ -100,7 +100,7 @@ func (c Config) Describe() string {
 		parts = append(parts, upTo(c.Restarts, "restart"))
 	}
 	if c.FalseSuspicions > 0 {
-		parts = append(parts, c.Detector+" detector (up to "+strconv.Itoa(c.FalseSuspicions)+" false suspicions before gst)")
+		parts = append(parts, c.Detector+" detector ("+upTo(c.FalseSuspicions, "false suspicion")+" before gst)")
 	} else {
 		parts = append(parts, c.Detector+" detector")
 	}
