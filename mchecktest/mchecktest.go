@@ -128,8 +128,8 @@ type Config struct {
 	CrashAny bool
 	// Restarts is the most restarts (with the same ID) in a run.
 	Restarts int
-	// Detector is model.Perfect (the zero value), model.Incomplete or
-	// model.Unreliable.
+	// Detector is model.Perfect (the zero value), model.Incomplete,
+	// model.Unreliable or model.Eventual (with Timing model.Partial).
 	Detector model.Detector
 	// Initiators: only these IDs initiate (nil: all). Down: these IDs are
 	// crashed from the start.
@@ -163,6 +163,9 @@ type Config struct {
 	// Channels is model.FIFO (the zero value) or model.Unordered
 	// (multisets: a delivery takes any message in the channel).
 	Channels model.Channels
+	// FalseSuspicions bounds model.Eventual's false suspicions before gst
+	// (default 1).
+	FalseSuspicions int
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -324,8 +327,9 @@ func modelConfig(cfg Config) (model.Config, error) {
 			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
 			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
 			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
-			Params:   cfg.Params,
-			Channels: cfg.Channels,
+			Params:          cfg.Params,
+			Channels:        cfg.Channels,
+			FalseSuspicions: cfg.FalseSuspicions,
 		},
 		CrashAny:      cfg.CrashAny,
 		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},

@@ -21,15 +21,19 @@ const (
 	// detector's steps, but an initiate/detect while elected names a
 	// crashed process is not fair.
 	Incomplete
+	// Eventual is eventually accurate (partial timing only): the
+	// unreliable detector's false suspicions while gst is false, the
+	// perfect detector from gst on.
+	Eventual
 )
 
-var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete"}
+var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete", Eventual: "eventual"}
 
 func (d Detector) String() string { return enumName(detectorNames[:], d, "Detector") }
 
-// ParseDetector reads "perfect", "incomplete" or "unreliable".
+// ParseDetector reads "perfect", "incomplete", "unreliable" or "eventual".
 func ParseDetector(s string) (Detector, error) {
-	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete or unreliable")
+	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete, unreliable or eventual")
 }
 
 // Timing is the model of time (docs/semantics.md section 6).
@@ -161,10 +165,14 @@ type Config struct {
 	Params map[string]int
 	// Channels is FIFO (the default) or Unordered (multisets).
 	Channels Channels
+	// FalseSuspicions is, with Detector Eventual, the most false
+	// suspicions before gst (docs/semantics.md section 6.5); 0 means the
+	// default 1.
+	FalseSuspicions int
 }
 
-// WithDefaults fills IDs and MaxQueue, and in a timed mode Delay, Timeout
-// and TimeoutCoord.
+// WithDefaults fills IDs and MaxQueue, in a timed mode Delay, Timeout
+// and TimeoutCoord, and with the eventual detector FalseSuspicions.
 func (c Config) WithDefaults() Config {
 	if c.IDs == nil && c.N > 0 {
 		c.IDs = make([]int, c.N)
@@ -185,6 +193,9 @@ func (c Config) WithDefaults() Config {
 		if c.TimeoutCoord == 0 {
 			c.TimeoutCoord = 2*c.Timeout + 2*c.Delay
 		}
+	}
+	if c.Detector == Eventual && c.FalseSuspicions == 0 {
+		c.FalseSuspicions = 1
 	}
 	return c
 }
@@ -241,13 +252,26 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 		}
 	}
 	if int(c.Detector) >= len(detectorNames) {
-		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete or model.Unreliable", field("Detector"), c.Detector)
+		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete, model.Unreliable or model.Eventual", field("Detector"), c.Detector)
 	}
 	if int(c.Channels) >= len(channelsNames) {
 		return bad("Channels", "%s %d is not a channel discipline: use model.FIFO or model.Unordered", field("Channels"), c.Channels)
 	}
 	if int(c.Timing) >= len(timingNames) {
 		return bad("Timing", "%s %d is not a timing: use model.Async, model.Sync or model.Partial", field("Timing"), c.Timing)
+	}
+	if c.Detector == Eventual && c.Timing != Partial {
+		// Without a gst there is no time from which suspicions are exact.
+		return bad("Detector", "%s %s needs %s partial: its suspicions are exact from gst on, and only partial timing has a gst (for false suspicions at any time use %s %s)",
+			field("Detector"), Eventual, field("Timing"), field("Detector"), Unreliable)
+	}
+	switch fs := c.FalseSuspicions; {
+	case fs != 0 && c.Detector != Eventual:
+		return bad("FalseSuspicions", "%s counts the false suspicions of %s eventual: give it with that detector or leave it out", field("FalseSuspicions"), field("Detector"))
+	case fs < 0:
+		return bad("FalseSuspicions", "%s %d is negative: use 1 or more", field("FalseSuspicions"), fs)
+	case fs > MaxFalseSuspicions:
+		return bad("FalseSuspicions", "%s %d is too large: use at most %d", field("FalseSuspicions"), fs, MaxFalseSuspicions)
 	}
 	for _, v := range []struct {
 		field, what string
@@ -294,6 +318,10 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 // defaults computed from them stay small numbers; the state encoding's
 // widths (checkWidths) bound what a kernel can hold.
 const maxTicks = MaxTicks
+
+// MaxFalseSuspicions is the largest FalseSuspicions: the count shares
+// the gst byte of the state encoding.
+const MaxFalseSuspicions = 127
 
 // MaxTicks is the largest duration (Delay, Timeout, TimeoutCoord) a
 // configuration may give.

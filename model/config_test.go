@@ -32,7 +32,14 @@ func TestValidateRules(t *testing.T) {
 		{model.Config{N: 3, IDs: []int{4, 9, 5}, Initiators: []int{9, 6}}, "Initiators", "Initiators: 6 is not the ID of a process (the IDs are 4,9,5)"},
 		{model.Config{N: 3, IDs: []int{4, 9, 5}, Down: []int{3}}, "Down", "Down: 3 is not the ID of a process (the IDs are 4,9,5)"},
 		{model.Config{N: 2, Detector: model.Incomplete}, "", ""},
-		{model.Config{N: 2, Detector: model.Incomplete + 1}, "Detector", "Detector 3 is not a detector: use model.Perfect, model.Incomplete or model.Unreliable"},
+		{model.Config{N: 2, Detector: model.Eventual + 1}, "Detector", "Detector 4 is not a detector: use model.Perfect, model.Incomplete, model.Unreliable or model.Eventual"},
+		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Partial}, "", ""},
+		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Partial, FalseSuspicions: model.MaxFalseSuspicions}, "", ""},
+		{model.Config{N: 2, Detector: model.Eventual}, "Detector", "Detector eventual needs Timing partial: its suspicions are exact from gst on, and only partial timing has a gst (for false suspicions at any time use Detector unreliable)"},
+		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Sync}, "Detector", "Detector eventual needs Timing partial: its suspicions are exact from gst on, and only partial timing has a gst (for false suspicions at any time use Detector unreliable)"},
+		{model.Config{N: 2, Timing: model.Partial, FalseSuspicions: 2}, "FalseSuspicions", "FalseSuspicions counts the false suspicions of Detector eventual: give it with that detector or leave it out"},
+		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Partial, FalseSuspicions: -1}, "FalseSuspicions", "FalseSuspicions -1 is negative: use 1 or more"},
+		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Partial, FalseSuspicions: model.MaxFalseSuspicions + 1}, "FalseSuspicions", "FalseSuspicions 128 is too large: use at most 127"},
 		{model.Config{N: 2, Timing: model.Partial}, "", ""},
 		{model.Config{N: 2, Timing: model.Partial + 1}, "Timing", "Timing 3 is not a timing: use model.Async, model.Sync or model.Partial"},
 		{model.Config{N: 2, Delay: 1}, "Delay", "Delay needs Timing sync or partial: the asynchronous model (Timing async, the default) has no clocks"},
@@ -105,14 +112,15 @@ func TestWithDefaults(t *testing.T) {
 }
 
 func TestParseEnums(t *testing.T) {
-	for _, d := range []model.Detector{model.Perfect, model.Unreliable, model.Incomplete} {
+	for _, d := range []model.Detector{model.Perfect, model.Unreliable, model.Incomplete, model.Eventual} {
 		got, err := model.ParseDetector(d.String())
 		require.NoError(t, err)
 		assert.Equal(t, d, got)
 	}
-	_, err := model.ParseDetector("eventual")
-	assert.EqualError(t, err, `unknown detector "eventual": use perfect, incomplete or unreliable`)
-	assert.Equal(t, "Detector(3)", model.Detector(3).String())
+	_, err := model.ParseDetector("eventually-perfect")
+	assert.EqualError(t, err, `unknown detector "eventually-perfect": use perfect, incomplete, unreliable or eventual`)
+	assert.Equal(t, "eventual", model.Detector(3).String())
+	assert.Equal(t, "Detector(4)", model.Detector(4).String())
 	for _, tm := range []model.Timing{model.Async, model.Sync, model.Partial} {
 		got, err := model.ParseTiming(tm.String())
 		require.NoError(t, err)

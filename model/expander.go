@@ -248,6 +248,8 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 		e.emit(out, mkAction(KindDeliver, from, to, 0), k.classDeliver(from, to))
 	}
 	unreliable := k.cfg.Detector == Unreliable
+	// The eventual detector's: before gst, with budget left.
+	suspicious := unreliable || k.eventual && cur.gst&gstTrue == 0 && cur.gst < k.suspectBelow
 	for p := 0; p < n; p++ {
 		if cur.alive&(1<<p) == 0 {
 			if cur.restarts < k.cfg.MaxRestarts {
@@ -261,8 +263,8 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 				e.initiate(p)
 				e.emit(out, mkAction(KindInitiate, p, 0, 0), e.initiateClass(p))
 			}
-			if unreliable && e.falselySuspects(p) && k.alg.CanInitiate(e.at(cur, p), &cur.local[p], true) {
-				e.initiate(p)
+			if suspicious && e.falselySuspects(p) && k.alg.CanInitiate(e.at(cur, p), &cur.local[p], true) {
+				e.suspect(p)
 				e.emit(out, mkAction(KindSuspect, p, 0, 0), NoFairness)
 			}
 		}
@@ -300,7 +302,7 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			e.tick()
 			e.emit(out, mkAction(KindTick, 0, 0, 0), k.fair.class(famTick, 0))
 		}
-		if k.shape.partial && cur.gst == 0 {
+		if k.shape.partial && cur.gst&gstTrue == 0 {
 			e.stabilise()
 			e.emit(out, mkAction(KindGST, 0, 0, 0), k.fair.class(famGST, 0))
 		}
@@ -314,8 +316,10 @@ func (e *expander[L, M]) apply(a Action) {
 	switch p := a.P(); a.Kind() {
 	case KindDeliver:
 		e.deliver(p, a.Q(), a.Timer())
-	case KindInitiate, KindSuspect:
+	case KindInitiate:
 		e.initiate(p)
+	case KindSuspect:
+		e.suspect(p)
 	case KindTimeout, KindEarlyTimeout:
 		e.fire(p, a.Timer())
 	case KindRestart:
@@ -477,7 +481,7 @@ func (e *expander[L, M]) canTick() bool {
 	if !running && cur.busy == (chanSet{}) {
 		return false
 	}
-	if k.shape.partial && cur.gst == 0 {
+	if k.shape.partial && cur.gst&gstTrue == 0 {
 		return true
 	}
 	for ch := range cur.busy.all() {
@@ -515,10 +519,20 @@ func (e *expander[L, M]) tick() {
 	e.allTimers = true
 }
 
-// stabilise is the gst step: gst := true.
+// stabilise is the gst step: gst := true, and the false suspicions used
+// are forgotten (none can follow).
 func (e *expander[L, M]) stabilise() {
 	e.begin()
-	e.nxt.gst = 1
+	e.nxt.gst = gstTrue
+}
+
+// suspect(p) is a false suspicion: initiate(p), counted against the
+// eventual detector's budget.
+func (e *expander[L, M]) suspect(p int) {
+	e.initiate(p)
+	if e.k.eventual {
+		e.nxt.gst += suspicionUnit
+	}
 }
 
 // canInitiate is the guard of initiate(p) in cur (perfect-detector

@@ -49,6 +49,11 @@ type Kernel[L, M any] struct {
 	// speaks of (Property.When): an observation of the search that
 	// reaches no state, trace or count, so set from any worker.
 	triggered atomic.Uint64
+
+	// eventual: the eventual detector; a suspect step is enabled while the
+	// gst byte is even (gst false) and below suspectBelow (budget left).
+	eventual     bool
+	suspectBelow uint8
 }
 
 // Option changes how a Kernel is built.
@@ -149,6 +154,11 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	}
 	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap,
 		unordered: cfg.Channels == Unordered}
+	if cfg.Detector == Eventual {
+		k.eventual = true
+		k.shape.suspicions = cfg.FalseSuspicions
+		k.suspectBelow = uint8(cfg.FalseSuspicions * suspicionUnit) // gst false and budget left
+	}
 	if k.shape.timed {
 		for _, t := range k.timers {
 			d := t.Duration(k.times)
@@ -517,7 +527,7 @@ func (e *TimerConflictError) Error() string {
 // Kinds lists the kinds of step this configuration can take, in the order
 // of Kind: deliver and initiate always; timeouts with timers (their early
 // form with the unreliable detector in the asynchronous mode, which has
-// no clock); suspect with the unreliable detector; crash and restart when
+// no clock); suspect with the unreliable and the eventual detector; crash and restart when
 // they are allowed; tick in a timed mode and gst in the partial one.
 func (k *Kernel[L, M]) Kinds() []Kind {
 	c := &k.cfg
@@ -525,7 +535,7 @@ func (k *Kernel[L, M]) Kinds() []Kind {
 		KindDeliver:      true,
 		KindInitiate:     true,
 		KindTimeout:      len(k.timers) > 0,
-		KindSuspect:      c.Detector == Unreliable,
+		KindSuspect:      c.Detector == Unreliable || c.Detector == Eventual,
 		KindEarlyTimeout: len(k.timers) > 0 && c.Detector == Unreliable && !c.Timed(),
 		KindCrash:        c.MaxCrashes > 0,
 		KindRestart:      c.MaxRestarts > 0,

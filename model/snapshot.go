@@ -19,6 +19,9 @@ type Snapshot struct {
 	// GST is whether the global stabilisation time has come, with
 	// partial timing; nil otherwise.
 	GST *bool `json:"gst,omitempty"`
+	// FalseSuspicions is the eventual detector's false suspicions used
+	// before gst (0 from gst on); nil with another detector.
+	FalseSuspicions *int `json:"false_suspicions,omitempty"`
 	// Sent is what was sent since the initial state, when a property of
 	// the check reads it (model.Property.CountSends); nil otherwise.
 	Sent *SendsSnapshot `json:"sent,omitempty"`
@@ -145,6 +148,9 @@ func (s Snapshot) Fields() []Field {
 	if s.GST != nil {
 		fs = append(fs, Field{"gst", Bool(*s.GST)})
 	}
+	if s.FalseSuspicions != nil {
+		fs = append(fs, Field{"false-suspicions", Int(*s.FalseSuspicions)})
+	}
 	if s.Sent != nil {
 		fs = append(fs, s.Sent.Fields()...)
 	}
@@ -224,6 +230,9 @@ func (s Snapshot) String() string {
 	}
 	if s.GST != nil {
 		fmt.Fprintf(&sb, "%sgst=%t", sep, *s.GST)
+	}
+	if s.FalseSuspicions != nil {
+		fmt.Fprintf(&sb, " false-suspicions=%d", *s.FalseSuspicions)
 	}
 	if s.Sent != nil {
 		sb.WriteString(" | " + s.Sent.String())

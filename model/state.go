@@ -92,6 +92,10 @@ type shape struct {
 	// unordered channels (Config.Channels): each channel's elements are
 	// kept sorted by their bytes, its canonical order (unordered.go).
 	unordered bool
+
+	// suspicions is the eventual detector's budget of false suspicions,
+	// counted in the gst byte; 0 without that detector.
+	suspicions int
 }
 
 // ---- the head ----
@@ -107,7 +111,7 @@ type head struct {
 	crashes  int
 	restarts int
 	lay      int        // the arrangement of IDs (Kernel.layouts)
-	gst      uint8      // section 6: 1 once the global stabilisation time has come, else 0 (a byte: hash stays inlined)
+	gst      uint8      // section 6: gstTrue once the global stabilisation time has come; before it, with the eventual detector, the false suspicions used in units of suspicionUnit (a byte: hash stays inlined)
 	sent     sendCounts // the sends counted, when shape.sendCap > 0; else zero
 }
 
@@ -119,6 +123,10 @@ const (
 	counterBits = 16
 	maxCounter  = 1<<counterBits - 1
 	gstBit      = 3 * counterBits
+	// The gst byte: its low bit is gst; above it, while gst is false, the
+	// eventual detector's false suspicions used (gst resets them).
+	gstTrue       = 1
+	suspicionUnit = 2
 )
 
 // alive fits its bytes and the hash's low word: a compile-time check.
@@ -147,8 +155,12 @@ func (h *head) same(o *head) bool {
 func (h *head) snapshot(s *Snapshot, sh shape, types []string) {
 	s.Crashes, s.Restarts = h.crashes, h.restarts
 	if sh.partial {
-		gst := h.gst == 1
+		gst := h.gst&gstTrue != 0
 		s.GST = &gst
+	}
+	if sh.suspicions > 0 {
+		used := int(h.gst / suspicionUnit)
+		s.FalseSuspicions = &used
 	}
 	if sh.sendCap > 0 {
 		s.Sent = h.sent.snapshot(types, sh.sendCap, sh.only)
@@ -685,8 +697,8 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		if len(b) < 1 {
 			return errShort
 		}
-		if b[0] > 1 {
-			return fmt.Errorf("gst byte %d is not 0 or 1", b[0])
+		if b[0] != gstTrue && (b[0]&gstTrue != 0 || int(b[0]/suspicionUnit) > k.shape.suspicions) {
+			return fmt.Errorf("gst byte %d is neither gst nor a count of false suspicions up to %d", b[0], k.shape.suspicions)
 		}
 		w.gst, b = b[0], b[1:]
 	}

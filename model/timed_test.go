@@ -304,3 +304,27 @@ func (a timersOnly) Timers() []model.Timer[tockLocal, tockMsg] { return a.timers
 type armedAtStart struct{ tock }
 
 func (armedAtStart) Init() tockLocal { return tockLocal{On: true} }
+
+// The eventual detector (section 6.5): a false suspicion before gst, within
+// its budget, counted in the state and forgotten at gst; none after gst.
+func TestTimedEventualDetectorBeforeGSTOnly(t *testing.T) {
+	w := newTimedWalk(t, "bully", model.Config{N: 3, Timing: model.Partial, Detector: model.Eventual, InitialLeader: true})
+	assert.Equal(t, "p1{status=idle elected=3 timer=off} p2{status=idle elected=3 timer=off} p3{status=idle elected=3 timer=off} | gst=false false-suspicions=0", w.x.Describe(w.state))
+	assert.Equal(t, []string{"suspect p1", "suspect p2", "gst"}, w.enabled(), "p3 leads: it suspects no one")
+	w.take("suspect p2")
+	assert.Equal(t, 1, *w.snap().FalseSuspicions)
+	assert.Equal(t, []string{"tick", "gst"}, w.enabled(), "the budget of one is spent: p1 no longer suspects")
+	w.take("gst")
+	assert.Equal(t, 0, *w.snap().FalseSuspicions, "gst forgets the count")
+	assert.Equal(t, []string{"tick"}, w.enabled(), "after gst, no false suspicion")
+
+	w = newTimedWalk(t, "bully", model.Config{N: 3, Timing: model.Partial, Detector: model.Eventual, InitialLeader: true, FalseSuspicions: 2})
+	w.take("suspect p2")
+	assert.Equal(t, []string{"suspect p1", "tick", "gst"}, w.enabled(), "a second one within a budget of two")
+	w.take("suspect p1")
+	assert.Equal(t, "p1{status=electing elected=⊥ timer=3} p2{status=electing elected=⊥ timer=3} p3{status=idle elected=3 timer=off} | p1→p2 [ELECTION(1)@0] | p1→p3 [ELECTION(1)@0] | p2→p3 [ELECTION(2)@0] | gst=false false-suspicions=2", w.x.Describe(w.state))
+
+	w = newTimedWalk(t, "bully", model.Config{N: 3, Timing: model.Partial, Detector: model.Eventual, InitialLeader: true})
+	w.take("gst")
+	assert.Equal(t, []string{}, append([]string{}, w.enabled()...), "gst first: the perfect detector, nothing to do")
+}

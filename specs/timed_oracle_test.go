@@ -49,6 +49,7 @@ type oState struct {
 	chans             [][]oMsg // chan(p,q) at p*n+q
 	crashes, restarts int
 	gst               bool
+	suspicions        int // the eventual detector's, before gst
 }
 
 func (s *oState) clone() *oState {
@@ -64,7 +65,7 @@ func (s *oState) clone() *oState {
 
 func (s *oState) key() string {
 	var b strings.Builder
-	fmt.Fprint(&b, s.alive, s.f0, s.elected, s.timer, s.crashes, s.restarts, s.gst)
+	fmt.Fprint(&b, s.alive, s.f0, s.elected, s.timer, s.crashes, s.restarts, s.gst, s.suspicions)
 	for i, q := range s.chans {
 		if len(q) > 0 {
 			fmt.Fprint(&b, "|", i, q)
@@ -84,6 +85,8 @@ type oracle struct {
 	d, t, t2                int
 	initialLeader           bool
 	unreliable              bool
+	eventual                bool // unreliable's suspect before gst only, up to budget times
+	budget                  int
 }
 
 // step is a successor being built: the state and whether a channel went
@@ -271,9 +274,12 @@ func (o *oracle) successors(s *oState) []succ {
 			x.initiate(p)
 			emit(fmt.Sprintf("initiate %d", p), x)
 		}
-		if e := s.elected[p]; o.unreliable && s.alive[p] && e != 0 && e != o.ids[p] && s.alive[e-1] && o.canInitiate(s, p, true) {
+		if e := s.elected[p]; (o.unreliable || o.eventual && !s.gst && s.suspicions < o.budget) && s.alive[p] && e != 0 && e != o.ids[p] && s.alive[e-1] && o.canInitiate(s, p, true) {
 			x := begin()
 			x.initiate(p)
+			if o.eventual {
+				x.s.suspicions++
+			}
 			emit("", x) // suspect: not fair
 		}
 		if o.bully && s.alive[p] && s.timer[p] == 0 {
@@ -337,6 +343,7 @@ func (o *oracle) successors(s *oState) []succ {
 	if o.partial && !s.gst {
 		x := begin()
 		x.s.gst = true
+		x.s.suspicions = 0
 		emit("gst", x)
 	}
 	return out
@@ -533,7 +540,8 @@ func tarjan(n int, edges [][]oEdge) [][]int {
 // length of its shortest counterexample, Termination) are the oracle's,
 // for Bully and the ring algorithm in small configurations of both timed
 // modes: delays 1 and 2, timeouts too short and long enough, crashes,
-// restarts, the unreliable detector, with and without an initial leader.
+// restarts, the unreliable and the eventual detector, with and without an
+// initial leader.
 func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 	type cfg struct {
 		algo              string
@@ -543,6 +551,8 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		crashes, restarts int
 		initialLeader     bool
 		unreliable        bool
+		eventual          bool
+		falseSuspicions   int
 		maxQueue          int
 	}
 	cases := []cfg{
@@ -561,6 +571,11 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		{algo: "bully", n: 3, timing: model.Sync, crashes: 2, initialLeader: true, maxQueue: 1},
 		{algo: "bully", n: 3, timing: model.Partial, crashes: 1, initialLeader: true, t: 2},
 		{algo: "bully", n: 3, timing: model.Partial, d: 2, crashes: 1, initialLeader: true},
+		{algo: "bully", n: 2, timing: model.Partial, initialLeader: true, eventual: true},
+		{algo: "bully", n: 2, timing: model.Partial, initialLeader: true, eventual: true, falseSuspicions: 3},
+		{algo: "bully", n: 2, timing: model.Partial, crashes: 1, restarts: 1, initialLeader: true, eventual: true},
+		{algo: "bully", n: 3, timing: model.Partial, crashes: 1, initialLeader: true, t: 2, eventual: true, maxQueue: 1},
+		{algo: "ring", n: 2, timing: model.Partial, crashes: 1, initialLeader: true, eventual: true, falseSuspicions: 2},
 		{algo: "bully", n: 4, timing: model.Sync, crashes: 3, initialLeader: true},
 		{algo: "bully", n: 4, timing: model.Sync, crashes: 3, initialLeader: true, t: 2},
 		{algo: "ring", n: 2, timing: model.Sync},
@@ -578,12 +593,15 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		if c.unreliable {
 			mc.Detector = model.Unreliable
 		}
+		if c.eventual {
+			mc.Detector, mc.FalseSuspicions = model.Eventual, c.falseSuspicions
+		}
 		name := c.algo + " " + strings.Join(modelArgs(mc), " ")
 		t.Run(name, func(t *testing.T) {
 			full := mc.WithDefaults()
 			o := &oracle{bully: c.algo == "bully", n: c.n, maxCrashes: c.crashes, maxRestarts: c.restarts, maxQueue: full.MaxQueue,
 				partial: c.timing == model.Partial, d: full.Delay, t: full.Timeout, t2: full.TimeoutCoord,
-				initialLeader: c.initialLeader, unreliable: c.unreliable}
+				initialLeader: c.initialLeader, unreliable: c.unreliable, eventual: c.eventual, budget: max(c.falseSuspicions, 1)}
 			for p := range c.n {
 				o.ids = append(o.ids, p+1)
 			}
@@ -615,7 +633,7 @@ func modelArgs(c model.Config) []string {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"D", c.Delay}, {"T", c.Timeout}, {"T2", c.TimeoutCoord}, {"crashes", c.MaxCrashes}, {"restarts", c.MaxRestarts}, {"K", c.MaxQueue}} {
+	}{{"D", c.Delay}, {"T", c.Timeout}, {"T2", c.TimeoutCoord}, {"crashes", c.MaxCrashes}, {"restarts", c.MaxRestarts}, {"K", c.MaxQueue}, {"FS", c.FalseSuspicions}} {
 		if f.v != 0 {
 			args = append(args, f.name+"="+strconv.Itoa(f.v))
 		}

@@ -63,6 +63,8 @@ type Config struct {
 	Params map[string]int `json:"params,omitempty"`
 	// Left out for FIFO channels, the default.
 	Channels string `json:"channels,omitempty"`
+	// With the eventual detector only.
+	FalseSuspicions int `json:"false_suspicions,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -72,8 +74,9 @@ func ConfigOf(algo string, c model.Config) Config {
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params:   c.Params,
-		Channels: channelsKey(c.Channels),
+		Params:          c.Params,
+		Channels:        channelsKey(c.Channels),
+		FalseSuspicions: c.FalseSuspicions,
 	}
 }
 
@@ -112,7 +115,11 @@ func (c Config) Describe() string {
 	if c.Restarts > 0 {
 		parts = append(parts, upTo(c.Restarts, "restart"))
 	}
-	parts = append(parts, c.Detector+" detector")
+	if c.FalseSuspicions > 0 {
+		parts = append(parts, c.Detector+" detector ("+upTo(c.FalseSuspicions, "false suspicion")+" before gst)")
+	} else {
+		parts = append(parts, c.Detector+" detector")
+	}
 	if c.Initiators != nil {
 		parts = append(parts, "initiators "+model.IDList(c.Initiators))
 	}
@@ -176,8 +183,9 @@ func (c Config) Model() (model.Config, error) {
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params:   c.Params,
-		Channels: channels,
+		Params:          c.Params,
+		Channels:        channels,
+		FalseSuspicions: c.FalseSuspicions,
 	}, nil
 }
 

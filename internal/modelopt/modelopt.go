@@ -134,14 +134,28 @@ var Options = []Option{
 	{
 		Field: "Detector", Flag: "detector", API: "Detector", Trace: "detector",
 		Usage: `  --detector D          perfect, incomplete (the leader's crash may never be
-                        noticed) or unreliable (default perfect)
+                        noticed), unreliable, or eventual (false suspicions
+                        before gst only; needs --timing partial) (default perfect)
 `,
 		Example: model.Config{N: 3, Detector: model.Unreliable},
 		bind: func(fs *flag.FlagSet, g *Given) {
-			fs.Var(enumFlag[model.Detector]{&g.Config.Detector, model.ParseDetector, "use perfect, incomplete or unreliable"}, "detector", "")
+			fs.Var(enumFlag[model.Detector]{&g.Config.Detector, model.ParseDetector, "use perfect, incomplete, unreliable or eventual"}, "detector", "")
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return c.Detector.String(), c.Detector != model.Perfect
+		},
+	},
+	{
+		Field: "FalseSuspicions", Flag: "false-suspicions", API: "FalseSuspicions", Trace: "false_suspicions",
+		Usage: `  --false-suspicions K  with --detector eventual: up to K false suspicions
+                        before gst (default 1)
+`,
+		Example: model.Config{N: 3, Timing: model.Partial, Detector: model.Eventual, FalseSuspicions: 2},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			flagval.IntVarIn(fs, &g.Config.FalseSuspicions, "false-suspicions", 0, 1, model.MaxFalseSuspicions)
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.FalseSuspicions), c.FalseSuspicions > 1
 		},
 	},
 	{
