@@ -29,7 +29,7 @@ func BenchmarkSendsCounted(b *testing.B) {
 		for _, sends := range []string{"plain", "counted"} {
 			sel := []string{"SingleLeader", "Agreement", "Termination"}
 			if sends == "counted" {
-				sel = append(sel, "MessageBound")
+				sel = append(sel, "SendsAtMost")
 			}
 			b.Run(c.name+"/sends="+sends, func(b *testing.B) {
 				var rep *check.Report

@@ -37,13 +37,13 @@ func messageBound[L, M any](figure string, bound int) model.Property[L, M] {
 		return v.SentOf(figure)
 	}
 	return model.Property[L, M]{
-		Name: "MessageBound", Kind: model.Invariant, Optional: true, CountSends: bound + 1,
+		Name: "SendsAtMost", Kind: model.Invariant, Optional: true, CountSends: bound + 1,
 		Doc:   fmt.Sprintf("at most %d messages (%s)", bound, figure),
 		Holds: func(v *model.View[L, M]) bool { return count(v) <= bound },
 	}
 }
 
-// withBound is the built-in algorithm algo with MessageBound(figure, bound).
+// withBound is the built-in algorithm algo with SendsAtMost(figure, bound).
 func withBound(t testing.TB, algo, figure string, bound int) specs.Spec {
 	t.Helper()
 	var b specs.Factory
@@ -64,19 +64,19 @@ func withBound(t testing.TB, algo, figure string, bound int) specs.Spec {
 	return specs.Spec{Name: algo, Build: b}
 }
 
-// checkBound checks MessageBound(figure, bound) alone on algo under cfg,
+// checkBound checks SendsAtMost(figure, bound) alone on algo under cfg,
 // to the end.
 func checkBound(t *testing.T, algo string, cfg model.Config, figure string, bound int) (*check.Report, check.Verdict) {
 	t.Helper()
-	rep, err := check.Run(check.Request{Spec: withBound(t, algo, figure, bound), Config: cfg, Properties: []string{"MessageBound"}, Continue: true})
+	rep, err := check.Run(check.Request{Spec: withBound(t, algo, figure, bound), Config: cfg, Properties: []string{"SendsAtMost"}, Continue: true})
 	require.NoError(t, err)
 	require.True(t, rep.Stats.Complete)
 	for _, v := range rep.Verdicts {
-		if v.Name == "MessageBound" {
+		if v.Name == "SendsAtMost" {
 			return rep, v
 		}
 	}
-	require.FailNow(t, "no verdict of MessageBound")
+	require.FailNow(t, "no verdict of SendsAtMost")
 	return nil, check.Verdict{}
 }
 
@@ -202,7 +202,7 @@ func TestMessageBoundBeyondCompleteRuns(t *testing.T) {
 
 		// Every state reachable from the counterexample's last state has a
 		// fair step enabled: no run from there is ever complete.
-		sys, err := withBound(t, "chang-roberts", "total", bound).Build.System(rep.Config, []string{"MessageBound"})
+		sys, err := withBound(t, "chang-roberts", "total", bound).Build.System(rep.Config, []string{"SendsAtMost"})
 		require.NoError(t, err)
 		exp, err := model.ExpanderOf(sys)
 		require.NoError(t, err)
@@ -261,7 +261,7 @@ func TestMessageBoundUnboundedMaximum(t *testing.T) {
 func TestTracesCarryTheSendsCounted(t *testing.T) {
 	cfg := model.Config{N: 3, IDs: []int{1, 1, 1}, Anonymous: true}
 	spec := withBound(t, "chang-roberts", "total", 4)
-	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: []string{"SingleLeader", "MessageBound"}, Continue: true})
+	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: []string{"SingleLeader", "SendsAtMost"}, Continue: true})
 	require.NoError(t, err)
 	assert.Equal(t, 5, rep.SendCap)
 	files := map[string]*trace.File{}
@@ -269,7 +269,7 @@ func TestTracesCarryTheSendsCounted(t *testing.T) {
 		files[f.Property] = f
 	}
 	require.Contains(t, files, "SingleLeader")
-	require.Contains(t, files, "MessageBound")
+	require.Contains(t, files, "SendsAtMost")
 	reg := &specs.Registry{}
 	require.NoError(t, reg.Register(spec))
 
@@ -302,7 +302,7 @@ func TestTracesCarryTheSendsCounted(t *testing.T) {
 
 	require.NoError(t, trace.Replay(files["SingleLeader"], specs.Builtin()), "through the built-in chang-roberts, which has no property that counts")
 
-	f := files["MessageBound"]
+	f := files["SendsAtMost"]
 	assert.Equal(t, 5, f.Steps[len(f.Steps)-1].State.Sent.Total)
 	var text bytes.Buffer
 	trace.WriteText(&text, f, false)
