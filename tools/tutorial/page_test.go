@@ -54,15 +54,19 @@ func TestTheTutorialSteps(t *testing.T) {
 		fileStep, editStep, runStep, outputStep, editStep, runStep, outputStep,
 		editStep, fileStep, editStep, editStep, runStep, outputStep,
 		fileStep, editStep, runStep, outputStep,
-		fileStep, fileStep, runStep, outputStep, editStep, runStep, outputStep}, kinds)
+		fileStep, fileStep, runStep, outputStep, editStep, runStep, outputStep,
+		fileStep, fileStep, runStep, outputStep, fileStep, editStep, runStep, outputStep, runStep, outputStep}, kinds)
 	assert.Equal(t, []string{"myring/myring.go", "myring/myring_test.go", "mcheck/main.go", "myring/properties.go", "myring/questions.go", "myring/messages.go",
-		"myecho/myecho.go", "myecho/myecho_test.go"}, files)
+		"myecho/myecho.go", "myecho/myecho_test.go", "mylease/mylease.go", "mylease/mylease_test.go", "mcheck/lease.go"}, files)
 	assert.Equal(t, 1, steps[8].exit, "the broken test fails")
 	assert.Equal(t, 1, steps[18].exit, "the broken invariant fails")
 	assert.Equal(t, 1, steps[24].exit, "the leads-to fails")
 	assert.Equal(t, 0, steps[28].exit, "the message bound holds")
 	assert.Equal(t, 1, steps[32].exit, "the timer of a round trip fails")
 	assert.Equal(t, 0, steps[35].exit, "the timer of a round trip and a tick passes")
+	assert.Equal(t, 0, steps[39].exit, "the lease's tests pass (too short a lease caught)")
+	assert.Equal(t, 1, steps[43].exit, "a lease of H+D from the command line fails")
+	assert.Equal(t, 0, steps[45].exit, "--param L=auto finds the smallest lease")
 }
 
 func TestParseStepsRejectsLooseMarkers(t *testing.T) {
