@@ -1,10 +1,8 @@
 package cli_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,33 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcheck/mcheck/cli"
+	"github.com/mcheck/mcheck/internal/refcounts"
 	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/specs"
 )
-
-// referenceRow is one line of testdata/reference-counts.jsonl: a
-// configuration and what an independent implementation of docs/semantics.md
-// (a plain Python BFS over full states, written from the text alone) found.
-type referenceRow struct {
-	Args                string
-	States, Transitions int64
-	Depth               int
-	Discarded           int64
-	SingleLeader        refVerdict `json:"single_leader"`
-	Agreement           refVerdict
-	Stuck               refStuck
-	Termination         *string
-}
-
-type refVerdict struct {
-	Violated bool
-	Depth    *int // of the shallowest violating state
-}
-
-type refStuck struct {
-	Exists bool
-	Depth  *int
-}
 
 type reportJSON struct {
 	States, Transitions, Discarded int64
@@ -72,11 +47,6 @@ func (r *reportJSON) property(t *testing.T, name string) propertyJSON {
 	return propertyJSON{}
 }
 
-// The fast loop checks the rows of at most smallRow states (159 of the 200,
-// every algorithm and fault model, 2% of the states); -tags slow checks
-// every row.
-const smallRow = 5000
-
 // The kernel's and the algorithms' counts are checked against every row in
 // specs (TestReferenceCounts, through check.Run). Here the command line
 // and its JSON: every sampleEvery-th row of the fast ones, every row with
@@ -84,17 +54,11 @@ const smallRow = 5000
 const sampleEvery = 5
 
 func TestCountsMatchTheIndependentImplementation(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "reference-counts.jsonl"))
+	rows, err := refcounts.Read(filepath.Join("..", "testdata", "reference-counts.jsonl"))
 	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	n := 0
-	for sc.Scan() {
-		var row referenceRow
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &row))
-		n++
-		if !slow.On && (row.States > smallRow || n%sampleEvery != 1) {
+	require.GreaterOrEqual(t, len(rows), 200)
+	for i, row := range rows {
+		if !slow.On && (row.States > refcounts.SmallRow || i%sampleEvery != 0) {
 			continue
 		}
 		// Fingerprints, and whole states (--exact): the same counts.
@@ -102,11 +66,9 @@ func TestCountsMatchTheIndependentImplementation(t *testing.T) {
 			t.Run(strings.TrimSpace(row.Args+" "+mode), func(t *testing.T) { checkReferenceRow(t, row, mode) })
 		}
 	}
-	require.NoError(t, sc.Err())
-	require.GreaterOrEqual(t, n, 200)
 }
 
-func checkReferenceRow(t *testing.T, row referenceRow, mode string) {
+func checkReferenceRow(t *testing.T, row refcounts.Row, mode string) {
 	var out, errb bytes.Buffer
 	args := append(strings.Fields(row.Args+" "+mode), "--json", "--continue", "--quiet")
 	code := cli.Main(args, specs.Builtin(), &out, &errb)
@@ -129,7 +91,7 @@ func checkReferenceRow(t *testing.T, row referenceRow, mode string) {
 	assert.Equal(t, row.Transitions, rep.Transitions, "transitions")
 	assert.Equal(t, row.Depth, rep.Depth, "depth")
 	assert.Equal(t, row.Discarded, rep.Discarded, "discarded")
-	for name, ref := range map[string]refVerdict{"SingleLeader": row.SingleLeader, "Agreement": row.Agreement} {
+	for name, ref := range map[string]refcounts.Verdict{"SingleLeader": row.SingleLeader, "Agreement": row.Agreement} {
 		p := rep.property(t, name)
 		if assert.Equal(t, ref.Violated, p.Status == "violated", name) && ref.Violated {
 			assert.Equal(t, *ref.Depth, len(p.Trace)-1, "%s: shortest counterexample length", name)

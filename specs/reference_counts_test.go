@@ -1,9 +1,6 @@
 package specs_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,38 +10,10 @@ import (
 
 	"github.com/mcheck/mcheck/cex"
 	"github.com/mcheck/mcheck/check"
+	"github.com/mcheck/mcheck/internal/refcounts"
 	"github.com/mcheck/mcheck/internal/slow"
 	"github.com/mcheck/mcheck/specs"
 )
-
-// referenceRow is one line of testdata/reference-counts.jsonl: a
-// configuration (mcheck's flags) and what an independent implementation
-// of docs/semantics.md (a plain Python BFS over full states, written from
-// the text alone) found.
-type referenceRow struct {
-	Args                string
-	States, Transitions int64
-	Depth               int
-	Discarded           int64
-	SingleLeader        refVerdict `json:"single_leader"`
-	Agreement           refVerdict
-	Stuck               refStuck
-	Termination         *string
-}
-
-type refVerdict struct {
-	Violated bool
-	Depth    *int // of the shallowest violating state
-}
-
-type refStuck struct {
-	Exists bool
-	Depth  *int
-}
-
-// The fast loop checks the rows of at most smallRow states (159 of the 200,
-// every algorithm and fault model); -tags slow checks every row.
-const smallRow = 5000
 
 // TestReferenceCounts checks the kernel and the five algorithms against the
 // independent implementation, through the library (check.Run), with
@@ -52,10 +21,11 @@ const smallRow = 5000
 // shortest counterexample depths. (cli's TestCountsMatchTheIndependentImplementation
 // checks a sample of the rows through the command line and its JSON.)
 func TestReferenceCounts(t *testing.T) {
-	rows := readReferenceRows(t)
+	rows, err := refcounts.Read(filepath.Join("..", "testdata", "reference-counts.jsonl"))
+	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(rows), 200)
 	for _, row := range rows {
-		if !slow.On && row.States > smallRow {
+		if !slow.On && row.States > refcounts.SmallRow {
 			continue
 		}
 		for _, exact := range []bool{false, true} {
@@ -68,23 +38,7 @@ func TestReferenceCounts(t *testing.T) {
 	}
 }
 
-func readReferenceRows(t *testing.T) []referenceRow {
-	f, err := os.Open(filepath.Join("..", "testdata", "reference-counts.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	var rows []referenceRow
-	for sc.Scan() {
-		var row referenceRow
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &row))
-		rows = append(rows, row)
-	}
-	require.NoError(t, sc.Err())
-	return rows
-}
-
-func checkReferenceRow(t *testing.T, row referenceRow, exact bool) {
+func checkReferenceRow(t *testing.T, row refcounts.Row, exact bool) {
 	fields := strings.Fields(row.Args)
 	require.Equal(t, "--algo", fields[0])
 	spec, err := specs.Builtin().Lookup(fields[1])
@@ -107,7 +61,7 @@ func checkReferenceRow(t *testing.T, row referenceRow, exact bool) {
 		require.Failf(t, "no verdict", "%q", name)
 		return check.Verdict{}
 	}
-	for name, ref := range map[string]refVerdict{"SingleLeader": row.SingleLeader, "Agreement": row.Agreement} {
+	for name, ref := range map[string]refcounts.Verdict{"SingleLeader": row.SingleLeader, "Agreement": row.Agreement} {
 		v := verdict(name)
 		if assert.Equal(t, ref.Violated, v.Status == check.Violated, name) && ref.Violated {
 			assert.Equal(t, *ref.Depth, len(v.Trace.Steps)-1, "%s: shortest counterexample length", name)

@@ -96,13 +96,7 @@ func TestCheckHasATimeLimit(t *testing.T) {
 	srv, err := webui.New(opt)
 	require.NoError(t, err)
 	t.Cleanup(srv.Close)
-	w := do(srv, "POST", "/api/check?"+cfg)
-	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
-	var j webui.Job
-	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
-	j = waitJob(t, srv, j.ID)
-	require.Empty(t, j.Error)
-	require.NotNil(t, j.Result)
+	j := finishedCheck(t, srv, cfg)
 	assert.False(t, j.Result.Complete)
 	assert.Equal(t, "interrupted: time limit of 1ns reached", j.Result.Stopped)
 	for _, v := range j.Result.Verdicts {
@@ -147,13 +141,7 @@ func TestCheckStoppedAtTheStateLimitNamesIt(t *testing.T) {
 		srv, err := webui.New(opt)
 		require.NoError(t, err)
 		t.Cleanup(srv.Close)
-		w := do(srv, "POST", "/api/check?"+cfg)
-		require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
-		var j webui.Job
-		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
-		j = waitJob(t, srv, j.ID)
-		require.Empty(t, j.Error)
-		require.NotNil(t, j.Result)
+		j := finishedCheck(t, srv, cfg)
 		assert.False(t, j.Result.Complete)
 		assert.Equal(t, c.want, j.Result.Stopped)
 	}

@@ -329,13 +329,7 @@ func TestRandomRunIsReproducible(t *testing.T) {
 // counterexamples with those of check.Run.
 func TestCheckFindsTheLasso(t *testing.T) {
 	srv := newServer(t)
-	w := do(srv, "POST", "/api/check?"+cfg)
-	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
-	var j webui.Job
-	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
-	j = waitJob(t, srv, j.ID)
-	require.Empty(t, j.Error)
-	require.NotNil(t, j.Result)
+	j := finishedCheck(t, srv, cfg)
 	assert.True(t, j.Result.Complete)
 	assert.Equal(t, int64(994), j.Result.States)
 	assert.Equal(t, "exhaustive", j.Result.Proof)
@@ -371,7 +365,7 @@ func TestCheckFindsTheLasso(t *testing.T) {
 	}
 
 	// A second tab gets the same check.
-	w = do(srv, "POST", "/api/check?n=4&crashes=1&algo=chang-roberts")
+	w := do(srv, "POST", "/api/check?n=4&crashes=1&algo=chang-roberts")
 	require.Equal(t, http.StatusOK, w.Code)
 	var j2 webui.Job
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j2))
@@ -408,6 +402,20 @@ func TestCheckSaysWhatItsSearchProves(t *testing.T) {
 	// The JSON names both for every verdict.
 	w = do(srv, "GET", "/api/check/"+strconv.Itoa(j.ID))
 	assert.Contains(t, w.Body.String(), `"proof":"exhaustive up to the channel bound","caveat":"for the bounded model only: exhaustive up to 1 message per channel`)
+}
+
+// finishedCheck starts the Check button's check of query on srv and waits
+// for its result, which it requires.
+func finishedCheck(t *testing.T, srv http.Handler, query string) webui.Job {
+	t.Helper()
+	w := do(srv, "POST", "/api/check?"+query)
+	require.Equal(t, http.StatusAccepted, w.Code, w.Body.String())
+	var j webui.Job
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
+	j = waitJob(t, srv, j.ID)
+	require.Empty(t, j.Error)
+	require.NotNil(t, j.Result)
+	return j
 }
 
 func waitJob(t *testing.T, srv http.Handler, id int) webui.Job {
