@@ -59,6 +59,10 @@ func (s Scheduler) String() string {
 	return fmt.Sprintf("scheduler%d", uint8(s))
 }
 
+// DefaultScheduler is the scheduler of a simulation that names none
+// (mcheck --simulate without --scheduler, mchecktest's Config.Simulate).
+const DefaultScheduler = Uniform
+
 // SchedulerNames lists the schedulers' names, as String gives them.
 func SchedulerNames() []string { return slices.Clone(schedulerNames[:]) }
 

@@ -35,7 +35,7 @@ func TestDefaultCaps(t *testing.T) {
 }
 
 // nonModel are Config's fields that are no model option.
-var nonModel = []string{"Name", "Check", "Properties", "MaxStates", "MaxTime", "MaxMemory", "FullStates", "Complexity", "Continue"}
+var nonModel = []string{"Name", "Check", "Properties", "MaxStates", "MaxTime", "MaxMemory", "FullStates", "Complexity", "Continue", "Simulate"}
 
 // Config has every option of the model's table, under the table's name
 // (API), and reaches the model with it: an option added to the table (and

@@ -65,6 +65,12 @@
 // test goes on; Run returns the report, whose verdicts say Violated, and a
 // nil error (a violation is a finding, not an error of Run).
 //
+// Config.Simulate takes random runs instead (mcheck --simulate), for a
+// configuration too large to search: a violation it finds fails the test
+// as above (shortened and replayed; the same seed finds it again), and a
+// sample that finds none passes, its log line saying that it proves
+// nothing, with every property unknown in the report.
+//
 // # A misbehaving algorithm
 //
 // A panic of the algorithm (a handler, a guard, a timer's Duration, a
@@ -79,11 +85,13 @@ package mchecktest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +203,53 @@ type Config struct {
 	// FullStates prints the whole state after every step of a trace
 	// instead of only the fields the step changed.
 	FullStates bool
+	// Simulate, when set, takes random runs instead of searching every
+	// state (mcheck --simulate): for configurations too large to search,
+	// such as a bug that shows only at N >= 10. MaxStates does not apply.
+	Simulate *Simulation
+}
+
+// Simulation is Config.Simulate: random runs, as mcheck --simulate with
+// --runs, --depth, --seed and --scheduler. The same seed gives the same
+// runs and the same report on any machine. A sample proves nothing: a
+// violation found is a real one (shortened and replayed as any other),
+// and Check fails the test with it; when none is found every property is
+// unknown, and Check passes, saying in its log line that nothing is
+// proven.
+type Simulation struct {
+	// Runs is how many runs (0: DefaultRuns); Depth the most steps of one
+	// (0: DefaultDepth).
+	Runs  int64
+	Depth int
+	// Seed is the master seed of the runs.
+	Seed uint64
+	// Scheduler picks each run's next step: "uniform" or "faults" (""
+	// is mcheck --simulate's default).
+	Scheduler string
+}
+
+// The defaults of Config.Simulate, those of mcheck --simulate.
+const (
+	DefaultRuns  = 10_000
+	DefaultDepth = 1000
+)
+
+// simulate is the check.Simulate of s.
+func (s *Simulation) simulate() (*check.Simulate, error) {
+	name := s.Scheduler
+	if name == "" {
+		name = explore.DefaultScheduler.String()
+	}
+	sched := slices.Index(explore.SchedulerNames(), name)
+	switch {
+	case sched < 0:
+		return nil, fmt.Errorf("Config.Simulate.Scheduler: no scheduler %q: use %s", s.Scheduler, strings.Join(explore.SchedulerNames(), " or "))
+	case s.Runs < 0:
+		return nil, fmt.Errorf("Config.Simulate.Runs %d would take no run: give 1 or more (0: %d)", s.Runs, DefaultRuns)
+	case s.Depth < 0:
+		return nil, fmt.Errorf("Config.Simulate.Depth %d would take no step: give 1 or more (0: %d)", s.Depth, DefaultDepth)
+	}
+	return &check.Simulate{Seed: s.Seed, Runs: cmp.Or(s.Runs, DefaultRuns), Depth: cmp.Or(s.Depth, DefaultDepth), Scheduler: explore.Scheduler(sched)}, nil
 }
 
 // errTimeCap is the cause of a search stopped by Config.MaxTime.
@@ -255,7 +310,14 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	case maxMemory < 0:
 		maxMemory = 0
 	}
-	return check.Request{Spec: spec, Config: mc, Properties: sel, Continue: cfg.Continue, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity, Name: apiName}, maxTime, nil
+	req := check.Request{Spec: spec, Config: mc, Properties: sel, Continue: cfg.Continue, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity, Name: apiName}
+	if cfg.Simulate != nil {
+		if req.Simulate, err = cfg.Simulate.simulate(); err != nil {
+			return check.Request{}, 0, err
+		}
+		req.MaxStates = 0
+	}
+	return req, maxTime, nil
 }
 
 // apiName names a field of check.Request or of model.Config by Config's
@@ -452,6 +514,10 @@ func Check[L, M any](t testing.TB, alg model.Algorithm[L, M], cfg Config) *check
 		t.Errorf("%s", msg)
 		return rep
 	}
+	if sim := rep.Simulation; sim != nil {
+		t.Logf("mcheck %s: %d random runs, %d distinct states, no violation: a sample, so no property is shown to hold", rep.Algo, sim.Runs, rep.Stats.States)
+		return rep
+	}
 	t.Logf("mcheck %s: %d states, %d transitions: %s", rep.Algo, rep.Stats.States, rep.Stats.Transitions, held(rep))
 	return rep
 }
@@ -504,6 +570,9 @@ func failure(r *check.Report, fullStates bool, why string) string {
 		case check.Unreachable:
 			head = append(head, v.Name+" UNREACHABLE: "+v.Summary)
 		case check.Unknown:
+			if sampled(r) {
+				continue // a finished sample decides only what it found
+			}
 			if first {
 				unknown = append(unknown, v.Name)
 			} else {
@@ -537,6 +606,13 @@ func failure(r *check.Report, fullStates bool, why string) string {
 	b.WriteString("\n\n")
 	cli.WriteText(&b, r, fullStates)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// sampled reports whether r is of a simulation that took all its runs:
+// what it did not find is unknown, as a sample must leave it, and no
+// failure.
+func sampled(r *check.Report) bool {
+	return r.Proof == check.Sampled && r.Stats.Complete
 }
 
 func isAre(n int) string {
