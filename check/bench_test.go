@@ -187,7 +187,7 @@ func BenchmarkSimulate(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Continue: true, Workers: 1,
-					Simulate: &check.Simulate{Seed: 1, Runs: 2000, Depth: 1000, Scheduler: sched}})
+					Strategy: &check.Simulate{Seed: 1, Runs: 2000, Depth: 1000, Scheduler: sched}})
 				if err != nil {
 					b.Fatal(err)
 				}

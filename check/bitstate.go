@@ -7,7 +7,7 @@ import (
 )
 
 // bitstateSearch is the breadth-first search with a bit array for a state
-// table (SPIN's supertrace, Request.Bitstate): it may take a new state for
+// table (SPIN's supertrace, Request.Strategy Bitstate): it may take a new state for
 // one seen and miss what lies beyond it, so it proves nothing; its
 // violations are real.
 type bitstateSearch struct{ breadthFirst }

@@ -32,14 +32,9 @@ type Request struct {
 	// Generic identifies states as for an algorithm without a Codec even
 	// when the algorithm has one (slower; for cross-checking the Codec).
 	Generic bool
-	// Bitstate, when positive, is the size in bytes of a bit array that
-	// replaces the fingerprint table (supertrace): not exhaustive, so no
-	// property can be said to hold after it.
-	Bitstate int64
-	// BitstateSeed, with Bitstate, remixes the fingerprints before they
-	// choose their bits (explore.Options.BitstateSeed; 0: none), so that
-	// searches with other seeds miss other states.
-	BitstateSeed uint64
+	// Strategy is how the states are searched: BreadthFirst (nil means
+	// it too), Bitstate or a *Simulate.
+	Strategy Strategy
 	// Reduce asks for partial-order reduction (explore.Options.Reduce). It
 	// applies to checks of invariants that read only the elected values and
 	// liveness (model.Property.ElectedOnly), not with Bitstate; otherwise
@@ -71,10 +66,6 @@ type Request struct {
 	// (Deepen, SearchTimeouts) starts, with its defaults applied, before
 	// its first Progress.
 	Sweeping func(model.Config)
-	// Simulate, when set, takes random runs instead of searching (the
-	// simulation strategy); MaxStates, Bitstate, Reduce and Exact are
-	// then not used.
-	Simulate *Simulate
 }
 
 // Status is a property's verdict.

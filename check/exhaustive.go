@@ -13,10 +13,10 @@ func (breadthFirst) name() string { return "breadth-first" }
 
 func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
 	eo := explore.Options{Targets: t.Targets, Liveness: t.liveness(), Continue: req.Continue, MaxStates: req.MaxStates, MemoryBudget: req.MemoryBudget,
-		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: req.Bitstate, BitstateSeed: req.BitstateSeed,
+		Context: req.Context, Progress: req.Progress, ProgressEvery: req.ProgressEvery, Workers: req.Workers, Bitstate: bitstateOf(req).Bytes, BitstateSeed: bitstateOf(req).Seed,
 		Exact: req.Exact, Name: req.Name,
 	}
-	eo.Reduce = req.Reduce && !t.liveness() && req.Bitstate == 0 && t.reduceOff == "" && !req.Complexity
+	eo.Reduce = req.Reduce && !t.liveness() && bitstateOf(req).Bytes == 0 && t.reduceOff == "" && !req.Complexity
 	if req.Complexity {
 		eo.Measure, eo.Continue = true, true
 	}
@@ -40,7 +40,7 @@ func (breadthFirst) search(req Request, rep *Report, sys model.System, t targets
 			res, rep.RerunFull = full, true
 		}
 	}
-	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && !t.liveness() && req.Bitstate == 0 && t.reduceOff != "" {
+	if r, ok := rep.Expander.(model.Reducer); ok && r.Reduces() && req.Reduce && !t.liveness() && bitstateOf(req).Bytes == 0 && t.reduceOff != "" {
 		rep.ReductionOff = t.reduceOff
 	}
 	if req.Complexity {

@@ -51,7 +51,7 @@ func TestEveryVerdictSaysWhatItsSearchProves(t *testing.T) {
 		assert.Contains(t, v.Caveat, "the search did not finish", v.Name)
 	}
 
-	rep = run(check.Request{Spec: lelann, Config: model.Config{N: 3}, Simulate: &check.Simulate{Seed: 1, Runs: 5, Depth: 100}})
+	rep = run(check.Request{Spec: lelann, Config: model.Config{N: 3}, Strategy: &check.Simulate{Seed: 1, Runs: 5, Depth: 100}})
 	for _, v := range rep.Verdicts {
 		assert.Equal(t, check.Sampled, v.Proof, v.Name)
 		assert.Contains(t, v.Caveat, "sampled", v.Name)

@@ -35,7 +35,7 @@ type simulation struct{}
 func (simulation) name() string { return "simulation" }
 
 func (simulation) search(req Request, rep *Report, sys model.System, t targets) (*explore.Result, error) {
-	sim := req.Simulate
+	sim := simulateOf(req)
 	res, err := explore.Simulate(sys, explore.SimOptions{Targets: t.Targets, Seed: sim.Seed, One: sim.One, Runs: sim.Runs, Duration: sim.TimeLimit, Depth: sim.Depth, Scheduler: sim.Scheduler,
 		Continue: req.Continue, Workers: req.Workers, Context: req.Context, MemoryBudget: req.MemoryBudget,
 		Measure: req.Complexity, Kind: kindOf, Kinds: len(KindNames()),

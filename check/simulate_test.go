@@ -20,7 +20,7 @@ func simulate(t *testing.T, algo string, cfg model.Config, sim check.Simulate, w
 	t.Helper()
 	spec, err := specs.Builtin().Lookup(algo)
 	require.NoError(t, err)
-	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Simulate: &sim, Workers: workers, Continue: cont})
+	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Strategy: &sim, Workers: workers, Continue: cont})
 	require.NoError(t, err)
 	return rep
 }
@@ -123,8 +123,8 @@ func TestStrategiesSayWhatTheyProve(t *testing.T) {
 	}{
 		{check.Request{Config: model.Config{N: 3}}, "breadth-first", check.Exhaustive, check.Holds},
 		{check.Request{Config: model.Config{N: 3, MaxQueue: 1}, Properties: []string{"SingleLeader"}}, "breadth-first", check.UpToBound, check.Holds},
-		{check.Request{Config: model.Config{N: 3}, Bitstate: 1 << 20}, "bitstate", check.Sampled, check.Unknown},
-		{check.Request{Config: model.Config{N: 3}, Simulate: &check.Simulate{Runs: 10, Depth: 100}}, "simulation", check.Sampled, check.Unknown},
+		{check.Request{Config: model.Config{N: 3}, Strategy: check.Bitstate{Bytes: 1 << 20}}, "bitstate", check.Sampled, check.Unknown},
+		{check.Request{Config: model.Config{N: 3}, Strategy: &check.Simulate{Runs: 10, Depth: 100}}, "simulation", check.Sampled, check.Unknown},
 	} {
 		tc.req.Spec = spec
 		rep, err := check.Run(tc.req)
@@ -143,7 +143,7 @@ func TestInterruptedSimulation(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(errors.New("SIGINT (Ctrl-C)"))
-	rep, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, Context: ctx, Simulate: &check.Simulate{Runs: 100, Depth: 100}})
+	rep, err := check.Run(check.Request{Spec: spec, Config: model.Config{N: 3}, Context: ctx, Strategy: &check.Simulate{Runs: 100, Depth: 100}})
 	require.NoError(t, err)
 	assert.False(t, rep.Stats.Complete)
 	assert.Equal(t, explore.StopInterrupted, rep.Stats.Stop)

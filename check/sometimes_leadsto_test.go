@@ -74,8 +74,8 @@ func TestSometimesUnreachable(t *testing.T) {
 	// Sampled: a bitstate search and a simulation never say unreachable,
 	// though both find an example when they meet one.
 	for _, req := range []check.Request{
-		{Spec: builtin(t, "bully"), Config: noCrash, Properties: []string{"TakeOver"}, Bitstate: 1 << 20},
-		{Spec: builtin(t, "bully"), Config: noCrash, Properties: []string{"TakeOver"}, Simulate: &check.Simulate{Seed: 1, Runs: 50, Depth: 30}},
+		{Spec: builtin(t, "bully"), Config: noCrash, Properties: []string{"TakeOver"}, Strategy: check.Bitstate{Bytes: 1 << 20}},
+		{Spec: builtin(t, "bully"), Config: noCrash, Properties: []string{"TakeOver"}, Strategy: &check.Simulate{Seed: 1, Runs: 50, Depth: 30}},
 	} {
 		rep = run(t, req)
 		v = verdict(t, rep, "TakeOver")
@@ -133,7 +133,7 @@ func TestLeaderCrashRecovered(t *testing.T) {
 // replayed like the search's.
 func TestLeadsToInASimulation(t *testing.T) {
 	rep := run(t, check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3, MaxCrashes: 1, MaxRestarts: 1, InitialLeader: true},
-		Properties: []string{"LeaderCrashRecovered"}, Simulate: &check.Simulate{Seed: 5, Runs: 2000, Depth: 60}})
+		Properties: []string{"LeaderCrashRecovered"}, Strategy: &check.Simulate{Seed: 5, Runs: 2000, Depth: 60}})
 	v := verdict(t, rep, "LeaderCrashRecovered")
 	require.Equal(t, check.Violated, v.Status)
 	require.NotNil(t, v.File.Premise)

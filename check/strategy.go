@@ -97,13 +97,47 @@ func targetsOf(checked []model.PropertyInfo) targets {
 // liveness reports whether t needs the state graph: a goal or a leads-to.
 func (t targets) liveness() bool { return t.Goal != explore.Goal{} || len(t.LeadsTo) > 0 }
 
+// Strategy is a request's choice of search (Request.Strategy): one of
+// BreadthFirst, Bitstate and *Simulate, each with its own settings.
+type Strategy interface {
+	strategy() strategy
+}
+
+// BreadthFirst searches every reachable state, breadth-first, so that
+// every counterexample is a shortest one: the exhaustive search.
+type BreadthFirst struct{}
+
+// Bitstate is the breadth-first search with a bit array of Bytes bytes
+// for its state table (SPIN's supertrace): not exhaustive, so no property
+// can be said to hold after it. Seed, when not 0, remixes the
+// fingerprints before they choose their bits (explore.Options.BitstateSeed),
+// so that searches with other seeds miss other states.
+type Bitstate struct {
+	Bytes int64
+	Seed  uint64
+}
+
+func (BreadthFirst) strategy() strategy { return breadthFirst{} }
+func (Bitstate) strategy() strategy     { return bitstateSearch{} }
+func (*Simulate) strategy() strategy    { return simulation{} }
+
 // strategyOf is the strategy a request asks for.
 func strategyOf(req Request) strategy {
-	switch {
-	case req.Simulate != nil:
-		return simulation{}
-	case req.Bitstate > 0:
-		return bitstateSearch{}
+	if req.Strategy == nil {
+		return breadthFirst{}
 	}
-	return breadthFirst{}
+	return req.Strategy.strategy()
+}
+
+// bitstateOf is the request's bit array, the zero Bitstate when it
+// asks for none.
+func bitstateOf(req Request) Bitstate {
+	b, _ := req.Strategy.(Bitstate)
+	return b
+}
+
+// simulateOf is the request's simulation, nil when it asks for none.
+func simulateOf(req Request) *Simulate {
+	s, _ := req.Strategy.(*Simulate)
+	return s
 }

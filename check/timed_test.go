@@ -126,7 +126,7 @@ func TestTimedSimulationSamplesTime(t *testing.T) {
 	exact := full.Complexity.Measures.Time
 	for _, workers := range []int{1, 3} {
 		rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Complexity: true, Workers: workers,
-			Simulate: &check.Simulate{Seed: 7, Runs: 300, Depth: 200}})
+			Strategy: &check.Simulate{Seed: 7, Runs: 300, Depth: 200}})
 		require.NoError(t, err)
 		m := rep.Simulation.Messages
 		require.NotNil(t, m.Time)
@@ -136,7 +136,7 @@ func TestTimedSimulationSamplesTime(t *testing.T) {
 		assert.Positive(t, m.Time.Max, "some sampled run takes time")
 	}
 	cfg.Timing = model.Async
-	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Complexity: true, Simulate: &check.Simulate{Seed: 7, Runs: 50, Depth: 200}})
+	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Complexity: true, Strategy: &check.Simulate{Seed: 7, Runs: 50, Depth: 200}})
 	require.NoError(t, err)
 	assert.Nil(t, rep.Simulation.Messages.Time, "no clock, no time")
 }

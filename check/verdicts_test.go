@@ -134,7 +134,7 @@ func TestHoldsNeedsACompleteExhaustiveSearch(t *testing.T) {
 	assert.Equal(t, "--max-states 20 reached", named.Stats.Stopped, "in the caller's words")
 	assert.Equal(t, "the search did not finish: --max-states 20 reached", named.Verdicts[0].Summary)
 	// 622 states in 4 KiB of bits, 3 bits a state: some may be missed.
-	bits := run(t, check.Request{Spec: spec, Config: model.Config{N: 5}, Properties: safety, Bitstate: 4096})
+	bits := run(t, check.Request{Spec: spec, Config: model.Config{N: 5}, Properties: safety, Strategy: check.Bitstate{Bytes: 4096}})
 	require.NotNil(t, bits.Bitstate)
 	require.True(t, bits.Stats.Complete)
 	assert.Equal(t, int64(622), bits.Stats.States)
@@ -165,12 +165,12 @@ func TestReductionOnlyWhereSound(t *testing.T) {
 		{"safety", check.Request{Spec: lelann, Config: four, Properties: safety, Reduce: true}, true, ""},
 		{"not asked", check.Request{Spec: lelann, Config: four, Properties: safety}, false, ""},
 		{"liveness", check.Request{Spec: lelann, Config: four, Reduce: true}, false, ""},
-		{"bitstate", check.Request{Spec: lelann, Config: four, Properties: safety, Reduce: true, Bitstate: 1 << 16}, false, ""},
+		{"bitstate", check.Request{Spec: lelann, Config: four, Properties: safety, Reduce: true, Strategy: check.Bitstate{Bytes: 1 << 16}}, false, ""},
 		{"measures", check.Request{Spec: lelann, Config: four, Properties: safety, Reduce: true, Complexity: true}, false, ""},
 		{"step property", check.Request{Spec: cr, Config: four, Properties: append([]string{"NonParticipantForwardsNoElection"}, safety...), Reduce: true}, false, stepOff},
 		{"step property, not asked", check.Request{Spec: cr, Config: four, Properties: append([]string{"NonParticipantForwardsNoElection"}, safety...)}, false, ""},
 		{"step property and liveness", check.Request{Spec: cr, Config: four, Properties: []string{"NonParticipantForwardsNoElection", "Termination"}, Reduce: true}, false, ""},
-		{"step property and bitstate", check.Request{Spec: cr, Config: four, Properties: []string{"NonParticipantForwardsNoElection"}, Reduce: true, Bitstate: 1 << 16}, false, ""},
+		{"step property and bitstate", check.Request{Spec: cr, Config: four, Properties: []string{"NonParticipantForwardsNoElection"}, Reduce: true, Strategy: check.Bitstate{Bytes: 1 << 16}}, false, ""},
 		{"an invariant over the channels", check.Request{Spec: changRoberts(fewMessages), Config: model.Config{N: 3}, Properties: []string{"FewMessages", "SingleLeader"}, Reduce: true, Continue: true}, false,
 			"FewMessages may read more of a state than the elected values and liveness, which the reduction keeps visible"},
 		{"a step property of bully, which never reduces", check.Request{Spec: builtin(t, "bully"), Config: model.Config{N: 3}, Properties: []string{"WaitingAfterOK"}, Reduce: true}, false, ""},
@@ -181,7 +181,7 @@ func TestReductionOnlyWhereSound(t *testing.T) {
 			assert.Equal(t, c.reduced, rep.Stats.Reduced)
 			assert.Equal(t, c.reduced, rep.Stats.ReducedStates > 0)
 			assert.Equal(t, c.off, rep.ReductionOff)
-			if c.req.Spec.Name == "lelann" && c.req.Bitstate == 0 && !c.req.Complexity && c.req.Properties != nil {
+			if c.req.Spec.Name == "lelann" && c.req.Strategy == nil && !c.req.Complexity && c.req.Properties != nil {
 				want := int64(full)
 				if c.reduced {
 					want = reduced

@@ -213,8 +213,8 @@ func (r *run) request(ctx context.Context) check.Request {
 	o := &r.o
 	req := check.Request{
 		Spec: r.spec, Config: o.cfg, Properties: r.checks, Continue: o.cont,
-		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Bitstate: o.bitstate,
-		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Simulate: o.simulation(), Name: flagOf,
+		MaxStates: o.maxStates, MemoryBudget: o.memory, Generic: o.generic, Context: ctx, Workers: o.workers, Strategy: o.strategy(),
+		Reduce: o.por, Complexity: o.complexity, Exact: o.exact, Name: flagOf,
 	}
 	o.applyShard(&req)
 	if o.progress || (!o.quiet && isTerminal(r.stderr)) {

@@ -75,7 +75,7 @@ func runCheck(req check.Request, o *options) (*check.Report, error) {
 	if o.model.AutoQueue {
 		return check.Deepen(req, o.timeLimit)
 	}
-	if o.timeLimit > 0 && req.Simulate == nil { // a simulation's is its budget (check.Simulate)
+	if _, sim := req.Strategy.(*check.Simulate); o.timeLimit > 0 && !sim { // a simulation's is its budget (check.Simulate)
 		ctx, cancel := check.WithTimeLimit(req.Context, o.timeLimit)
 		defer cancel()
 		req.Context = ctx

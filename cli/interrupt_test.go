@@ -167,7 +167,7 @@ func TestSignalDuringBitstateIsIncomplete(t *testing.T) {
 	spec, err := specs.Builtin().Lookup("bully")
 	require.NoError(t, err)
 	ctx, stop := stopAt(t)
-	req := check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, Bitstate: 1 << 20, Context: ctx, ProgressEvery: 1,
+	req := check.Request{Spec: spec, Config: model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, Strategy: check.Bitstate{Bytes: 1 << 20}, Context: ctx, ProgressEvery: 1,
 		Progress: func(p explore.Progress) {
 			if p.Depth >= 3 {
 				stop()

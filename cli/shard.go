@@ -62,14 +62,14 @@ func (o *options) applyShard(req *check.Request) {
 	if m == nil {
 		return
 	}
-	if sim := req.Simulate; sim != nil {
-		sim.Seed = m.Seed(o.sim.seed.n)
+	switch s := req.Strategy.(type) {
+	case *check.Simulate:
+		s.Seed = m.Seed(o.sim.seed.n)
 		if !o.swarm.fixed {
-			sim.Scheduler = m.Scheduler()
+			s.Scheduler = m.Scheduler()
 		}
-	}
-	if req.Bitstate > 0 {
-		req.Bitstate, req.BitstateSeed = m.BitstateBytes(o.bitstate), m.HashSeed(o.sim.seed.n)
+	case check.Bitstate:
+		req.Strategy = check.Bitstate{Bytes: m.BitstateBytes(o.bitstate), Seed: m.HashSeed(o.sim.seed.n)}
 	}
 }
 
@@ -169,7 +169,7 @@ func (o *options) memberResult(rep *check.Report, req check.Request) *swarm.Resu
 func (o *options) memberStrategy(r *swarm.Result, rep *check.Report, req check.Request) {
 	st := rep.Stats
 	if sim := rep.Simulation; sim != nil {
-		r.Settings.Runs, r.Settings.Depth = req.Simulate.Runs, o.sim.depth
+		r.Settings.Runs, r.Settings.Depth = req.Strategy.(*check.Simulate).Runs, o.sim.depth
 		if o.timeLimit > 0 {
 			r.Settings.TimeLimit = o.timeLimit.String()
 		}
@@ -181,7 +181,7 @@ func (o *options) memberStrategy(r *swarm.Result, rep *check.Report, req check.R
 	}
 	if b := rep.Bitstate; b != nil {
 		r.Settings.Bitstate, r.Settings.MaxStates = o.bitstate, o.maxStates
-		r.Derived = swarm.Derived{Seed: b.Seed, Bitstate: req.Bitstate}
+		r.Derived = swarm.Derived{Seed: b.Seed, Bitstate: req.Strategy.(check.Bitstate).Bytes}
 		r.Coverage.BitstateBytes, r.Coverage.Fill, r.Coverage.Sketch = b.Bytes, b.Fill, b.Seen
 		if st.Complete {
 			c := b.Coverage

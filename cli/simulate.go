@@ -90,6 +90,17 @@ func (o *options) checkSimulate(given map[string]bool) error {
 	return nil
 }
 
+// strategy is the search the flags ask for.
+func (o *options) strategy() check.Strategy {
+	if sim := o.simulation(); sim != nil {
+		return sim
+	}
+	if o.bitstate > 0 {
+		return check.Bitstate{Bytes: o.bitstate}
+	}
+	return check.BreadthFirst{}
+}
+
 // simulation is the check.Simulate of the flags (nil without --simulate).
 func (o *options) simulation() *check.Simulate {
 	s := &o.sim

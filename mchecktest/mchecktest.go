@@ -312,10 +312,11 @@ func request[L, M any](alg model.Algorithm[L, M], cfg Config) (check.Request, ti
 	}
 	req := check.Request{Spec: spec, Config: mc, Properties: sel, Continue: cfg.Continue, MaxStates: maxStates, MemoryBudget: maxMemory, Complexity: cfg.Complexity, Name: apiName}
 	if cfg.Simulate != nil {
-		if req.Simulate, err = cfg.Simulate.simulate(); err != nil {
+		sim, err := cfg.Simulate.simulate()
+		if err != nil {
 			return check.Request{}, 0, err
 		}
-		req.MaxStates = 0
+		req.Strategy, req.MaxStates = sim, 0
 	}
 	return req, maxTime, nil
 }

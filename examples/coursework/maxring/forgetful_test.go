@@ -43,7 +43,7 @@ func TestSimulationFindsTheForgetfulRelay(t *testing.T) {
 	assert.False(t, search.Stats.Complete, "the search does not finish within 100,000 states")
 	assert.False(t, search.Violated(), "and finds no violation in them")
 
-	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Simulate: &check.Simulate{Seed: 1, Runs: 50, Depth: 1000}})
+	rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Strategy: &check.Simulate{Seed: 1, Runs: 50, Depth: 1000}})
 	require.NoError(t, err)
 	require.True(t, rep.Violated())
 	v := mchecktest.Verdict(rep, "Termination")
@@ -59,7 +59,7 @@ func TestSimulationFindsTheForgetfulRelay(t *testing.T) {
 
 	// Without the bug the same runs find nothing.
 	ok, err := check.Run(check.Request{Spec: specs.Spec{Name: "maxring", Build: specs.Builder(maxring.Algorithm{})}, Config: cfg,
-		Simulate: &check.Simulate{Seed: 1, Runs: 50, Depth: 1000}})
+		Strategy: &check.Simulate{Seed: 1, Runs: 50, Depth: 1000}})
 	require.NoError(t, err)
 	assert.False(t, ok.Violated())
 	assert.Equal(t, int64(50), ok.Simulation.Runs)
