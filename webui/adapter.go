@@ -38,6 +38,10 @@ type Model struct {
 	// for the properties it checks that read them. The counts are part of
 	// the state, so a trace's path replays only with its own.
 	Sends *int
+	// SendTypes, with Sends, are the message types the states count the
+	// sends of (a trace of properties that count some types only,
+	// model.Property.CountTypes); nil: every type.
+	SendTypes []string
 }
 
 // MaxProperties is how many properties the explorer evaluates in a state
@@ -94,8 +98,13 @@ func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	if c := f.SendCap(); c != def {
+	if c := f.SendCap(); c != def || f.Steps[0].State.Sent != nil && f.Steps[0].State.Sent.Only {
 		m.Sends = &c
+		if s := f.Steps[0].State.Sent; s != nil && s.Only {
+			for _, t := range s.ByType {
+				m.SendTypes = append(m.SendTypes, t.Type)
+			}
+		}
 	}
 	return m, nil
 }
@@ -138,7 +147,7 @@ func open(m Model) (*session, error) {
 	}
 	var opts []model.Option
 	if sends > 0 {
-		opts = append(opts, model.WithSendCounts(sends))
+		opts = append(opts, model.WithSendCountsOf(sends, m.SendTypes...))
 	}
 	sys, err := m.Spec.Build.System(m.Config, names, opts...)
 	if err != nil {
@@ -554,7 +563,7 @@ func runCheck(ctx context.Context, m Model, lim Limits, progress func(Progress))
 	}
 	// The check counts the sends as a model without Sends does: its
 	// counterexamples are paths of that model.
-	m.Sends = nil
+	m.Sends, m.SendTypes = nil, nil
 	s, err := open(m)
 	if err != nil {
 		return nil, err

@@ -111,6 +111,38 @@ func TestTracesOfAnAlgorithmThatCountsSendsOpen(t *testing.T) {
 	assert.Contains(t, w.Body.String(), `sends=\"x\": want how far the states count the sends, 0 (not at all) to 65536`)
 }
 
+// A trace of a property that counts the sends of some types only (Bully's
+// MessageBound counts ELECTION messages) opens in the states its check
+// had, and its URL keeps the types.
+func TestTracesThatCountSomeTypesOpen(t *testing.T) {
+	reg := specs.Builtin()
+	parse, enc := cli.ExploreModels(reg)
+	q, err := url.ParseQuery("algo=bully&n=4&down=4&initiators=1")
+	require.NoError(t, err)
+	m, err := parse(q)
+	require.NoError(t, err)
+	rep, err := check.Run(check.Request{Spec: m.Spec, Config: m.Config, Properties: []string{"MessageBound"}})
+	require.NoError(t, err)
+	files := rep.Files()
+	require.Len(t, files, 1)
+	f := reread(t, files[0])
+	require.NoError(t, trace.Replay(f, reg), "replay accepts it")
+	start, err := webui.ModelOf(f, reg)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ELECTION"}, start.SendTypes)
+	srv, err := webui.New(webui.Options{Parse: parse, Query: enc, Start: start, Trace: f, TraceName: "t.json", LocalOnly: true})
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	assert.Contains(t, srv.Home(), "&sendtypes=ELECTION&path=")
+	v := view(t, srv, "/api/view?"+srv.Home())
+	assert.Len(t, v.History, len(f.Steps)-1)
+	assert.Contains(t, v.Properties, webui.Property{Name: "MessageBound", Kind: "invariant", Holds: false, Violated: true})
+
+	w := do(srv, "GET", "/api/view?algo=bully&n=4&sendtypes=ELECTION")
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Contains(t, w.Body.String(), `with sends=`)
+}
+
 // An algorithm with more properties than the explorer evaluates in a
 // state is refused, with the limit named, not cut short silently.
 func TestTooManyPropertiesAreRefused(t *testing.T) {

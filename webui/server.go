@@ -61,6 +61,9 @@ const (
 	// paramSends is how far the states count the sends (Model.Sends),
 	// when not as the Check button's check counts them: a trace file's.
 	paramSends = "sends"
+	// paramSendTypes are the message types counted (Model.SendTypes),
+	// comma-separated; absent: every type.
+	paramSendTypes = "sendtypes"
 	// maxSends bounds it; the model refuses what its states cannot hold.
 	maxSends = 1 << 16
 )
@@ -170,7 +173,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, mux: http.NewServeMux(), conns: newConnLimit(MaxConns)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	home := pageQuery{cfg: opt.Query(opt.Start), sends: opt.Start.Sends}
+	home := pageQuery{cfg: opt.Query(opt.Start), sends: opt.Start.Sends, sendTypes: opt.Start.SendTypes}
 	if f := opt.Trace; f != nil {
 		ss, err := open(opt.Start)
 		if err != nil {
@@ -287,6 +290,8 @@ type pageQuery struct {
 	cx    counterexample
 	seed  uint64
 	sends *int
+	// sendTypes: Model.SendTypes.
+	sendTypes []string
 }
 
 // badRequest is a request the page cannot show; its message says why.
@@ -392,6 +397,14 @@ func parseQuery(raw string) (pageQuery, error) {
 		}
 		q.sends = &n
 	}
+	if v, ok, err := one(paramSendTypes); err != nil {
+		return q, err
+	} else if ok {
+		if q.sends == nil || v == "" {
+			return q, bad("%s=%q: want the message types whose sends the states count, comma-separated, with %s=", paramSendTypes, v, paramSends)
+		}
+		q.sendTypes = strings.Split(v, ",")
+	}
 	q.cfg = vals
 	return q, nil
 }
@@ -401,6 +414,9 @@ func (q pageQuery) encode() string {
 	sb.WriteString(q.cfg.Encode())
 	if q.sends != nil {
 		sb.WriteString("&" + paramSends + "=" + strconv.Itoa(*q.sends))
+		if len(q.sendTypes) > 0 {
+			sb.WriteString("&" + paramSendTypes + "=" + url.QueryEscape(strings.Join(q.sendTypes, ",")))
+		}
 	}
 	if len(q.path) > 0 {
 		sb.WriteString("&" + paramPath + "=")
@@ -436,7 +452,7 @@ func (s *Server) model(q *pageQuery) (Model, error) {
 		return Model{}, bad("configuration: %v", err)
 	}
 	q.cfg = s.opt.Query(m)
-	m.Sends = q.sends
+	m.Sends, m.SendTypes = q.sends, q.sendTypes
 	return m, nil
 }
 
