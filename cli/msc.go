@@ -140,14 +140,9 @@ func writeStepSummary(w io.Writer, rep *check.Report) error {
 }
 
 func statusCell(rep *check.Report, v check.Verdict) string {
-	s := string(v.Status)
-	switch v.Status {
-	case check.Violated:
-		s = "**VIOLATED**"
-	case check.Unreachable:
-		s = "**UNREACHABLE**"
-	case check.Unchecked:
-		s = "not checked"
+	s := statusWord(v.Status)
+	if v.Status == check.Violated || v.Status == check.Unreachable {
+		s = "**" + s + "**"
 	}
 	if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
 		s += " (bounded model only)"

@@ -86,21 +86,26 @@ func writeText(w io.Writer, r *check.Report, full bool) {
 	writeCounterexamples(w, r.Files(), full)
 }
 
+// statusWord is a verdict's status as the reports say it: what failed
+// in capitals.
+func statusWord(s check.Status) string {
+	switch s {
+	case check.Violated:
+		return "VIOLATED"
+	case check.Unreachable:
+		return "UNREACHABLE"
+	case check.Unchecked:
+		return "not checked"
+	}
+	return string(s)
+}
+
 // verdictLine is a property's line (and its "also" lines) in the text
 // report, its name padded to width.
 func verdictLine(r *check.Report, v check.Verdict, width int) string {
-	status := string(v.Status)
-	switch v.Status {
-	case check.Violated:
-		status = "VIOLATED"
-	case check.Unreachable:
-		status = "UNREACHABLE"
-	case check.Unchecked:
-		status = "not checked"
-	case check.Holds:
-		if r.Idle() {
-			status = "holds (vacuously: see the note below)"
-		}
+	status := statusWord(v.Status)
+	if v.Status == check.Holds && r.Idle() {
+		status = "holds (vacuously: see the note below)"
 	}
 	// The caveats of safety verdicts and of unfinished searches are
 	// the notes below (the same words for every property).
