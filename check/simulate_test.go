@@ -72,9 +72,9 @@ func TestRunSeedReplaysTheRun(t *testing.T) {
 	assert.Equal(t, all.Files(), one.Files())
 }
 
-// Where simulation is for: at N = 16, where no search finishes, the first seed's
-// runs find the circulating or lost election (Termination) within a
-// hundred runs, shortened to a counterexample of at most 40 steps that
+// Where simulation is for: at N = 16, where no search finishes, the first
+// seed's runs (the default scheduler, faults) find the circulating or lost
+// election (Termination) within a hundred runs, shortened to a counterexample of at most 40 steps that
 // replays (check.Run verifies every counterexample).
 func TestSimulationFindsTerminationAtSixteen(t *testing.T) {
 	rep := simulate(t, "chang-roberts", model.Config{N: 16, MaxCrashes: 1}, check.Simulate{Seed: 0, Runs: 1000, Depth: 1000}, 0, false)
@@ -82,16 +82,16 @@ func TestSimulationFindsTerminationAtSixteen(t *testing.T) {
 	f := rep.Found[0]
 	assert.Equal(t, "Termination", f.Property)
 	assert.Equal(t, cex.Stuck, f.Kind)
-	assert.Equal(t, int64(33), f.Run)
-	assert.Equal(t, 26, f.RawSteps)
-	assert.Equal(t, 24, f.Steps)
-	assert.Equal(t, int64(34), rep.Simulation.Runs, "runs 0..33, the last of them the violation's")
+	assert.Equal(t, int64(13), f.Run)
+	assert.Equal(t, 24, f.RawSteps)
+	assert.Equal(t, 22, f.Steps)
+	assert.Equal(t, int64(14), rep.Simulation.Runs, "runs 0..13, the last of them the violation's")
 	assert.Equal(t, check.Sampled, rep.Proof)
 	assert.False(t, rep.Stats.Complete)
 	v := rep.Verdicts[2]
 	require.Equal(t, check.Violated, v.Status)
 	require.NotNil(t, v.File)
-	assert.Len(t, v.File.Steps, 25)
+	assert.Len(t, v.File.Steps, 23)
 }
 
 // A simulation that finds nothing says so, and proves nothing: the

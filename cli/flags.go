@@ -250,24 +250,27 @@ proves nothing):
                         Without --runs or --time-limit: 10,000 runs
   --runs N              take N runs (with --time-limit: at most N)
   --depth N             the most steps of one run (default 1000); a run ends
-                        sooner only where no step is enabled: in a
+                        sooner at a violation, at a fair cycle that keeps
+                        Termination, or where no step is enabled: in a
                         quiescent state (no fair step enabled) with faults
                         left (crashes, restarts, spurious steps) it takes
-                        one and goes on, so a run that ends early has used
-                        every fault it could
+                        one and goes on, so a run that ends with no step
+                        enabled has used every fault it could, while one
+                        that ends at a violation or a cycle may have faults
+                        left
   --seed S              the seed of all runs (default 0; 42 or 0x2a): run i
                         has a seed of its own, derived from S and i, and the
                         same seed gives the same report at any --workers
   --run-seed R          replay one run alone: R is the run seed the report
                         prints beside a counterexample (same model flags,
                         --depth and --scheduler)
-  --scheduler NAME      uniform (default): every enabled step equally
-                        likely, as TLC's -simulate and P's random scheduler;
-                        faults: each run draws a fault rate between 1/1024
-                        and 1/2 and takes a crash, restart or spurious step
-                        with that chance where fair steps are enabled too,
-                        so that faults come early in some runs and late in
-                        others, not when the number of enabled faults says
+  --scheduler NAME      faults (default): each run draws a fault rate
+                        between 1/1024 and 1/2 and takes a crash, restart or
+                        spurious step with that chance where fair steps are
+                        enabled too, so that faults come early in some runs
+                        and late in others, not when the number of enabled
+                        faults says; uniform: every enabled step equally
+                        likely, as TLC's -simulate and P's random scheduler
 
 Swarm (one sampled check split among members, on a cluster or with xargs;
 finds bugs, proves nothing; deploy/ has a Kubernetes Job and a Slurm script):

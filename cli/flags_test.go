@@ -62,7 +62,7 @@ func TestFlagsRejectedWithAReason(t *testing.T) {
 		{[]string{"--algo", "ring", "--simulate", "--seed", "x"}, `--seed: "x" is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a`},
 		{[]string{"--algo", "ring", "--simulate", "--seed", "-1"}, `--seed: "-1" is not a seed`},
 		{[]string{"--algo", "ring", "--simulate", "--run-seed", "0xZZ"}, `--run-seed: "0xZZ" is not a seed`},
-		{[]string{"--algo", "ring", "--simulate", "--scheduler", "pct"}, `--scheduler: no scheduler "pct": use uniform or faults`},
+		{[]string{"--algo", "ring", "--simulate", "--scheduler", "pct"}, `--scheduler: no scheduler "pct": use faults or uniform`},
 		{[]string{"--algo", "ring", "--simulate", "--seed", "1", "--run-seed", "2"}, "--run-seed replays one run, --seed is the seed of all: give only one of them"},
 		{[]string{"--algo", "ring", "--simulate", "--run-seed", "2", "--runs", "5"}, "--run-seed replays one run: drop --runs"},
 		{[]string{"--algo", "ring", "--runs", "5"}, "--runs is a flag of --simulate: add --simulate, or drop it"},

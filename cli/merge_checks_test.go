@@ -52,12 +52,13 @@ func TestMergeRefusesMembersThatContradictTheirSettings(t *testing.T) {
 		edit  func(map[string]any)
 		want  string
 	}{
-		{"seed", sim, set("derived", "seed")(json.Number("12345")), `member 1 of a swarm of seed 0 has the settings {"seed":12345,"scheduler":"faults"}, but its index gives {"seed":10182144043623835685,"scheduler":"faults"}: the result was edited, or written by another mcheck; run member 1 of 2 again`},
-		{"scheduler", sim, set("derived", "scheduler")("uniform"), `has the settings {"seed":10182144043623835685,"scheduler":"uniform"}, but its index gives {"seed":10182144043623835685,"scheduler":"faults"}`},
+		{"seed", sim, set("derived", "seed")(json.Number("12345")), `member 1 of a swarm of seed 0 has the settings {"seed":12345,"scheduler":"uniform"}, but its index gives {"seed":10182144043623835685,"scheduler":"uniform"}: the result was edited, or written by another mcheck; run member 1 of 2 again`},
+		{"scheduler", sim, set("derived", "scheduler")("faults"), `has the settings {"seed":10182144043623835685,"scheduler":"faults"}, but its index gives {"seed":10182144043623835685,"scheduler":"uniform"}`},
 		{"runs", sim, set("coverage", "runs")(json.Number("1000000000000000000")), "member 1 of 2 covered 1000000000000000000 runs, of 10: the result was edited"},
 		{"steps", sim, set("coverage", "steps")(json.Number("10001")), "member 1 of 2 covered 10001 steps in 10 runs of at most 1000"},
 		{"states", sim, set("coverage", "states")(json.Number("100000")), "member 1 of 2 covered 100000 distinct states in 10 runs of"},
-		{"run seed", sim, func(m map[string]any) {
+		// Member 0 (the faults scheduler) is the one that found the violation.
+		{"run seed", []string{sim[1], sim[0]}, func(m map[string]any) {
 			m["found"].([]any)[0].(map[string]any)["found_by"].(map[string]any)["run_seed"] = json.Number("7")
 		}, "which is not that run of this member: the result was edited"},
 		{"bit array", bit, set("derived", "bitstate_bytes")(json.Number("1024")), `has the settings {"seed":`},

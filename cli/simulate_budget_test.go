@@ -13,21 +13,21 @@ import (
 // A simulation stopped by the memory budget (its table of distinct states
 // alone is 1 MiB, so the first run committed reaches it) reports what it
 // found, says that it did not finish, and writes every output an
-// interrupted run writes. Run 0 of seed 17 ends in a stuck state, so the
+// interrupted run writes. Run 0 of seed 29 ends in a stuck state, so the
 // trace is there and the exit status is a violation's.
 func TestSimulationStoppedByTheMemoryBudgetReports(t *testing.T) {
 	dir := t.TempDir()
 	jsonOut, junit, trace := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "t.json")
 	code, out, stderr := run("--algo", "chang-roberts", "--n", "5", "--crashes", "1", "--simulate", "--continue",
-		"--seed", "17", "--workers", "2", "--memory", "1MiB",
+		"--seed", "29", "--workers", "2", "--memory", "1MiB",
 		"--json-out", jsonOut, "--junit", junit, "--trace-out", trace)
 	require.Equal(t, 1, code, out+stderr)
 	for _, want := range []string{
-		"search       simulation: 1 random run of at most 1000 steps, uniform scheduler, seed 17\n",
+		"search       simulation: 1 random run of at most 1000 steps, faults scheduler, seed 29\n",
 		"stopped      memory budget of 1.0 MiB reached by the table of the distinct states seen\n",
 		"  SingleLeader  unknown  the search did not finish: memory budget of 1.0 MiB reached",
 		"  Termination   VIOLATED  stuck without a leader",
-		"found        Termination (stuck) by run 0 in 7 steps",
+		"found        Termination (stuck) by run 0 in 8 steps",
 	} {
 		assert.Contains(t, out, want)
 	}

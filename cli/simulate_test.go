@@ -27,7 +27,7 @@ func TestSimulateFindsAndReplays(t *testing.T) {
 
 	code, again, _ := run("--algo", "chang-roberts", "--n", "5", "--crashes", "1", "--simulate", "--run-seed", m[4], "--depth", "200")
 	require.Equal(t, 1, code, again)
-	assert.Contains(t, again, "search       simulation: 1 random run of at most 200 steps, uniform scheduler, run seed "+m[4])
+	assert.Contains(t, again, "search       simulation: 1 random run of at most 200 steps, faults scheduler, run seed "+m[4])
 	_, cx2, _ := strings.Cut(again, "\nTermination counterexample")
 	assert.Equal(t, cx, cx2, "the same counterexample")
 }

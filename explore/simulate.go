@@ -33,24 +33,26 @@ import (
 type Scheduler uint8
 
 const (
+	// Faults, the zero value and the default, decides how often a fault
+	// happens separately from how many fault steps are enabled. Each run
+	// draws a fault rate r, log-uniformly between 1/1024 and 1/2; in a
+	// state where fair and unfair steps (crashes, restarts, spurious steps)
+	// are both enabled it takes an unfair one with chance r, else a fair
+	// one, each uniformly. Under Uniform a fault's chance is its share of
+	// the enabled steps, so with many processes the fault budget is spent
+	// in the first steps and a crash in the middle of an election is rare;
+	// with r spread over three orders of magnitude, some runs crash at once
+	// and others late, as PCT spreads its few priority changes over the
+	// run, and runs differ from each other as swarm testing's do. It is the
+	// default because it measured better (bench/history.md, "Simulation
+	// schedulers: uniform against faults").
+	Faults Scheduler = iota
 	// Uniform takes each enabled step with the same chance (TLC's and P's
 	// random scheduler).
-	Uniform Scheduler = iota
-	// Faults decides how often a fault happens separately from how many
-	// fault steps are enabled. Each run draws a fault rate r, log-uniformly
-	// between 1/1024 and 1/2; in a state where fair and unfair steps
-	// (crashes, restarts, spurious steps) are both enabled it takes an
-	// unfair one with chance r, else a fair one, each uniformly. Under
-	// Uniform a fault's chance is its share of the enabled steps, so with
-	// many processes the fault budget is spent in the first steps and a
-	// crash in the middle of an election is rare; with r spread over three
-	// orders of magnitude, some runs crash at once and others late, as PCT
-	// spreads its few priority changes over the run, and runs differ from
-	// each other as swarm testing's do.
-	Faults
+	Uniform
 )
 
-var schedulerNames = [...]string{Uniform: "uniform", Faults: "faults"}
+var schedulerNames = [...]string{Faults: "faults", Uniform: "uniform"}
 
 func (s Scheduler) String() string {
 	if int(s) < len(schedulerNames) {
@@ -60,8 +62,10 @@ func (s Scheduler) String() string {
 }
 
 // DefaultScheduler is the scheduler of a simulation that names none
-// (mcheck --simulate without --scheduler, mchecktest's Config.Simulate).
-const DefaultScheduler = Uniform
+// (mcheck --simulate without --scheduler, mchecktest's Config.Simulate,
+// the zero SimOptions): faults, chosen by measurement (BENCHMARKS.md,
+// "Simulation schedulers").
+const DefaultScheduler = Faults
 
 // SchedulerNames lists the schedulers' names, as String gives them.
 func SchedulerNames() []string { return slices.Clone(schedulerNames[:]) }
@@ -116,7 +120,8 @@ type SimOptions struct {
 	Runs     int64
 	Duration time.Duration
 	// Depth is the most steps of one run.
-	Depth     int
+	Depth int
+	// Scheduler chooses the steps (zero: Faults).
 	Scheduler Scheduler
 	// Continue takes runs on after a violation (each run still stops at
 	// its own first one), for every property's violation.
@@ -397,7 +402,7 @@ func Walk(sys ts.System, opt WalkOptions, path []ts.Action, seed uint64) (*Walke
 	}
 	p := &plan{
 		inv: pm.inv, step: pm.step, goal: pm.goal, cycles: pm.goal != 0, stuck: pm.goal != 0,
-		depth: len(path) + opt.Depth, stopQuiet: true, kinds: 1,
+		depth: len(path) + opt.Depth, stopQuiet: true, kinds: 1, sched: Uniform,
 	}
 	r := newRunner(sys, p)
 	r.seed(seed)

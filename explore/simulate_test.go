@@ -191,3 +191,26 @@ func validLasso(g graphSys, t Trace) bool {
 	}
 	return bad
 }
+
+// The zero Scheduler is Faults, the default (bench/history.md measured it
+// better): a caller that names none gets the runs that naming Faults
+// gives. From state 0 one fair step leads into the goal and eight unfair
+// ones to a stuck state outside it: Uniform takes a fault in 8 of 9 runs,
+// Faults at its drawn rate, at most 1/2.
+func TestTheDefaultSchedulerIsFaults(t *testing.T) {
+	assert.Equal(t, Faults, SimOptions{}.Scheduler)
+	g := graphSys{"BGB", []edge{{0, 1, 0}}}
+	for range 8 {
+		g.edges = append(g.edges, edge{0, 2, unfair})
+	}
+	stuck := func(s Scheduler) int64 {
+		res, err := Simulate(g, SimOptions{Targets: Targets{Goal: GoalOf(0)}, Seed: 1, Runs: 400, Depth: 10, Continue: true, Workers: 1, Scheduler: s})
+		require.NoError(t, err)
+		return res.Simulation.Ends[EndViolation]
+	}
+	var zero Scheduler
+	def, faults, uniform := stuck(zero), stuck(Faults), stuck(Uniform)
+	assert.Equal(t, faults, def, "the zero Scheduler runs as Faults")
+	assert.Less(t, def, int64(100), "Faults takes a fault at a rate of at most 1/2")
+	assert.Greater(t, uniform, int64(300), "Uniform takes one in 8 of 9 runs")
+}

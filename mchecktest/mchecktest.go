@@ -223,7 +223,7 @@ type Simulation struct {
 	Depth int
 	// Seed is the master seed of the runs.
 	Seed uint64
-	// Scheduler picks each run's next step: "uniform" or "faults" (""
+	// Scheduler picks each run's next step: "faults" or "uniform" (""
 	// is mcheck --simulate's default).
 	Scheduler string
 }

@@ -51,7 +51,7 @@ func TestSimulateWithoutViolationProvesNothing(t *testing.T) {
 
 func TestSimulateBadSettingsAreFatal(t *testing.T) {
 	for sim, want := range map[mchecktest.Simulation]string{
-		{Scheduler: "random"}: `Config.Simulate.Scheduler: no scheduler "random": use uniform or faults`,
+		{Scheduler: "random"}: `Config.Simulate.Scheduler: no scheduler "random": use faults or uniform`,
 		{Runs: -1}:            "Config.Simulate.Runs -1 would take no run",
 		{Depth: -2}:           "Config.Simulate.Depth -2 would take no step",
 	} {

@@ -143,8 +143,9 @@ const (
 func (m Member) Seed(base uint64) uint64 { return explore.RunSeed(base^simSalt, int64(m.Index)) }
 
 // Scheduler is the member's scheduler when the swarm does not fix one:
-// the schedulers in turn, so that half the members take faults at their
-// share of the enabled steps and half at a rate drawn per run.
+// the schedulers in turn, from member 0's Faults (the default), so that
+// half the members take faults at a rate drawn per run and half at their
+// share of the enabled steps.
 func (m Member) Scheduler() explore.Scheduler {
 	return explore.Scheduler(m.Index % len(explore.SchedulerNames()))
 }

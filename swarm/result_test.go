@@ -55,7 +55,7 @@ func TestDecodeChecksSettingsAndCoverage(t *testing.T) {
 		want string
 	}{
 		{"another member's seed", func(r *swarm.Result) { r.Derived.Seed = swarm.Member{Index: 0, Count: 2}.Seed(0) }, "member 1 of a swarm of seed 0 has the settings"},
-		{"a fixed scheduler", func(r *swarm.Result) { r.Settings.Scheduler = "uniform" }, `its index gives {"seed":10182144043623835685,"scheduler":"uniform"}`},
+		{"a fixed scheduler", func(r *swarm.Result) { r.Settings.Scheduler = "faults" }, `its index gives {"seed":10182144043623835685,"scheduler":"faults"}`},
 		{"runs", func(r *swarm.Result) { r.Coverage.Runs = 1e18 }, "member 1 of 2 covered 1000000000000000000 runs, of 10"},
 		{"finished short", func(r *swarm.Result) { r.Coverage.Runs = 9 }, "member 1 of 2 covered 9 runs, of 10, and finished"},
 		{"a long run", func(r *swarm.Result) { r.Coverage.Depth = 1001 }, "a run of 1001 steps, of at most 1000"},
