@@ -125,10 +125,19 @@ func (Algorithm) Receive(c *model.Ctx[Msg], l *Local, from int, m Msg) {
 	}
 }
 
-// suspected reports whether l suspects the process with ID j.
+// suspected reports whether l suspects every process with ID j (there may
+// be several under --anonymous), and there is one.
 func suspected(c *model.Ctx[Msg], l *Local, j int) bool {
-	q := c.PosOf(j)
-	return q >= 0 && l.Suspected&(1<<q) != 0
+	found := false
+	for q := 0; q < c.N(); q++ {
+		if c.IDOf(q) == j {
+			if l.Suspected&(1<<q) == 0 {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // timeout: no ACK came from the successor in time. It is suspected, and

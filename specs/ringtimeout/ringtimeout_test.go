@@ -212,3 +212,17 @@ func TestVerdicts(t *testing.T) {
 		})
 	}
 }
+
+// With duplicate IDs (--anonymous) an ID is believed crashed only when
+// every process carrying it is suspected.
+func TestSuspectedIDWithDuplicates(t *testing.T) {
+	env := model.NewTestEnv[msg](8, 9, 4, 8)
+	l := local{Suspected: 1 << 0} // one of the two 8s
+	alg.Receive(env.Ctx(2), &l, 1, election(8))
+	assert.Equal(t, []sent{snd(2, 1, ack), snd(2, 3, election(8))}, env.Sent)
+
+	env = model.NewTestEnv[msg](8, 9, 4, 8)
+	l = local{Suspected: 1<<0 | 1<<3}
+	alg.Receive(env.Ctx(2), &l, 1, election(8))
+	assert.Equal(t, []sent{snd(2, 1, ack), snd(2, 1, election(4))}, env.Sent)
+}
