@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--algo", "paxos"}, `--algo: unknown algorithm "paxos": use one of bully, chang-roberts, hirschberg-sinclair, lelann, ring`},
+		{[]string{"--algo", "paxos"}, `--algo: unknown algorithm "paxos": use one of bully, chang-roberts, hirschberg-sinclair, lelann, ring, ring-timeout`},
 		{[]string{}, "no algorithm: give --algo"},
 		{[]string{"--algo", "ring", "--n", "1"}, "--n 1 is out of range: use 2 to 16 processes"},
 		{[]string{"--algo", "ring", "--n", "17"}, "--n 17 is out of range"},
@@ -218,7 +218,7 @@ func TestHelp(t *testing.T) {
 	code, out, _ := run("--help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "--crash-any")
-	assert.Contains(t, out, "bully, chang-roberts, hirschberg-sinclair, lelann, ring")
+	assert.Contains(t, out, "bully, chang-roberts, hirschberg-sinclair, lelann, ring, ring-timeout")
 }
 
 func TestBitstateNeverHolds(t *testing.T) {

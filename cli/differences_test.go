@@ -27,7 +27,7 @@ func TestREADMEDifferencesShowRealOutput(t *testing.T) {
 	for _, page := range []struct {
 		name, text string
 		runs       int
-	}{{"README.md", section, 6}, {"docs/differences.md", string(full), 14}} {
+	}{{"README.md", section, 6}, {"docs/differences.md", string(full), 18}} {
 		runs := 0
 		for _, block := range regexp.MustCompile("(?s)```\n(\\$ mcheck .*?)```").FindAllStringSubmatch(page.text, -1) {
 			cmd, shown, _ := strings.Cut(block[1], "\n")

@@ -29,7 +29,7 @@ func TestExploreBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{}, "mcheck: explore: no algorithm: give --algo, one of bully, chang-roberts, hirschberg-sinclair, lelann, ring"},
+		{[]string{}, "mcheck: explore: no algorithm: give --algo, one of bully, chang-roberts, hirschberg-sinclair, lelann, ring, ring-timeout"},
 		{[]string{"--algo", "paxos"}, `mcheck: explore: --algo: unknown algorithm "paxos"`},
 		{[]string{"--algo", "ring", "--n", "40"}, "mcheck: explore: --n 40 is out of range: use 2 to 16 processes"},
 		{[]string{"--algo", "ring", "--json"}, "mcheck: explore: --json does not apply to explore (usage: " + exploreUsage + ")"},

@@ -139,7 +139,7 @@ func TestReplayOfAnotherProgramsAlgorithm(t *testing.T) {
 	code, stdout, stderr := run("replay", path)
 	assert.Equal(t, 2, code)
 	assert.Empty(t, stdout)
-	assert.Equal(t, "mcheck: replay: "+path+` is a trace of "myring", which this mcheck does not have (it has bully, chang-roberts, hirschberg-sinclair, lelann, ring): replay it with the mcheck program that registers "myring", such as your course's own (go run ./mcheck replay `+path+")\n", stderr)
+	assert.Equal(t, "mcheck: replay: "+path+` is a trace of "myring", which this mcheck does not have (it has bully, chang-roberts, hirschberg-sinclair, lelann, ring, ring-timeout): replay it with the mcheck program that registers "myring", such as your course's own (go run ./mcheck replay `+path+")\n", stderr)
 }
 
 // Every kind of flag says what is wrong with its value and how to write

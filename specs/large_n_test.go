@@ -17,6 +17,7 @@ import (
 	"github.com/mcheck/mcheck/specs/hirschsinclair"
 	"github.com/mcheck/mcheck/specs/lelann"
 	"github.com/mcheck/mcheck/specs/ring"
+	"github.com/mcheck/mcheck/specs/ringtimeout"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -45,6 +46,7 @@ func withQuiet(t *testing.T) *specs.Registry {
 		specs.Spec{Name: "lelann", Build: specs.Builder(lelann.Algorithm{}, quiet[lelann.Local, lelann.Msg]())},
 		specs.Spec{Name: "hirschberg-sinclair", Build: specs.Builder(hirschsinclair.Algorithm{}, quiet[hirschsinclair.Local, hirschsinclair.Msg]())},
 		specs.Spec{Name: "bully", Build: specs.Builder(bully.Algorithm{}, quiet[bully.Local, bully.Msg]())},
+		specs.Spec{Name: "ring-timeout", Build: specs.Builder(ringtimeout.Algorithm{}, quiet[ringtimeout.Local, ringtimeout.Msg]())},
 	))
 	require.Equal(t, specs.Builtin().Names(), reg.Names(), "every built-in algorithm")
 	return reg
@@ -60,6 +62,8 @@ func withQuiet(t *testing.T) *specs.Registry {
 // for each p, one state per message of p delivered.
 //   - ring, chang-roberts, lelann: one message (cw): N-1+1 steps from each
 //     state at depth 1, C(N,2)+N states.
+//     ring-timeout too: asynchronously its timeout waits for the perfect
+//     detector, and the ACK comes with the delivery.
 //   - hirschberg-sinclair: two probes (cw, ccw): N+1 steps, C(N,2)+2N.
 //   - bully: p at position i sends ELECTION to the N-1-i higher processes;
 //     the highest elects itself and sends COORDINATOR to the N-1 lower. So
@@ -69,6 +73,7 @@ var firstLevels = map[string]func(n int) (depth2, out1 int){
 	"ring":                func(n int) (int, int) { return n * (n + 1) / 2, n * n },
 	"chang-roberts":       func(n int) (int, int) { return n * (n + 1) / 2, n * n },
 	"lelann":              func(n int) (int, int) { return n * (n + 1) / 2, n * n },
+	"ring-timeout":        func(n int) (int, int) { return n * (n + 1) / 2, n * n },
 	"hirschberg-sinclair": func(n int) (int, int) { return n*(n-1)/2 + 2*n, n * (n + 1) },
 	"bully":               func(n int) (int, int) { return n*n - 1, (n-1)*(n-1) + n*(n-1)/2 + 2*(n-1) },
 }

@@ -135,7 +135,7 @@ func TestEveryAlgorithmListsItsOwnProperties(t *testing.T) {
 	own := map[string][]string{
 		"ring": {"BusyElectsNobody", "MessageBound"}, "chang-roberts": {"NonParticipantForwardsNoElection", "NoEarlyAnnounce", "MessageBound"},
 		"lelann": {"DecidedKnowsAllLive", "MessageBound"}, "hirschberg-sinclair": {"LogPhases", "WinnersPerPhase", "MessageBound"},
-		"bully": {"WaitingAfterOK", "TakeOver", "MessageBound"},
+		"bully": {"WaitingAfterOK", "TakeOver", "MessageBound"}, "ring-timeout": nil,
 	}
 	for _, name := range reg.Names() {
 		sp, err := reg.Lookup(name)

@@ -14,6 +14,7 @@ import (
 	"github.com/mcheck/mcheck/specs/hirschsinclair"
 	"github.com/mcheck/mcheck/specs/lelann"
 	"github.com/mcheck/mcheck/specs/ring"
+	"github.com/mcheck/mcheck/specs/ringtimeout"
 )
 
 // Spec is a registered algorithm.
@@ -190,6 +191,7 @@ var (
 	_ model.Codec[lelann.Local, lelann.Msg]                      = lelann.Algorithm{}
 	_ model.Codec[hirschsinclair.Local, hirschsinclair.Msg]      = hirschsinclair.Algorithm{}
 	_ model.Codec[bully.Local, bully.Msg]                        = bully.Algorithm{}
+	_ model.Codec[ringtimeout.Local, ringtimeout.Msg]            = ringtimeout.Algorithm{}
 	_ model.Propertied[ring.Local, ring.Msg]                     = ring.Algorithm{}
 	_ model.Propertied[changroberts.Local, changroberts.Msg]     = changroberts.Algorithm{}
 	_ model.Propertied[lelann.Local, lelann.Msg]                 = lelann.Algorithm{}
@@ -205,6 +207,7 @@ func Builtin() *Registry {
 	r.Register(Spec{Name: "chang-roberts", Summary: "Chang-Roberts: ring with participant marks", Build: Builder[changroberts.Local, changroberts.Msg](changroberts.Algorithm{})})
 	r.Register(Spec{Name: "lelann", Summary: "LeLann: every process collects the IDs on the ring", Build: Builder[lelann.Local, lelann.Msg](lelann.Algorithm{})})
 	r.Register(Spec{Name: "hirschberg-sinclair", Summary: "Hirschberg-Sinclair: bidirectional ring, doubling probes", Build: Builder[hirschsinclair.Local, hirschsinclair.Msg](hirschsinclair.Algorithm{})})
+	r.Register(Spec{Name: "ring-timeout", Summary: "ring algorithm whose predecessor suspects a silent successor by a timeout", Build: Builder[ringtimeout.Local, ringtimeout.Msg](ringtimeout.Algorithm{})})
 	r.Register(Spec{Name: "bully", Summary: "Bully (Garcia-Molina): direct messages, timeouts", InitialLeader: true, Build: Builder[bully.Local, bully.Msg](bully.Algorithm{})})
 	return r
 }

@@ -32,7 +32,7 @@ func run(args ...string) (int, string, string) {
 
 func TestRegistered(t *testing.T) {
 	assert.Equal(t, []string{"bully", "bully-no-ok", "chang-roberts", "cr-no-marks", "hirschberg-sinclair", "lelann", "lelann-notes-order", "maxring",
-		"ring", "ring-detect", "ring-fixed", "ring-no-check"}, mustRegistry(t).Names())
+		"ring", "ring-detect", "ring-fixed", "ring-no-check", "ring-timeout"}, mustRegistry(t).Names())
 }
 
 func TestCommandLine(t *testing.T) {
