@@ -355,8 +355,8 @@ func (k *Kernel[L, M]) NewExpander() ts.Expander { return k.newExpander() }
 
 func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e := &expander[L, M]{k: k, localShort: newMemo()}
-	e.cur.init(k.n)
-	e.nxt.init(k.n)
+	k.initWorld(&e.cur)
+	k.initWorld(&e.nxt)
 	e.h.init(k.n)
 	e.chanStamp = apart.Make[uint32](k.n * k.n)
 	e.dirty = apart.Make[int](k.n * k.n)[:0]
@@ -365,9 +365,6 @@ func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	// that Ctx.Suspects reads with the heartbeat detector.
 	if !k.localRefs && !k.msgRefs && !k.shape.heartbeat {
 		e.stepMemo = make([]stepEffect, 1<<stepMemoBits)
-	}
-	if k.shape.heartbeat {
-		e.cur.hb, e.nxt.hb = make([]uint8, k.n*k.n), make([]uint8, k.n*k.n)
 	}
 	e.stepProc = -1
 	e.ctx.env = e

@@ -587,6 +587,15 @@ func (w *world[L, M]) init(n int) {
 	w.msgs = apart.Make[[]M](n * n)
 }
 
+// initWorld is w.init for k's states, with the heartbeat detector's
+// silences when k has them.
+func (k *Kernel[L, M]) initWorld(w *world[L, M]) {
+	w.init(k.n)
+	if k.shape.heartbeat {
+		w.hb = make([]uint8, k.n*k.n)
+	}
+}
+
 // changedChan records that channel ch changed.
 func (w *world[L, M]) changedChan(ch int) {
 	w.decoded.remove(ch)
