@@ -25,6 +25,11 @@ func TestHeartbeatCountsAndVerdicts(t *testing.T) {
 		// Silences (s21, s12) in 0..1: tick waits for the heartbeat due at 1.
 		{"n2 sync default", model.Config{N: 2, Timing: model.Sync, Detector: model.Heartbeat}, 4, 5, check.Holds, check.Holds},
 		{"n2 sync TO=1", model.Config{N: 2, Timing: model.Sync, Detector: model.Heartbeat, HeartbeatTimeout: 1}, 24, 41, check.Holds, check.Violated},
+		// The bound TO >= P + D is exact in P and in D. P=2: silences 0..2,
+		// 4 ticks and 12 heartbeats.
+		{"n2 sync P=2", model.Config{N: 2, Timing: model.Sync, Detector: model.Heartbeat, HeartbeatPeriod: 2}, 9, 16, check.Holds, check.Holds},
+		{"n2 sync P=2 TO=2", model.Config{N: 2, Timing: model.Sync, Detector: model.Heartbeat, HeartbeatPeriod: 2, HeartbeatTimeout: 2}, 45, 94, check.Holds, check.Violated},
+		{"n2 sync D=2 TO=2", model.Config{N: 2, Timing: model.Sync, Delay: 2, Detector: model.Heartbeat, HeartbeatTimeout: 2}, 108, 252, check.Holds, check.Violated},
 		{"n3 sync crash-any", model.Config{N: 3, MaxCrashes: 2, Timing: model.Sync, Detector: model.Heartbeat}, 548, 1746, check.Holds, check.Holds},
 		{"n3 sync crash-any P=2", model.Config{N: 3, MaxCrashes: 2, Timing: model.Sync, Detector: model.Heartbeat, HeartbeatPeriod: 2}, 1929, 9323, check.Holds, check.Holds},
 		// Before gst heartbeats may be late: p1 times out the live p2, and
