@@ -754,7 +754,7 @@ func (e *expander[L, M]) View(state []byte) Procs {
 
 // Label implements Expander: the step rendered from its data.
 func (e *expander[L, M]) Label(state []byte, ta ts.Action) string {
-	if a := Action(ta); a.Kind() > KindHeartbeat {
+	if a := Action(ta); a.Kind() > KindGST && !(a.Kind() == KindHeartbeat && e.k.shape.heartbeat) {
 		return fmt.Sprintf("action %#x", uint32(a))
 	}
 	return e.Step(state, ta).String()
