@@ -70,3 +70,20 @@ func TestHeartbeatOptionErrors(t *testing.T) {
 		assert.Equal(t, c.field, fe.Field, "%+v: %v", c.cfg, err)
 	}
 }
+
+// --complexity in a timed mode plays the synchronous schedule on the
+// asynchronous model, where a detector that needs a clock is the perfect
+// one; with the heartbeat detector the complete runs are those that end
+// with one process live.
+func TestHeartbeatComplexity(t *testing.T) {
+	spec, err := specs.Builtin().Lookup("bully")
+	require.NoError(t, err)
+	for _, cfg := range []model.Config{
+		{N: 2, MaxCrashes: 1, InitialLeader: true, Timing: model.Sync, Detector: model.Heartbeat},
+		{N: 2, MaxCrashes: 1, InitialLeader: true, Timing: model.Partial, Detector: model.Eventual},
+	} {
+		rep, err := check.Run(check.Request{Spec: spec, Config: cfg, Properties: []string{"SingleLeader"}, Continue: true, Workers: 1, MaxStates: 1_000_000, Complexity: true})
+		require.NoError(t, err, "%+v", cfg)
+		require.NotNil(t, rep.Complexity)
+	}
+}
