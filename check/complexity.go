@@ -155,9 +155,14 @@ func (r *Report) WitnessFile(name string) (*trace.File, error) {
 }
 
 // asynchronous is cfg's asynchronous model: the same configuration
-// without time.
+// without time. The detectors that need a clock (eventual, heartbeat)
+// become the perfect one: the schedule is the same for every detector
+// (docs/semantics.md section 6.5).
 func asynchronous(cfg model.Config) model.Config {
 	cfg.Timing, cfg.Delay, cfg.Timeout, cfg.TimeoutCoord = model.Async, 0, 0, 0
+	if cfg.Detector == model.Eventual || cfg.Detector == model.Heartbeat {
+		cfg.Detector, cfg.FalseSuspicions, cfg.HeartbeatPeriod, cfg.HeartbeatTimeout = model.Perfect, 0, 0, 0
+	}
 	return cfg
 }
 

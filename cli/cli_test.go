@@ -182,7 +182,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--algo", "ring", "--max-queue", "0"}, "--max-queue 0 would allow no message"},
 		{[]string{"--algo", "ring", "--crashes", "-2"}, "--crashes -2 is negative"},
 		{[]string{"--algo", "ring", "--restarts", "-1"}, "--restarts -1 is negative"},
-		{[]string{"--algo", "ring", "--detector", "flaky"}, `--detector: "flaky" is unknown: use perfect, incomplete, unreliable or eventual`},
+		{[]string{"--algo", "ring", "--detector", "flaky"}, `--detector: "flaky" is unknown: use perfect, incomplete, unreliable, eventual or heartbeat`},
 		{[]string{"--algo", "ring", "--check", "fast"}, `--check: unknown property "fast"`},
 		{[]string{"--algo", "ring", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"--algo", "ring", "extra"}, `unexpected argument "extra"`},

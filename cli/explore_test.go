@@ -118,7 +118,7 @@ func TestExploreServesTheConfiguration(t *testing.T) {
 	assert.Len(t, view.Steps, 8)
 	var problem struct{ Error string }
 	assert.Equal(t, http.StatusBadRequest, getJSON(t, base+"api/view?algo=ring&detector=psychic", &problem))
-	assert.Equal(t, `configuration: --detector: "psychic" is unknown: use perfect, incomplete, unreliable or eventual (docs/model.md explains them)`, problem.Error)
+	assert.Equal(t, `configuration: --detector: "psychic" is unknown: use perfect, incomplete, unreliable, eventual or heartbeat (docs/model.md explains them)`, problem.Error)
 
 	// auto is a search over models, which the command refuses too: the
 	// page and its Check button refuse it rather than check the default.

@@ -157,7 +157,7 @@ func TestFlagErrorsSayHowToFixThem(t *testing.T) {
 		{"duration", []string{"--time-limit", "soon"}, `mcheck: --time-limit: "soon" is not a duration: write a number and a unit, like --time-limit 90s, 5m or 1h30m (see mcheck --help)`},
 		{"bool", []string{"--por=maybe"}, `mcheck: --por: "maybe" is not true or false: write --por for true, or --por=false (see mcheck --help)`},
 		{"optional bool", []string{"--initial-leader=2"}, `mcheck: --initial-leader: "2" is not true or false: give the flag alone for true, or =false (see mcheck --help)`},
-		{"enum", []string{"--detector", "psychic"}, `mcheck: --detector: "psychic" is unknown: use perfect, incomplete, unreliable or eventual (docs/model.md explains them) (see mcheck --help)`},
+		{"enum", []string{"--detector", "psychic"}, `mcheck: --detector: "psychic" is unknown: use perfect, incomplete, unreliable, eventual or heartbeat (docs/model.md explains them) (see mcheck --help)`},
 		{"list", []string{"--initiators", "1,two"}, `mcheck: --initiators: "two" is not a number: give comma-separated positive integers like 3,9,4,8 (see mcheck --help)`},
 		{"size", []string{"--memory", "8"}, `mcheck: --memory: "8" has no unit: write it like 8GiB or 512MiB (B, KiB, MiB, GiB or TiB) (see mcheck --help)`},
 		{"seed", []string{"--simulate", "--seed", "x"}, `mcheck: --seed: "x" is not a seed: give a whole number from 0 to 2^64-1, like 42 or 0x2a (see mcheck --help)`},

@@ -174,6 +174,11 @@ type Config struct {
 	// FalseSuspicions bounds model.Eventual's false suspicions before gst
 	// (default 1).
 	FalseSuspicions int
+	// HeartbeatPeriod and HeartbeatTimeout are model.Heartbeat's P and TO
+	// in ticks (defaults 1 and P+D), as --heartbeat-period and
+	// --heartbeat-timeout.
+	HeartbeatPeriod  int
+	HeartbeatTimeout int
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -390,9 +395,11 @@ func modelConfig(cfg Config) (model.Config, error) {
 			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
 			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
 			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
-			Params:          cfg.Params,
-			Channels:        cfg.Channels,
-			FalseSuspicions: cfg.FalseSuspicions,
+			Params:           cfg.Params,
+			Channels:         cfg.Channels,
+			FalseSuspicions:  cfg.FalseSuspicions,
+			HeartbeatPeriod:  cfg.HeartbeatPeriod,
+			HeartbeatTimeout: cfg.HeartbeatTimeout,
 		},
 		CrashAny:      cfg.CrashAny,
 		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},

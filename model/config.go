@@ -25,15 +25,18 @@ const (
 	// unreliable detector's false suspicions while gst is false, the
 	// perfect detector from gst on.
 	Eventual
+	// Heartbeat suspects a process not heard from for HeartbeatTimeout
+	// ticks (timed modes only; docs/semantics.md section 6.5).
+	Heartbeat
 )
 
-var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete", Eventual: "eventual"}
+var detectorNames = [...]string{Perfect: "perfect", Unreliable: "unreliable", Incomplete: "incomplete", Eventual: "eventual", Heartbeat: "heartbeat"}
 
 func (d Detector) String() string { return enumName(detectorNames[:], d, "Detector") }
 
-// ParseDetector reads "perfect", "incomplete", "unreliable" or "eventual".
+// ParseDetector reads "perfect", "incomplete", "unreliable", "eventual" or "heartbeat".
 func ParseDetector(s string) (Detector, error) {
-	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete, unreliable or eventual")
+	return parseEnum[Detector](detectorNames[:], s, "detector", "perfect, incomplete, unreliable, eventual or heartbeat")
 }
 
 // Timing is the model of time (docs/semantics.md section 6).
@@ -169,6 +172,11 @@ type Config struct {
 	// suspicions before gst (docs/semantics.md section 6.5); 0 means the
 	// default 1.
 	FalseSuspicions int
+	// HeartbeatPeriod and HeartbeatTimeout are, with Detector Heartbeat,
+	// its P and TO in ticks (docs/semantics.md section 6.5); 0 means the
+	// defaults P 1, TO P+D.
+	HeartbeatPeriod  int
+	HeartbeatTimeout int
 }
 
 // WithDefaults fills IDs and MaxQueue, in a timed mode Delay, Timeout
@@ -196,6 +204,14 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Detector == Eventual && c.FalseSuspicions == 0 {
 		c.FalseSuspicions = 1
+	}
+	if c.Detector == Heartbeat && c.Timed() {
+		if c.HeartbeatPeriod == 0 {
+			c.HeartbeatPeriod = 1
+		}
+		if c.HeartbeatTimeout == 0 {
+			c.HeartbeatTimeout = c.HeartbeatPeriod + c.Delay // the least accurate one
+		}
 	}
 	return c
 }
@@ -252,7 +268,7 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 		}
 	}
 	if int(c.Detector) >= len(detectorNames) {
-		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete, model.Unreliable or model.Eventual", field("Detector"), c.Detector)
+		return bad("Detector", "%s %d is not a detector: use model.Perfect, model.Incomplete, model.Unreliable, model.Eventual or model.Heartbeat", field("Detector"), c.Detector)
 	}
 	if int(c.Channels) >= len(channelsNames) {
 		return bad("Channels", "%s %d is not a channel discipline: use model.FIFO or model.Unordered", field("Channels"), c.Channels)
@@ -264,6 +280,9 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 		// Without a gst there is no time from which suspicions are exact.
 		return bad("Detector", "%s %s needs %s partial: its suspicions are exact from gst on, and only partial timing has a gst (for false suspicions at any time use %s %s)",
 			field("Detector"), Eventual, field("Timing"), field("Detector"), Unreliable)
+	}
+	if err := c.validateHeartbeat(field); err != nil {
+		return err
 	}
 	switch fs := c.FalseSuspicions; {
 	case fs != 0 && c.Detector != Eventual:
@@ -313,6 +332,39 @@ func (c Config) ValidateNamed(name func(field string) string) error {
 	}
 	return nil
 }
+
+// validateHeartbeat checks the heartbeat detector's options.
+func (c Config) validateHeartbeat(field func(string) string) error {
+	bad := func(f, format string, args ...any) error {
+		return &FieldError{Field: f, msg: fmt.Sprintf(format, args...)}
+	}
+	if c.Detector == Heartbeat && !c.Timed() {
+		return bad("Detector", "%s %s needs %s sync or partial: it times out on ticks, and the asynchronous model has no clock", field("Detector"), Heartbeat, field("Timing"))
+	}
+	if c.Detector == Heartbeat && c.MaxRestarts > 0 {
+		return bad("MaxRestarts", "%s %d: a restart is not modelled with %s %s: leave %s out or use another detector", field("MaxRestarts"), c.MaxRestarts, field("Detector"), Heartbeat, field("MaxRestarts"))
+	}
+	for _, v := range []struct {
+		field string
+		value int
+	}{{"HeartbeatPeriod", c.HeartbeatPeriod}, {"HeartbeatTimeout", c.HeartbeatTimeout}} {
+		switch {
+		case v.value != 0 && c.Detector != Heartbeat:
+			return bad(v.field, "%s sets the %s detector: give it with %s %s or leave it out", field(v.field), Heartbeat, field("Detector"), Heartbeat)
+		case v.value < 0 || v.value > MaxHeartbeat:
+			return bad(v.field, "%s %d is out of range: use 1 to %d ticks", field(v.field), v.value, MaxHeartbeat)
+		}
+	}
+	// A silence is one byte of the state (docs/semantics.md section 6.5's C).
+	if c.Detector == Heartbeat && max(c.HeartbeatPeriod, 1)+max(c.Delay, 1)-1 > MaxHeartbeat {
+		return bad("Delay", "%s %d is too large for %s %s: the heartbeat period plus the delay must stay within %d ticks", field("Delay"), c.Delay, field("Detector"), Heartbeat, MaxHeartbeat+1)
+	}
+	return nil
+}
+
+// MaxHeartbeat is the largest HeartbeatPeriod and HeartbeatTimeout, and
+// bounds the longest silence P+D-1, so that a silence fits a byte.
+const MaxHeartbeat = 100
 
 // maxTicks bounds Delay, Timeout and TimeoutCoord as given, so that the
 // defaults computed from them stay small numbers; the state encoding's

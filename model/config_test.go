@@ -32,7 +32,7 @@ func TestValidateRules(t *testing.T) {
 		{model.Config{N: 3, IDs: []int{4, 9, 5}, Initiators: []int{9, 6}}, "Initiators", "Initiators: 6 is not the ID of a process (the IDs are 4,9,5)"},
 		{model.Config{N: 3, IDs: []int{4, 9, 5}, Down: []int{3}}, "Down", "Down: 3 is not the ID of a process (the IDs are 4,9,5)"},
 		{model.Config{N: 2, Detector: model.Incomplete}, "", ""},
-		{model.Config{N: 2, Detector: model.Eventual + 1}, "Detector", "Detector 4 is not a detector: use model.Perfect, model.Incomplete, model.Unreliable or model.Eventual"},
+		{model.Config{N: 2, Detector: model.Heartbeat + 1}, "Detector", "Detector 5 is not a detector: use model.Perfect, model.Incomplete, model.Unreliable, model.Eventual or model.Heartbeat"},
 		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Partial}, "", ""},
 		{model.Config{N: 2, Detector: model.Eventual, Timing: model.Partial, FalseSuspicions: model.MaxFalseSuspicions}, "", ""},
 		{model.Config{N: 2, Detector: model.Eventual}, "Detector", "Detector eventual needs Timing partial: its suspicions are exact from gst on, and only partial timing has a gst (for false suspicions at any time use Detector unreliable)"},
@@ -118,9 +118,9 @@ func TestParseEnums(t *testing.T) {
 		assert.Equal(t, d, got)
 	}
 	_, err := model.ParseDetector("eventually-perfect")
-	assert.EqualError(t, err, `unknown detector "eventually-perfect": use perfect, incomplete, unreliable or eventual`)
+	assert.EqualError(t, err, `unknown detector "eventually-perfect": use perfect, incomplete, unreliable, eventual or heartbeat`)
 	assert.Equal(t, "eventual", model.Detector(3).String())
-	assert.Equal(t, "Detector(4)", model.Detector(4).String())
+	assert.Equal(t, "Detector(5)", model.Detector(5).String())
 	for _, tm := range []model.Timing{model.Async, model.Sync, model.Partial} {
 		got, err := model.ParseTiming(tm.String())
 		require.NoError(t, err)

@@ -38,6 +38,7 @@ type expander[L, M any] struct {
 	h         hashes
 	stepProc  int
 	allTimers bool    // the current step (a tick) may change every timer
+	hbDirty   bool    // the current step changed nxt's silences (heartbeat.go)
 	timerOp   TimerOp // what the current step's handler asked of its timer
 	chanStamp []uint32
 	stamp     uint32
@@ -80,6 +81,9 @@ func (e *expander[L, M]) suspects(p int) bool {
 	el := e.k.alg.Elected(&e.w.local[p])
 	if el == 0 {
 		return true
+	}
+	if e.k.shape.heartbeat {
+		return e.hbSuspects(p, el)
 	}
 	return !e.lay().aliveID(e.w.alive, el)
 }
@@ -178,6 +182,10 @@ func (e *expander[L, M]) begin() {
 		copy(nxt.timer, cur.timer)
 		e.allTimers = false
 	}
+	if e.hbDirty {
+		copy(nxt.hb, cur.hb)
+		e.hbDirty = false
+	}
 	e.overflow = false
 	e.sent = Sends{}
 	e.stepProc = -1
@@ -191,6 +199,7 @@ func (e *expander[L, M]) sync() {
 	e.dirty = e.dirty[:0]
 	e.stepProc = -1
 	e.allTimers = false
+	e.hbDirty = false
 }
 
 // touch records that a step changes channel ch of nxt.
@@ -297,6 +306,9 @@ func (e *expander[L, M]) Expand(state []byte, out *Batch) {
 			e.emit(out, mkAction(KindCrash, p, 0, 0), NoFairness)
 		}
 	}
+	if k.shape.heartbeat {
+		e.expandHB(out)
+	}
 	if timed {
 		if e.canTick() {
 			e.tick()
@@ -330,6 +342,8 @@ func (e *expander[L, M]) apply(a Action) {
 		e.tick()
 	case KindGST:
 		e.stabilise()
+	case KindHeartbeat:
+		e.heartbeat(p, a.Q())
 	}
 }
 
@@ -430,6 +444,9 @@ func (e *expander[L, M]) crash(p int) {
 		}
 	}
 	nxt.crashes++
+	if e.k.shape.heartbeat {
+		e.hbCrash(p)
+	}
 }
 
 // expired is a timer's byte at countdown 0.
@@ -478,11 +495,18 @@ func (e *expander[L, M]) canTick() bool {
 		}
 		running = running || t != timerOff
 	}
-	if !running && cur.busy == (chanSet{}) {
+	grows, due := false, false
+	if k.shape.heartbeat {
+		grows, due = e.hbTickGuard()
+	}
+	if !running && !grows && cur.busy == (chanSet{}) {
 		return false
 	}
 	if k.shape.partial && cur.gst&gstTrue == 0 {
 		return true
+	}
+	if due {
+		return false
 	}
 	for ch := range cur.busy.all() {
 		oldest := 0
@@ -517,6 +541,9 @@ func (e *expander[L, M]) tick() {
 		}
 	}
 	e.allTimers = true
+	if e.k.shape.heartbeat {
+		e.hbTick()
+	}
 }
 
 // stabilise is the gst step: gst := true, and the false suspicions used
@@ -727,7 +754,7 @@ func (e *expander[L, M]) View(state []byte) Procs {
 
 // Label implements Expander: the step rendered from its data.
 func (e *expander[L, M]) Label(state []byte, ta ts.Action) string {
-	if a := Action(ta); a.Kind() > KindGST {
+	if a := Action(ta); a.Kind() > KindGST && !(a.Kind() == KindHeartbeat && e.k.shape.heartbeat) {
 		return fmt.Sprintf("action %#x", uint32(a))
 	}
 	return e.Step(state, ta).String()
@@ -760,6 +787,9 @@ func (e *expander[L, M]) Step(state []byte, ta ts.Action) StepInfo {
 		s.Action = "early-" + s.Timer
 	case KindTick, KindGST:
 		s.Process, s.Alias = 0, "" // a step of no process
+	case KindHeartbeat:
+		s.Process, s.Alias = lay.ids[a.Q()], lay.alias(a.Q())
+		s.Peer, s.PeerAlias = lay.ids[p], lay.alias(p)
 	}
 	return s
 }

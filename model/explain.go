@@ -15,13 +15,13 @@ func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
 	e := k.newExpander()
 	f := &Failure[L, M]{Steps: ev.Steps, Action: ev.Action, Stuck: ev.Stuck, Cycle: ev.Cycle, PremiseStep: ev.PremiseStep}
 	var after, before, premise world[L, M]
-	after.init(k.n)
+	k.initWorld(&after)
 	if err := e.decode(ev.State, &after, nil); err != nil {
 		return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
 	}
 	f.State = &View[L, M]{k: k, w: &after}
 	if ev.Before != nil {
-		before.init(k.n)
+		k.initWorld(&before)
 		if err := e.decode(ev.Before, &before, nil); err != nil {
 			return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
 		}
@@ -29,7 +29,7 @@ func (k *Kernel[L, M]) Explain(i int, ev Evidence) string {
 		f.Label = e.Label(ev.Before, ts.Action(ev.Action))
 	}
 	if ev.Premise != nil {
-		premise.init(k.n)
+		k.initWorld(&premise)
 		if err := e.decode(ev.Premise, &premise, nil); err != nil {
 			return fmt.Sprintf("%s fails (the state does not decode: %v)", p.Name, err)
 		}

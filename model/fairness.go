@@ -12,11 +12,12 @@ import "fmt"
 type family uint8
 
 const (
-	famDeliver  family = iota // deliver(p→q); member: the channel p*N+q
-	famInitiate               // initiate/detect(p); member: p
-	famTimer                  // a justified timeout (timed: expired); member: p*len(timers)+t
-	famTick                   // tick (timed modes); one member
-	famGST                    // gst (partial timing); one member
+	famDeliver   family = iota // deliver(p→q); member: the channel p*N+q
+	famInitiate                // initiate/detect(p); member: p
+	famTimer                   // a justified timeout (timed: expired); member: p*len(timers)+t
+	famTick                    // tick (timed modes); one member
+	famGST                     // gst (partial timing); one member
+	famHeartbeat               // heartbeat q→p (heartbeat detector); member: q*N+p
 	numFamilies
 )
 
@@ -36,12 +37,16 @@ type fairness struct {
 func (k *Kernel[L, M]) newFairness() fairness {
 	n, nt := k.n, len(k.timers)
 	f := fairness{fams: [numFamilies]fairFamily{
-		famDeliver:  {n * n, func(m int) string { return "deliver " + k.name(m/n) + "→" + k.name(m%n) }},
-		famInitiate: {n, func(m int) string { return k.initName + " " + k.name(m) }},
-		famTimer:    {n * nt, func(m int) string { return k.timers[m%nt].Name + " " + k.name(m/nt) }},
-		famTick:     {0, func(int) string { return "tick" }},
-		famGST:      {0, func(int) string { return "gst" }},
+		famDeliver:   {n * n, func(m int) string { return "deliver " + k.name(m/n) + "→" + k.name(m%n) }},
+		famInitiate:  {n, func(m int) string { return k.initName + " " + k.name(m) }},
+		famTimer:     {n * nt, func(m int) string { return k.timers[m%nt].Name + " " + k.name(m/nt) }},
+		famTick:      {0, func(int) string { return "tick" }},
+		famGST:       {0, func(int) string { return "gst" }},
+		famHeartbeat: {0, func(m int) string { return "heartbeat " + k.name(m/n) + "→" + k.name(m%n) }},
 	}}
+	if k.shape.heartbeat {
+		f.fams[famHeartbeat].size = n * n
+	}
 	if k.shape.timed {
 		f.fams[famTick].size = 1
 	}

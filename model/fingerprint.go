@@ -31,6 +31,7 @@ const (
 	seedChan  = 0x165667b19e3779f9 // + channel index
 	seedTimer = 0x27d4eb2f165667c5
 	seedSent  = 0x85ebca77c2b2ae63
+	seedHB    = 0x9fb21c651e98df25
 )
 
 // mix is MurmurHash3's 64-bit finalizer: a bijection that spreads every
@@ -48,6 +49,7 @@ func mix(x uint64) uint64 {
 type hashes struct {
 	head   uint64
 	timers uint64 // 0 without timers
+	hb     uint64 // the silences; 0 without the heartbeat detector
 	local  []uint64
 	chans  []uint64 // 0 for an empty channel
 	fp     uint64   // their sum
@@ -83,6 +85,9 @@ func (k *keys) hashLocal(p int, enc []byte) uint64 { return k.hashLocalWord(p, p
 // hashLocalWord is hashLocal from the encoding's packed word, which a
 // numbered local state keeps (localVal).
 func (k *keys) hashLocalWord(p int, word uint64) uint64 { return mix(word ^ k.local[p]) }
+
+// hashHB is the hash of the silences (heartbeat.go), one byte a pair.
+func (k *keys) hashHB(enc []byte) uint64 { return mix(pack(enc) ^ seedHB) }
 
 // hashTimers is the hash of the timers (one byte a process).
 func (k *keys) hashTimers(enc []byte) uint64 { return mix(pack(enc) ^ k.timers) }

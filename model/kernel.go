@@ -54,6 +54,7 @@ type Kernel[L, M any] struct {
 	// gst byte is even (gst false) and below suspectBelow (budget left).
 	eventual     bool
 	suspectBelow uint8
+	hb           heartbeat // the heartbeat detector (heartbeat.go)
 }
 
 // Option changes how a Kernel is built.
@@ -158,6 +159,9 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		k.eventual = true
 		k.shape.suspicions = cfg.FalseSuspicions
 		k.suspectBelow = uint8(cfg.FalseSuspicions * suspicionUnit) // gst false and budget left
+	}
+	if k.hb = newHeartbeat(&cfg); k.hb.on {
+		k.shape.heartbeat = true
 	}
 	if k.shape.timed {
 		for _, t := range k.timers {
@@ -351,13 +355,15 @@ func (k *Kernel[L, M]) NewExpander() ts.Expander { return k.newExpander() }
 
 func (k *Kernel[L, M]) newExpander() *expander[L, M] {
 	e := &expander[L, M]{k: k, localShort: newMemo()}
-	e.cur.init(k.n)
-	e.nxt.init(k.n)
+	k.initWorld(&e.cur)
+	k.initWorld(&e.nxt)
 	e.h.init(k.n)
 	e.chanStamp = apart.Make[uint32](k.n * k.n)
 	e.dirty = apart.Make[int](k.n * k.n)[:0]
 	e.scratch = apart.Make[byte](apart.Span)[:0]
-	if !k.localRefs && !k.msgRefs {
+	// The memo's key holds what Ctx shows of the world, not the silences
+	// that Ctx.Suspects reads with the heartbeat detector.
+	if !k.localRefs && !k.msgRefs && !k.shape.heartbeat {
 		e.stepMemo = make([]stepEffect, 1<<stepMemoBits)
 	}
 	e.stepProc = -1
@@ -383,6 +389,8 @@ const (
 	// Section 6: a tick of time, and the global stabilisation time.
 	KindTick
 	KindGST
+	// The heartbeat detector's heartbeat q→p (P is q, the sender; Q is p).
+	KindHeartbeat
 )
 
 // An action packs its kind, two positions and a timer index into a byte
@@ -541,6 +549,7 @@ func (k *Kernel[L, M]) Kinds() []Kind {
 		KindRestart:      c.MaxRestarts > 0,
 		KindTick:         c.Timed(),
 		KindGST:          c.Timing == Partial,
+		KindHeartbeat:    k.hb.on,
 	}
 	var out []Kind
 	for kind, ok := range has {

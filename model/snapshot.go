@@ -75,6 +75,10 @@ type ProcessSnapshot struct {
 	// Timer is the process's timer in a timed mode: its countdown in ticks
 	// (an Int) or "off" (a Str); nil in the asynchronous model.
 	Timer *Value `json:"timer,omitempty"`
+	// Silence is, with the heartbeat detector, a live process's silences
+	// towards the others in position order (docs/semantics.md section
+	// 6.5); nil otherwise.
+	Silence *Value `json:"silence,omitempty"`
 	// Elected is the ID of the leader the process has elected, as the
 	// algorithm's Elected reads it from the local state (0: ⊥), whatever
 	// the field is called. It is the kernel's, not the file's (the fields
@@ -132,6 +136,9 @@ func (s Snapshot) Fields() []Field {
 		}
 		if p.Timer != nil {
 			fs = append(fs, Field{p.Name() + ".timer", *p.Timer})
+		}
+		if p.Silence != nil {
+			fs = append(fs, Field{p.Name() + ".silence", *p.Silence})
 		}
 	}
 	for _, c := range s.Channels {
@@ -217,6 +224,12 @@ func (s Snapshot) String() string {
 				sb.WriteByte(' ')
 			}
 			sb.WriteString("timer=" + p.Timer.String())
+		}
+		if p.Silence != nil {
+			if len(p.Fields) > 0 || p.Timer != nil {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString("silence=" + p.Silence.String())
 		}
 		sb.WriteByte('}')
 	}

@@ -93,6 +93,9 @@ type shape struct {
 	// kept sorted by their bytes, its canonical order (unordered.go).
 	unordered bool
 
+	// heartbeat: the heartbeat detector's silences (heartbeat.go).
+	heartbeat bool
+
 	// suspicions is the eventual detector's budget of false suspicions,
 	// counted in the gst byte; 0 without that detector.
 	suspicions int
@@ -289,6 +292,7 @@ func (w *world[L, M]) copyProcs(src *world[L, M]) {
 	copy(w.local, src.local)
 	copy(w.lid, src.lid)
 	copy(w.timer, src.timer)
+	copy(w.hb, src.hb)
 }
 
 // resetProc gives process p the record of a process that has taken part in
@@ -305,6 +309,10 @@ func (e *expander[L, M]) procSnapshot(w *world[L, M], p int) ProcessSnapshot {
 	if e.k.shape.timers {
 		t := timerValue(w.timer[p])
 		ps.Timer = &t
+	}
+	if e.k.shape.heartbeat && ps.Alive {
+		s := e.k.silenceValue(w, p)
+		ps.Silence = &s
 	}
 	return ps
 }
@@ -551,6 +559,7 @@ type world[L, M any] struct {
 	local []L
 	lid   []uint32 // per process, the number of its local state
 	timer []uint8  // per process, in a timed shape: timerOff or 1 + countdown
+	hb    []uint8  // silence(p,q) at p*N+q with the heartbeat detector; else nil
 	chans [][]byte // chan(p,q) at p*N+q: a view, copied on write (copyChan)
 	own   [][]byte // per channel, the world's own array
 	count []int    // elements in each channel
@@ -576,6 +585,15 @@ func (w *world[L, M]) init(n int) {
 	w.own = apart.Make[[]byte](n * n) // made by setOwn: most of N² channels stay empty
 	w.count = apart.Make[int](n * n)
 	w.msgs = apart.Make[[]M](n * n)
+}
+
+// initWorld is w.init for k's states, with the heartbeat detector's
+// silences when k has them.
+func (k *Kernel[L, M]) initWorld(w *world[L, M]) {
+	w.init(k.n)
+	if k.shape.heartbeat {
+		w.hb = make([]uint8, k.n*k.n)
+	}
 }
 
 // changedChan records that channel ch changed.
@@ -630,6 +648,9 @@ func (k *Kernel[L, M]) initial(w *world[L, M], i int) {
 		w.clearChan(ch)
 	}
 	w.decoded = chanSet{}
+	if k.shape.heartbeat {
+		k.initialHB(w)
+	}
 }
 
 // encode appends the canonical encoding of w: the head (see head), every
@@ -658,6 +679,9 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 	}
 	if k.shape.timers {
 		b = append(b, w.timer...)
+	}
+	if k.shape.heartbeat {
+		b = append(b, w.hb...)
 	}
 	b = binary.AppendUvarint(b, uint64(w.busy.count()))
 	for ch := range w.busy.all() {
@@ -742,6 +766,14 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 			h.timers = k.keys.hashTimers(w.timer)
 		}
 	}
+	if k.shape.heartbeat {
+		if b, err = k.readHB(b, w); err != nil {
+			return err
+		}
+		if h != nil {
+			h.hb = k.keys.hashHB(w.hb)
+		}
+	}
 	// The channels the world held before, emptied into its own arrays
 	// (see copyChan); the others are already. A loop over the set's words:
 	// busy.all's iterator cost a tenth of decoding here.
@@ -794,7 +826,7 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 	}
 	if h != nil {
 		h.head = w.head.hash()
-		h.fp = h.head + h.timers + chansFP
+		h.fp = h.head + h.timers + h.hb + chansFP
 		for _, x := range h.local {
 			h.fp += x
 		}
@@ -826,6 +858,9 @@ func (e *expander[L, M]) fingerprint(w *world[L, M]) uint64 {
 	if e.k.shape.timers {
 		fp += e.k.keys.hashTimers(w.timer)
 	}
+	if e.k.shape.heartbeat {
+		fp += e.k.keys.hashHB(w.hb)
+	}
 	for p := range w.local {
 		fp += e.hashProc(w, p)
 	}
@@ -849,6 +884,9 @@ func (e *expander[L, M]) succFP() uint64 {
 	}
 	if e.k.shape.timers {
 		fp += e.k.keys.hashTimers(nxt.timer) - h.timers
+	}
+	if e.k.shape.heartbeat {
+		fp += e.k.keys.hashHB(nxt.hb) - h.hb
 	}
 	if e.stamp++; e.stamp == 0 {
 		clear(e.chanStamp)

@@ -88,6 +88,8 @@ func (s StepInfo) String() string {
 			msg = s.Msg.String()
 		}
 		return "deliver " + s.PeerName() + "→" + s.ProcessName() + " " + msg
+	case KindHeartbeat:
+		return "heartbeat " + s.PeerName() + "→" + s.ProcessName()
 	case KindTick, KindGST:
 		return s.Action
 	}
@@ -97,6 +99,7 @@ func (s StepInfo) String() string {
 var kindNames = [...]string{
 	KindDeliver: "deliver", KindInitiate: "initiate", KindTimeout: "timeout", KindSuspect: "suspect",
 	KindEarlyTimeout: "early-timeout", KindCrash: "crash", KindRestart: "restart", KindTick: "tick", KindGST: "gst",
+	KindHeartbeat: "heartbeat",
 }
 
 // String names the kind: "deliver", "initiate", "timeout", "suspect",

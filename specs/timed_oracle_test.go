@@ -49,13 +49,14 @@ type oState struct {
 	chans             [][]oMsg // chan(p,q) at p*n+q
 	crashes, restarts int
 	gst               bool
-	suspicions        int // the eventual detector's, before gst
+	suspicions        int   // the eventual detector's, before gst
+	silence           []int // the heartbeat detector's silence(p,q) at p*n+q
 }
 
 func (s *oState) clone() *oState {
 	c := *s
 	c.alive = slices.Clone(s.alive)
-	c.f0, c.elected, c.timer = slices.Clone(s.f0), slices.Clone(s.elected), slices.Clone(s.timer)
+	c.f0, c.elected, c.timer, c.silence = slices.Clone(s.f0), slices.Clone(s.elected), slices.Clone(s.timer), slices.Clone(s.silence)
 	c.chans = make([][]oMsg, len(s.chans))
 	for i, q := range s.chans {
 		c.chans[i] = slices.Clone(q)
@@ -65,7 +66,7 @@ func (s *oState) clone() *oState {
 
 func (s *oState) key() string {
 	var b strings.Builder
-	fmt.Fprint(&b, s.alive, s.f0, s.elected, s.timer, s.crashes, s.restarts, s.gst, s.suspicions)
+	fmt.Fprint(&b, s.alive, s.f0, s.elected, s.timer, s.crashes, s.restarts, s.gst, s.suspicions, s.silence)
 	for i, q := range s.chans {
 		if len(q) > 0 {
 			fmt.Fprint(&b, "|", i, q)
@@ -87,6 +88,8 @@ type oracle struct {
 	unreliable              bool
 	eventual                bool // unreliable's suspect before gst only, up to budget times
 	budget                  int
+	heartbeat               bool // section 6.5's heartbeat detector, with
+	hbP, hbTO               int  // its period and timeout
 }
 
 // step is a successor being built: the state and whether a channel went
@@ -221,6 +224,9 @@ func (x *step) initiate(p int) {
 
 func (o *oracle) suspects(s *oState, p int) bool {
 	e := s.elected[p]
+	if o.heartbeat { // p trusts r: r = p, or silence(p,r) < TO
+		return e == 0 || e-1 != p && s.silence[p*o.n+e-1] >= o.hbTO
+	}
 	return e == 0 || !s.alive[e-1] // ids[q] = q+1
 }
 
@@ -231,6 +237,9 @@ func (o *oracle) initial() *oState {
 		if o.initialLeader {
 			s.elected[p] = o.n // the largest ID; bully idle, ring not busy
 		}
+	}
+	if o.heartbeat {
+		s.silence = make([]int, o.n*o.n) // nobody is down
 	}
 	return s
 }
@@ -301,6 +310,11 @@ func (o *oracle) successors(s *oState) []succ {
 				x.s.chans[from*o.n+p] = nil
 			}
 			x.s.crashes++
+			for r := range o.n {
+				if o.heartbeat {
+					x.s.silence[p*o.n+r] = 0
+				}
+			}
 			emit("", x)
 		}
 		if !s.alive[p] && s.restarts < o.maxRestarts {
@@ -320,6 +334,23 @@ func (o *oracle) successors(s *oState) []succ {
 		a = a && s.timer[p] != 0
 		c = c || s.timer[p] > 0
 	}
+	due, cap := o.hbP+o.d-1, max(o.hbTO, o.hbP+o.d-1)
+	if o.heartbeat {
+		for q := range o.n {
+			for p := range o.n {
+				if p == q || !s.alive[p] {
+					continue
+				}
+				c = c || s.silence[p*o.n+q] < cap
+				b = b && (!s.alive[q] || s.silence[p*o.n+q] < due || o.partial && !s.gst)
+				if s.alive[q] && s.silence[p*o.n+q] >= 1 {
+					x := begin()
+					x.s.silence[p*o.n+q] = 0
+					emit(fmt.Sprintf("heartbeat %d %d", q, p), x)
+				}
+			}
+		}
+	}
 	for _, q := range s.chans {
 		c = c || len(q) > 0
 		for _, m := range q {
@@ -336,6 +367,11 @@ func (o *oracle) successors(s *oState) []succ {
 		for p := range o.n {
 			if x.s.timer[p] > 0 {
 				x.s.timer[p]--
+			}
+			for q := range o.n {
+				if o.heartbeat && x.s.alive[p] && q != p {
+					x.s.silence[p*o.n+q] = min(x.s.silence[p*o.n+q]+1, cap)
+				}
 			}
 		}
 		emit("tick", x)
@@ -554,6 +590,8 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		eventual          bool
 		falseSuspicions   int
 		maxQueue          int
+		heartbeat         bool
+		hbP, hbTO         int // 0: the default
 	}
 	cases := []cfg{
 		{algo: "bully", n: 2, timing: model.Sync},
@@ -586,6 +624,11 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		{algo: "ring", n: 3, timing: model.Sync, crashes: 1, maxQueue: 1},
 		{algo: "ring", n: 3, timing: model.Partial, d: 2},
 		{algo: "ring", n: 3, timing: model.Partial, maxQueue: 1},
+		{algo: "bully", n: 2, timing: model.Sync, initialLeader: true, heartbeat: true, hbTO: 1},
+		{algo: "bully", n: 2, timing: model.Sync, d: 2, initialLeader: true, heartbeat: true, hbTO: 2},
+		{algo: "bully", n: 3, timing: model.Sync, crashes: 2, initialLeader: true, heartbeat: true},
+		{algo: "bully", n: 3, timing: model.Sync, crashes: 2, initialLeader: true, heartbeat: true, hbP: 2},
+		{algo: "bully", n: 2, timing: model.Partial, crashes: 1, initialLeader: true, heartbeat: true},
 	}
 	for _, c := range cases {
 		mc := model.Config{N: c.n, Timing: c.timing, Delay: c.d, Timeout: c.t, TimeoutCoord: c.t2, MaxCrashes: c.crashes,
@@ -596,12 +639,16 @@ func TestTimedCountsAgreeWithAnOracle(t *testing.T) {
 		if c.eventual {
 			mc.Detector, mc.FalseSuspicions = model.Eventual, c.falseSuspicions
 		}
+		if c.heartbeat {
+			mc.Detector, mc.HeartbeatPeriod, mc.HeartbeatTimeout = model.Heartbeat, c.hbP, c.hbTO
+		}
 		name := c.algo + " " + strings.Join(modelArgs(mc), " ")
 		t.Run(name, func(t *testing.T) {
 			full := mc.WithDefaults()
 			o := &oracle{bully: c.algo == "bully", n: c.n, maxCrashes: c.crashes, maxRestarts: c.restarts, maxQueue: full.MaxQueue,
 				partial: c.timing == model.Partial, d: full.Delay, t: full.Timeout, t2: full.TimeoutCoord,
-				initialLeader: c.initialLeader, unreliable: c.unreliable, eventual: c.eventual, budget: max(c.falseSuspicions, 1)}
+				initialLeader: c.initialLeader, unreliable: c.unreliable, eventual: c.eventual, budget: max(c.falseSuspicions, 1),
+				heartbeat: c.heartbeat, hbP: full.HeartbeatPeriod, hbTO: full.HeartbeatTimeout}
 			for p := range c.n {
 				o.ids = append(o.ids, p+1)
 			}
@@ -633,7 +680,7 @@ func modelArgs(c model.Config) []string {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"D", c.Delay}, {"T", c.Timeout}, {"T2", c.TimeoutCoord}, {"crashes", c.MaxCrashes}, {"restarts", c.MaxRestarts}, {"K", c.MaxQueue}, {"FS", c.FalseSuspicions}} {
+	}{{"D", c.Delay}, {"T", c.Timeout}, {"T2", c.TimeoutCoord}, {"crashes", c.MaxCrashes}, {"restarts", c.MaxRestarts}, {"K", c.MaxQueue}, {"FS", c.FalseSuspicions}, {"P", c.HeartbeatPeriod}, {"TO", c.HeartbeatTimeout}} {
 		if f.v != 0 {
 			args = append(args, f.name+"="+strconv.Itoa(f.v))
 		}

@@ -65,6 +65,9 @@ type Config struct {
 	Channels string `json:"channels,omitempty"`
 	// With the eventual detector only.
 	FalseSuspicions int `json:"false_suspicions,omitempty"`
+	// With the heartbeat detector only: its period and timeout.
+	HeartbeatPeriod  int `json:"heartbeat_period,omitempty"`
+	HeartbeatTimeout int `json:"heartbeat_timeout,omitempty"`
 }
 
 // ConfigOf records a model configuration (with defaults filled in).
@@ -74,9 +77,11 @@ func ConfigOf(algo string, c model.Config) Config {
 		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
 		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params:          c.Params,
-		Channels:        channelsKey(c.Channels),
-		FalseSuspicions: c.FalseSuspicions,
+		Params:           c.Params,
+		Channels:         channelsKey(c.Channels),
+		FalseSuspicions:  c.FalseSuspicions,
+		HeartbeatPeriod:  c.HeartbeatPeriod,
+		HeartbeatTimeout: c.HeartbeatTimeout,
 	}
 }
 
@@ -117,6 +122,8 @@ func (c Config) Describe() string {
 	}
 	if c.FalseSuspicions > 0 {
 		parts = append(parts, c.Detector+" detector ("+upTo(c.FalseSuspicions, "false suspicion")+" before gst)")
+	} else if c.HeartbeatPeriod > 0 {
+		parts = append(parts, fmt.Sprintf("%s detector (period %d, timeout %d)", c.Detector, c.HeartbeatPeriod, c.HeartbeatTimeout))
 	} else {
 		parts = append(parts, c.Detector+" detector")
 	}
@@ -183,9 +190,11 @@ func (c Config) Model() (model.Config, error) {
 		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
 		Anonymous: c.Anonymous, Perm: c.Perm,
 		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params:          c.Params,
-		Channels:        channels,
-		FalseSuspicions: c.FalseSuspicions,
+		Params:           c.Params,
+		Channels:         channels,
+		FalseSuspicions:  c.FalseSuspicions,
+		HeartbeatPeriod:  c.HeartbeatPeriod,
+		HeartbeatTimeout: c.HeartbeatTimeout,
 	}, nil
 }
 

@@ -134,12 +134,14 @@ var Options = []Option{
 	{
 		Field: "Detector", Flag: "detector", API: "Detector", Trace: "detector",
 		Usage: `  --detector D          perfect, incomplete (the leader's crash may never be
-                        noticed), unreliable, or eventual (false suspicions
-                        before gst only; needs --timing partial) (default perfect)
+                        noticed), unreliable, eventual (false suspicions
+                        before gst only; needs --timing partial), or heartbeat
+                        (suspects a process not heard from for a timeout;
+                        needs --timing sync or partial) (default perfect)
 `,
 		Example: model.Config{N: 3, Detector: model.Unreliable},
 		bind: func(fs *flag.FlagSet, g *Given) {
-			fs.Var(enumFlag[model.Detector]{&g.Config.Detector, model.ParseDetector, "use perfect, incomplete, unreliable or eventual"}, "detector", "")
+			fs.Var(enumFlag[model.Detector]{&g.Config.Detector, model.ParseDetector, "use perfect, incomplete, unreliable, eventual or heartbeat"}, "detector", "")
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return c.Detector.String(), c.Detector != model.Perfect
@@ -156,6 +158,33 @@ var Options = []Option{
 		},
 		arg: func(c model.Config, _ bool) (string, bool) {
 			return strconv.Itoa(c.FalseSuspicions), c.FalseSuspicions > 1
+		},
+	},
+	{
+		Field: "HeartbeatPeriod", Flag: "heartbeat-period", API: "HeartbeatPeriod", Trace: "heartbeat_period",
+		Usage: `  --heartbeat-period P  with --detector heartbeat: every live process sends
+                        a heartbeat at least every P ticks (default 1)
+`,
+		Example: model.Config{N: 3, Timing: model.Sync, Detector: model.Heartbeat, HeartbeatPeriod: 2},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			flagval.IntVarIn(fs, &g.Config.HeartbeatPeriod, "heartbeat-period", 0, 1, model.MaxHeartbeat)
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.HeartbeatPeriod), c.HeartbeatPeriod > 1
+		},
+	},
+	{
+		Field: "HeartbeatTimeout", Flag: "heartbeat-timeout", API: "HeartbeatTimeout", Trace: "heartbeat_timeout",
+		Usage: `  --heartbeat-timeout TO  with --detector heartbeat: suspect a process not
+                        heard from for TO ticks (default P+D, the least that
+                        never suspects a live process once in sync)
+`,
+		Example: model.Config{N: 3, Timing: model.Sync, Detector: model.Heartbeat, HeartbeatTimeout: 1},
+		bind: func(fs *flag.FlagSet, g *Given) {
+			flagval.IntVarIn(fs, &g.Config.HeartbeatTimeout, "heartbeat-timeout", 0, 1, model.MaxHeartbeat)
+		},
+		arg: func(c model.Config, _ bool) (string, bool) {
+			return strconv.Itoa(c.HeartbeatTimeout), c.HeartbeatTimeout != 0 && c.HeartbeatTimeout != c.HeartbeatPeriod+c.Delay
 		},
 	},
 	{

@@ -111,7 +111,7 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "--ids perm", FlagName("Perm"))
 	assert.Equal(t, "Config.Crashes", APIName("MaxCrashes"))
 	assert.Equal(t, "", FlagName("Bogus"))
-	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "false-suspicions", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord", "param", "channels"}, Flags())
+	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "false-suspicions", "heartbeat-period", "heartbeat-timeout", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord", "param", "channels"}, Flags())
 }
 
 // The options of time (docs/semantics.md section 6.1): a duration of 0 given is
