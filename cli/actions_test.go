@@ -19,6 +19,6 @@ func TestActionsNameOnlyPossibleKinds(t *testing.T) {
 	sim.Enabled[model.KindInitiate] = true
 	possible := []model.Kind{model.KindDeliver, model.KindInitiate, model.KindCrash, model.KindTick}
 	assert.Equal(t, "deliver 7; never taken though enabled: initiate; never enabled: crash, tick", actionsText(sim, possible))
-	assert.Equal(t, "deliver 7; never taken though enabled: initiate; never enabled: timeout, suspect, early-timeout, crash, restart, tick, gst",
+	assert.Equal(t, "deliver 7; never taken though enabled: initiate; never enabled: timeout, suspect, early-timeout, crash, restart, tick, gst, heartbeat",
 		actionsText(sim, nil), "a system that does not say which kinds it has: all of them")
 }
