@@ -23,9 +23,23 @@ func TestTimedEventualDetectorAsTimeMDShowsIt(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "eventual.json")
 	code, out, stderr := run(append(args, "--trace-out", trace)...)
 	assert.Equal(t, 1, code, stderr)
+	linesInOrder(t, strings.ReplaceAll("\n"+string(m[2]), "\n  ", "\n")[1:], out)
+	code, out, stderr = run("replay", trace)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "a genuine counterexample: Termination is violated (stuck, 12 steps; every step replays)")
+
+	// The oracle (perfect) detector: Termination holds at N = 3.
+	code, out, stderr = run("--algo", "bully", "--n", "3", "--crash-any", "--timing", "partial", "--check", "Termination")
+	assert.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `(?m)^  Termination +holds`, out)
+}
+
+// linesInOrder requires every line a doc shows (but "...", which stands
+// for lines left out) in out, in the order shown.
+func linesInOrder(t *testing.T, shown, out string) {
+	t.Helper()
 	real, next := strings.Split(out, "\n"), 0
-	for _, want := range strings.Split(strings.TrimRight(string(m[2]), "\n"), "\n") {
-		want = strings.TrimPrefix(want, "  ")
+	for _, want := range strings.Split(strings.TrimRight(shown, "\n"), "\n") {
 		if strings.TrimSpace(want) == "..." {
 			continue
 		}
@@ -35,12 +49,34 @@ func TestTimedEventualDetectorAsTimeMDShowsIt(t *testing.T) {
 		require.Less(t, next, len(real), "the line %q is not in the output (in order):\n%s", want, out)
 		next++
 	}
-	code, out, stderr = run("replay", trace)
-	assert.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "a genuine counterexample: Termination is violated (stuck, 12 steps; every step replays)")
+}
 
-	// The oracle (perfect) detector: Termination holds at N = 3.
-	code, out, stderr = run("--algo", "bully", "--n", "3", "--crash-any", "--timing", "partial", "--check", "Termination")
-	assert.Equal(t, 0, code, stderr)
-	assert.Regexp(t, `(?m)^  Termination +holds`, out)
+// docs/time.md shows the heartbeat detector's runs: a timeout of P + D - 1
+// times out a live leader (exit 1), the default P + D holds (exit 0); the
+// lines shown are the real output's, in order.
+func TestTimedHeartbeatDetectorAsTimeMDShowsIt(t *testing.T) {
+	doc, err := os.ReadFile("../docs/time.md")
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(doc), "## Failure detection by timeout: `--detector heartbeat`")
+	require.True(t, ok, "docs/time.md has the heartbeat detector's section")
+	section, _, _ = strings.Cut(section, "\n## ")
+	blocks := regexp.MustCompile("(?s)\n```\n\\$ mcheck ([^\n]*)\n(.*?)```").FindAllStringSubmatch(section, -1)
+	require.Len(t, blocks, 2)
+	for i, want := range []int{1, 0} {
+		code, out, stderr := run(strings.Fields(blocks[i][1])...)
+		assert.Equal(t, want, code, "%s\n%s", blocks[i][1], stderr)
+		linesInOrder(t, blocks[i][2], out)
+	}
+	// The prose's other claims, by exit status.
+	for args, want := range map[string]int{
+		"--algo bully --n 3 --crash-any --timing sync --detector heartbeat --heartbeat-period 2":                               0,
+		"--algo bully --n 2 --timing sync --detector heartbeat --heartbeat-period 2 --heartbeat-timeout 2 --check Termination": 1,
+		"--algo bully --n 2 --timing sync --detector heartbeat --delay 2 --heartbeat-timeout 2 --check Termination":            1,
+		"--algo bully --n 2 --timing sync --detector heartbeat --heartbeat-period 2 --check Termination":                       0,
+		"--algo bully --n 2 --timing sync --detector heartbeat --delay 2 --check Termination":                                  0,
+		"--algo bully --n 2 --crashes 1 --timing partial --detector heartbeat --check SingleLeader":                            1,
+	} {
+		code, _, stderr := run(strings.Fields(args)...)
+		assert.Equal(t, want, code, "%s\n%s", args, stderr)
+	}
 }
