@@ -27,6 +27,15 @@ type Simulate struct {
 	Scheduler explore.Scheduler
 }
 
+// The defaults of a simulation that gives no number of runs or time, and
+// no depth (mcheck --simulate, mchecktest's Config.Simulate): a fixed
+// number of runs, so that the same seed gives the same report on any
+// machine.
+const (
+	DefaultRuns  = 10_000
+	DefaultDepth = 1000
+)
+
 // simulation is the sampling strategy: random runs, each checked on every
 // state and step, their violations shortened and replayed. It proves
 // nothing when it finds nothing.

@@ -365,7 +365,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.Var(&o.sim.seed, "seed", "")
 	fs.Var(&o.sim.runSeed, "run-seed", "")
 	flagval.Int64VarIn(fs, &o.sim.runs, "runs", 0, 0, math.MaxInt64)
-	flagval.IntVarIn(fs, &o.sim.depth, "depth", defaultDepth, 1, math.MaxInt32)
+	flagval.IntVarIn(fs, &o.sim.depth, "depth", check.DefaultDepth, 1, math.MaxInt32)
 	flagval.StringVar(fs, &o.sim.scheduler, "scheduler", explore.DefaultScheduler.String())
 	o.swarm.bind(fs)
 	return fs

@@ -25,14 +25,6 @@ type simFlags struct {
 	scheduler string
 }
 
-// defaultRuns is how many runs --simulate takes without --runs or
-// --time-limit: a fixed number, so that the same seed gives the same
-// report on any machine.
-const defaultRuns = 10_000
-
-// defaultDepth is the most steps of a run without --depth.
-const defaultDepth = 1000
-
 // seedValue is a 64-bit seed: decimal, or hexadecimal with 0x.
 type seedValue struct {
 	n   uint64
@@ -77,10 +69,10 @@ func (o *options) checkSimulate(given map[string]bool) error {
 	case given["witness"]:
 		return errors.New("--witness names a run of the exhaustive measures: --simulate samples them, drop --witness")
 	case given["runs"] && s.runs <= 0:
-		return fmt.Errorf("--runs %d would take no run: give 1 or more (default: until --time-limit, else %d)", s.runs, defaultRuns)
+		return fmt.Errorf("--runs %d would take no run: give 1 or more (default: until --time-limit, else %d)", s.runs, check.DefaultRuns)
 	case s.depth <= 0:
-		return fmt.Errorf("--depth %d would take no step: give 1 or more (default %d)", s.depth, defaultDepth)
-	case !slices.Contains(explore.SchedulerNames(), s.scheduler):
+		return fmt.Errorf("--depth %d would take no step: give 1 or more (default %d)", s.depth, check.DefaultDepth)
+	case !knownScheduler(s.scheduler):
 		return fmt.Errorf("--scheduler: no scheduler %q: use %s", s.scheduler, strings.Join(explore.SchedulerNames(), " or "))
 	case s.runSeed.set && s.seed.set:
 		return errors.New("--run-seed replays one run, --seed is the seed of all: give only one of them")
@@ -107,10 +99,10 @@ func (o *options) simulation() *check.Simulate {
 	if !s.on {
 		return nil
 	}
-	sched := explore.Scheduler(slices.Index(explore.SchedulerNames(), s.scheduler))
+	sched, _ := explore.ParseScheduler(s.scheduler)
 	c := &check.Simulate{Seed: s.seed.n, Runs: s.runs, TimeLimit: o.timeLimit, Depth: s.depth, Scheduler: sched}
 	if c.Runs == 0 && c.TimeLimit == 0 {
-		c.Runs = defaultRuns
+		c.Runs = check.DefaultRuns
 	}
 	if s.runSeed.set {
 		c.Seed, c.One, c.Runs = s.runSeed.n, true, 1
@@ -320,4 +312,9 @@ func simulationJSON(r *check.Report) *jsonSimulation {
 		j.Found = append(j.Found, jsonFound{f.Property, f.Kind, f.Run, f.RunSeed, f.RawSteps, f.Steps, f.Replays})
 	}
 	return j
+}
+
+func knownScheduler(name string) bool {
+	_, ok := explore.ParseScheduler(name)
+	return ok
 }

@@ -67,6 +67,12 @@ func (s Scheduler) String() string {
 // "Simulation schedulers").
 const DefaultScheduler = Faults
 
+// ParseScheduler is the scheduler of the name String gives it.
+func ParseScheduler(name string) (Scheduler, bool) {
+	i := slices.Index(schedulerNames[:], name)
+	return Scheduler(max(i, 0)), i >= 0
+}
+
 // SchedulerNames lists the schedulers' names, as String gives them.
 func SchedulerNames() []string { return slices.Clone(schedulerNames[:]) }
 

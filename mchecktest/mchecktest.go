@@ -91,7 +91,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,8 +234,8 @@ type Simulation struct {
 
 // The defaults of Config.Simulate, those of mcheck --simulate.
 const (
-	DefaultRuns  = 10_000
-	DefaultDepth = 1000
+	DefaultRuns  = check.DefaultRuns
+	DefaultDepth = check.DefaultDepth
 )
 
 // simulate is the check.Simulate of s.
@@ -245,16 +244,16 @@ func (s *Simulation) simulate() (*check.Simulate, error) {
 	if name == "" {
 		name = explore.DefaultScheduler.String()
 	}
-	sched := slices.Index(explore.SchedulerNames(), name)
+	sched, ok := explore.ParseScheduler(name)
 	switch {
-	case sched < 0:
+	case !ok:
 		return nil, fmt.Errorf("Config.Simulate.Scheduler: no scheduler %q: use %s", s.Scheduler, strings.Join(explore.SchedulerNames(), " or "))
 	case s.Runs < 0:
 		return nil, fmt.Errorf("Config.Simulate.Runs %d would take no run: give 1 or more (0: %d)", s.Runs, DefaultRuns)
 	case s.Depth < 0:
 		return nil, fmt.Errorf("Config.Simulate.Depth %d would take no step: give 1 or more (0: %d)", s.Depth, DefaultDepth)
 	}
-	return &check.Simulate{Seed: s.Seed, Runs: cmp.Or(s.Runs, DefaultRuns), Depth: cmp.Or(s.Depth, DefaultDepth), Scheduler: explore.Scheduler(sched)}, nil
+	return &check.Simulate{Seed: s.Seed, Runs: cmp.Or(s.Runs, DefaultRuns), Depth: cmp.Or(s.Depth, DefaultDepth), Scheduler: sched}, nil
 }
 
 // errTimeCap is the cause of a search stopped by Config.MaxTime.

@@ -234,14 +234,21 @@ func (f *File) KernelOptions() []model.Option {
 	if c == 0 {
 		return nil
 	}
-	if s := f.Steps[0].State.Sent; s.Only {
-		var types []string
-		for _, t := range s.ByType {
-			types = append(types, t.Type)
-		}
-		return []model.Option{model.WithSendCountsOf(c, types...)}
+	return []model.Option{model.WithSendCountsOf(c, f.SendTypes()...)}
+}
+
+// SendTypes are the message types whose sends f's states count, when they
+// count some types only (model.Property.CountTypes); nil when they count
+// every type, or none.
+func (f *File) SendTypes() []string {
+	if len(f.Steps) == 0 || f.Steps[0].State.Sent == nil || !f.Steps[0].State.Sent.Only {
+		return nil
 	}
-	return []model.Option{model.WithSendCounts(c)}
+	var types []string
+	for _, t := range f.Steps[0].State.Sent.ByType {
+		types = append(types, t.Type)
+	}
+	return types
 }
 
 // ClaimsProperty reports whether f claims something of its property: a

@@ -98,13 +98,8 @@ func ModelOf(f *trace.File, reg *specs.Registry) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	if c := f.SendCap(); c != def || f.Steps[0].State.Sent != nil && f.Steps[0].State.Sent.Only {
-		m.Sends = &c
-		if s := f.Steps[0].State.Sent; s != nil && s.Only {
-			for _, t := range s.ByType {
-				m.SendTypes = append(m.SendTypes, t.Type)
-			}
-		}
+	if c, types := f.SendCap(), f.SendTypes(); c != def || types != nil {
+		m.Sends, m.SendTypes = &c, types
 	}
 	return m, nil
 }
