@@ -20,6 +20,7 @@ import (
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/report"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -111,11 +112,12 @@ func mainTo(args []string, reg *specs.Registry, stdout, stderr io.Writer, hooks 
 	if err != nil {
 		return badInput(stderr, flagWords(r.o.timerWords(err)))
 	}
-	code, ok = r.writeReport(rep, req)
+	res := reportOf(rep)
+	code, ok = r.writeReport(res, req)
 	if !ok {
 		return code
 	}
-	return r.writeFiles(rep, code)
+	return r.writeFiles(res, code)
 }
 
 // subcommand is the main function of mcheck's subcommand name, or nil.
@@ -229,20 +231,20 @@ func (r *run) request(ctx context.Context) check.Request {
 // writeReport writes the report to stdout, as text or JSON; ok is false
 // when that failed, with the exit status in code; otherwise code is the
 // verdict's.
-func (r *run) writeReport(rep *check.Report, req check.Request) (code int, ok bool) {
-	o, stdout, stderr := &r.o, r.stdout, r.stderr
+func (r *run) writeReport(res *report.Result, req check.Request) (code int, ok bool) {
+	o, stdout, stderr, rep := &r.o, r.stdout, r.stderr, res.Report
 	member := o.memberResult(rep, req)
 	if o.json {
-		if err := writeJSON(stdout, rep, member); err != nil {
+		if err := report.JSON(stdout, res, member); err != nil {
 			if !failed(stdout) { // else Main says it
 				fmt.Fprintf(stderr, "mcheck: writing JSON: %v\n", err)
 			}
 			return ExitIncomplete, false
 		}
 	} else {
-		writeText(stdout, rep, o.fullStates)
+		report.Text(stdout, res, o.fullStates)
 		if rep.Complexity != nil {
-			if err := writeComplexity(stdout, rep, witnessOf(o.witness, rep), o.fullStates); err != nil {
+			if err := report.Complexity(stdout, res, witnessOf(o.witness, rep), o.fullStates); err != nil {
 				return badInput(stderr, fmt.Errorf("--witness: %w", err)), false
 			}
 		}
@@ -252,7 +254,7 @@ func (r *run) writeReport(rep *check.Report, req check.Request) (code int, ok bo
 	// written after all is said once and does not hide it.
 	code = exitStatus(rep)
 	if o.swarm.jsonOut != "" {
-		if err := o.swarm.writeJSONOut(rep, member); err != nil {
+		if err := o.swarm.writeJSONOut(res, member); err != nil {
 			fmt.Fprintf(stderr, "mcheck: --json-out: %v (the report above stands; exit status %d)\n", err, code)
 		}
 	}
@@ -262,8 +264,8 @@ func (r *run) writeReport(rep *check.Report, req check.Request) (code int, ok bo
 // writeFiles writes the files the command line asks for (traces, charts,
 // JUnit) and the CI annotations; a file that cannot be written is said on
 // stderr and leaves the exit status code, except a bad --msc witness.
-func (r *run) writeFiles(rep *check.Report, code int) int {
-	o, stderr := &r.o, r.stderr
+func (r *run) writeFiles(res *report.Result, code int) int {
+	o, stderr, rep := &r.o, r.stderr, res.Report
 	stands := func(flag string, err error) {
 		fmt.Fprintf(stderr, "mcheck: %s%v (the report above stands; exit status %d)\n", flag, err, code)
 	}
@@ -280,11 +282,11 @@ func (r *run) writeFiles(rep *check.Report, code int) int {
 		}
 		o.msc = ""
 	}
-	if err := writeCharts(o.msc, rep, stale, stderr); err != nil {
+	if err := writeCharts(o.msc, res, stale, stderr); err != nil {
 		stands("", err)
 	}
 	if o.junit != "" {
-		if err := writeJUnitFile(o.junit, rep); err != nil {
+		if err := writeJUnitFile(o.junit, res); err != nil {
 			stands("--junit: ", err)
 		}
 	}
@@ -292,7 +294,7 @@ func (r *run) writeFiles(rep *check.Report, code int) int {
 		fmt.Fprintf(stderr, "mcheck: the search's temporary files (TMPDIR) failed, so it went on in memory within the budget: %s\n", oneLine(why))
 	}
 	if os.Getenv("GITHUB_ACTIONS") != "" {
-		writeAnnotations(stderr, rep)
+		report.Annotations(stderr, res)
 	}
 	return code
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/report"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -157,7 +158,7 @@ func TestSignalDuringMeasuresIsIncomplete(t *testing.T) {
 	assert.Nil(t, rep.Complexity.Measures)
 	assert.Equal(t, []string{"sync"}, rep.Complexity.WitnessNames(), "no min or max witness from measures that were not computed")
 	var b strings.Builder
-	require.NoError(t, writeComplexity(&b, rep, "", false))
+	require.NoError(t, report.Complexity(&b, reportOf(rep), "", false))
 	assert.Contains(t, b.String(), "  not measured: the measures were interrupted: SIGTERM\n")
 }
 

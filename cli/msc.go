@@ -9,9 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcheck/mcheck/check"
-	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/msc"
+	"github.com/mcheck/mcheck/report"
 	"github.com/mcheck/mcheck/trace"
 )
 
@@ -54,10 +53,10 @@ func writeMSCFile(path string, f *trace.File) error {
 // (stale): removed when they were all removed, kept when one was kept.
 // Only a failure to write the --msc file is an error; the job summary only
 // warns.
-func writeCharts(path string, rep *check.Report, stale staleTraces, stderr io.Writer) error {
+func writeCharts(path string, res *report.Result, stale staleTraces, stderr io.Writer) error {
 	var mscErr error
 	if path != "" {
-		files := counterexampleFiles(rep)
+		files := counterexampleFiles(res.Report)
 		switch {
 		case len(files) == 0:
 			staleChart(path, stale, stderr)
@@ -70,7 +69,7 @@ func writeCharts(path string, rep *check.Report, stale staleTraces, stderr io.Wr
 		}
 	}
 	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
-		if err := appendStepSummary(summary, rep); err != nil {
+		if err := appendStepSummary(summary, res); err != nil {
 			fmt.Fprintf(stderr, "mcheck: GITHUB_STEP_SUMMARY: %v (the job summary is incomplete)\n", err)
 		}
 	}
@@ -100,57 +99,10 @@ func staleChart(path string, stale staleTraces, stderr io.Writer) {
 	}
 }
 
-func appendStepSummary(path string, rep *check.Report) error {
+func appendStepSummary(path string, res *report.Result) error {
 	var b bytes.Buffer
-	if err := writeStepSummary(&b, rep); err != nil {
+	if err := report.StepSummary(&b, res); err != nil {
 		return err
 	}
 	return appendOutput(path, b.Bytes())
-}
-
-// writeStepSummary writes the check as a Markdown section for a GitHub job
-// summary: the configuration, how far the search went, a verdict table, and
-// the Mermaid chart of each counterexample.
-func writeStepSummary(w io.Writer, rep *check.Report) error {
-	st := rep.Stats
-	fmt.Fprintf(w, "## mcheck %s\n\n", mdCell(trace.ConfigOf(rep.Algo, rep.Config).Describe()))
-	if st.Complete {
-		fmt.Fprintf(w, "Search complete: %s states, %s transitions, depth %d.\n\n", commas(st.States), commas(st.Transitions), st.Depth)
-	} else {
-		fmt.Fprintf(w, "Search **incomplete** (%s): %s states, %s transitions, depth %d.\n\n", mdCell(st.Stopped), commas(st.States), commas(st.Transitions), st.Depth)
-	}
-	fmt.Fprintf(w, "| property | status | summary |\n|---|---|---|\n")
-	for _, v := range rep.Verdicts {
-		fmt.Fprintf(w, "| %s | %s | %s |\n", v.Name, statusCell(rep, v), mdCell(v.Summary))
-		for _, a := range v.Also {
-			fmt.Fprintf(w, "| | also | %s |\n", mdCell(a.Summary))
-		}
-	}
-	if note := boundNote(rep); note != "" {
-		fmt.Fprintf(w, "\nNote: %s.\n", mdCell(note))
-	}
-	fmt.Fprintln(w)
-	for _, f := range rep.Files() {
-		if err := msc.Markdown(w, f, 3); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	return nil
-}
-
-func statusCell(rep *check.Report, v check.Verdict) string {
-	s := statusWord(v.Status)
-	if v.Status == check.Violated || v.Status == check.Unreachable {
-		s = "**" + s + "**"
-	}
-	if (v.Property.Kind == model.EventuallyAlways || v.Property.Kind == model.LeadsTo) && rep.Bounded() && (v.Status == check.Holds || v.Status == check.Violated) {
-		s += " (bounded model only)"
-	}
-	return s
-}
-
-// mdCell makes s safe in a Markdown table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(trace.Printable(strings.ReplaceAll(s, "\n", " ")))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
+	"github.com/mcheck/mcheck/report"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
 )
@@ -105,13 +106,13 @@ func (s *swarmFlags) checkJSONOut() error {
 
 // writeJSONOut writes the JSON report to --json-out (creating only the
 // directory asked for, whose parent was checked before the search).
-func (s *swarmFlags) writeJSONOut(rep *check.Report, member *swarm.Result) error {
+func (s *swarmFlags) writeJSONOut(res *report.Result, member *swarm.Result) error {
 	if s.member != nil && isDirPath(s.jsonOut) {
 		if err := os.Mkdir(s.jsonOut, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 	}
-	return writeOutput(s.jsonOutPath(), func(w io.Writer) error { return writeJSON(w, rep, member) })
+	return writeOutput(s.jsonOutPath(), func(w io.Writer) error { return report.JSON(w, res, member) })
 }
 
 // memberResult is a member's result for mcheck merge (nil when this check

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/report"
 )
 
 // A timeout search that ran out of time between two searches: the report
@@ -54,4 +56,14 @@ func TestTimeoutsVerdictNamesAVacuousProperty(t *testing.T) {
 	assert.Equal(t, "every property holds from T = 1 at D = 1 (T2 at its default 2T+2D); at T = 1 every property holds already with T2 = 1; "+
 		"Termination holds vacuously: every reachable state is already Stable, so no run has anything to do; change the configuration so that it happens",
 		timeoutsVerdict(holding))
+}
+
+// timeoutsVerdict is the verdict line of r's timeout search in the text
+// report.
+func timeoutsVerdict(r *check.Report) string {
+	var b strings.Builder
+	report.Text(&b, reportOf(r), false)
+	_, verdict, _ := strings.Cut(b.String(), "\n  verdict: ")
+	verdict, _, _ = strings.Cut(verdict, "\n")
+	return verdict
 }

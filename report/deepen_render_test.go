@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"bytes"
@@ -18,19 +18,19 @@ func TestDeepeningVerdictSentences(t *testing.T) {
 		two, {MaxQueue: 3, Attempt: check.Attempt{NotStarted: true, Left: 3900 * time.Millisecond}},
 	}}
 	assert.Equal(t, "the verdicts are for every run with at most 2 messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out; bound 3 was not started with 3.9 s left: it has all 7.6 M states of bound 2 and more, which took 52 s",
-		deepeningVerdict(&check.Report{Deepening: notStarted}))
+		deepeningVerdict(Of(&check.Report{Deepening: notStarted}, flagWords)))
 	var b bytes.Buffer
-	writeDeepening(&b, &check.Report{Deepening: notStarted})
+	writeDeepening(&b, Of(&check.Report{Deepening: notStarted}, flagWords))
 	assert.Equal(t, `
 bound deepening (--max-queue auto, time limit 1m0s; the memory budget and --max-states apply to each bound), 56.00 s in all
   max-queue 1        110,807 states       162,956 discarded      0.54 s  complete
   max-queue 2      7,644,066 states     8,418,700 discarded     52.30 s  complete
   max-queue 3   not started: 3.9 s left, less than bound 2 took
-  verdict: `+deepeningVerdict(&check.Report{Deepening: notStarted})+"\n", b.String())
+  verdict: `+deepeningVerdict(Of(&check.Report{Deepening: notStarted}, flagWords))+"\n", b.String())
 
 	stopped := &check.Deepening{TimeLimit: time.Minute, Elapsed: 60 * time.Second, Verdicts: 2, Bounds: []check.BoundRun{
 		two, {MaxQueue: 3, Attempt: check.Attempt{States: 41_234_567, Elapsed: 7 * time.Second, Stopped: "interrupted: time limit of 1m0s reached"}},
 	}}
 	assert.Equal(t, "the verdicts are for every run with at most 2 messages per channel; a run that needs more was not explored, so a violation that needs one is not ruled out; bound 3 stopped at 60 s with 41 M states (interrupted: time limit of 1m0s reached)",
-		deepeningVerdict(&check.Report{Deepening: stopped}))
+		deepeningVerdict(Of(&check.Report{Deepening: stopped}, flagWords)))
 }

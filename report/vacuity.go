@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // CLI's terms, with the flags that would make something happen.
 
 // idleLine is the report's line for a search that took no step, or "".
-func idleLine(r *check.Report) string {
+func idleLine(r *Result) string {
 	if !r.Idle() {
 		return ""
 	}
@@ -27,7 +27,7 @@ func idleLine(r *check.Report) string {
 }
 
 // vacuityLine is a property's line when it holds vacuously, or "".
-func vacuityLine(r *check.Report, v check.Verdict) string {
+func vacuityLine(r *Result, v check.Verdict) string {
 	switch v.Vacuous {
 	case check.NeverTriggered:
 		if v.Property.Kind == model.LeadsTo {
@@ -49,20 +49,20 @@ func vacuityLine(r *check.Report, v check.Verdict) string {
 }
 
 // changes says what would give the check something to do.
-func changes(r *check.Report) string {
+func changes(r *Result) string {
 	c := r.Config
 	var tips []string
 	if r.Idle() && r.Stats.Discarded > 0 {
-		tips = append(tips, "a larger --max-queue")
+		tips = append(tips, "a larger "+r.set("MaxQueue", ""))
 	}
 	if c.InitialLeader {
-		tips = append(tips, "--initial-leader=false (start with an election)")
+		tips = append(tips, r.set("InitialLeader", "false")+" (start with an election)")
 	}
 	if c.MaxCrashes == 0 {
-		tips = append(tips, "--crash-any or --crashes K (let processes fail)")
+		tips = append(tips, r.set("CrashAny", "")+" or "+r.set("MaxCrashes", "K")+" (let processes fail)")
 	}
 	if len(c.Initiators) > 0 {
-		tips = append(tips, "more --initiators")
+		tips = append(tips, "more "+r.set("Initiators", ""))
 	}
 	if len(tips) == 0 {
 		return "change the configuration so that it happens"
