@@ -96,11 +96,11 @@ import (
 	"time"
 
 	"github.com/mcheck/mcheck/check"
-	"github.com/mcheck/mcheck/cli"
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/modelopt"
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/properties"
+	"github.com/mcheck/mcheck/report"
 	"github.com/mcheck/mcheck/specs"
 )
 
@@ -611,8 +611,24 @@ func failure(r *check.Report, fullStates bool, why string) string {
 	var b bytes.Buffer
 	b.WriteString(strings.Join(head, "\n"))
 	b.WriteString("\n\n")
-	cli.WriteText(&b, r, fullStates)
+	report.Text(&b, report.Of(r, configSetting), fullStates)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// configSetting names an option the report suggests as a test sets it:
+// the field of Config ("Config.MaxQueue = 2"), else the library's field.
+func configSetting(field, value string) string {
+	name := modelopt.APIName(field)
+	switch field {
+	case "Continue", "CrashAny", "MaxStates":
+		name = "Config." + field
+	case "Properties":
+		name = "Config.Check"
+	}
+	if name == "" || value == "" {
+		return name
+	}
+	return name + " = " + value
 }
 
 // sampled reports whether r is of a simulation that took all its runs:
