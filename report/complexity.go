@@ -151,7 +151,7 @@ func sendsText(s model.Sends, types []string) string {
 	return fmt.Sprintf("%s, %d lost", out, s.Lost)
 }
 
-// jsonMeasures are the keys --json adds for --complexity and --ids perm.
+// jsonMeasures are the keys the JSON report adds for the measures (check.Request.Complexity) and the permutations of the IDs (model.Config.Perm).
 type jsonMeasures struct {
 	Complexity   *jsonComplexity `json:"complexity,omitempty"`
 	Arrangements int             `json:"arrangements"`
@@ -165,7 +165,7 @@ func measuresJSON(r *Result) jsonMeasures {
 	return m
 }
 
-// jsonComplexity is "complexity" in --json.
+// jsonComplexity is "complexity" in the JSON report.
 type jsonComplexity struct {
 	Messages     *jsonRange           `json:"messages,omitempty"`
 	ByType       map[string]jsonRange `json:"by_type,omitempty"`

@@ -10,7 +10,7 @@ import (
 	"github.com/mcheck/mcheck/internal/plural"
 )
 
-// writeDeepening lists the bounds that --max-queue auto tried and says what
+// writeDeepening lists the bounds that the deepening (check.Deepening) tried and says what
 // the verdicts above are about.
 func writeDeepening(w io.Writer, r *Result) {
 	d := r.Deepening

@@ -13,7 +13,7 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// JUnit XML (--junit) and GitHub annotations: CI systems show a violated
+// JUnit XML and GitHub annotations: CI systems show a violated
 // property as a failing test. The shape is the common one of Ant, Jenkins
 // and GitHub's test reporters: testsuites / testsuite / testcase with
 // failure, error or skipped.

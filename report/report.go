@@ -259,7 +259,7 @@ func odds(p float64) string {
 	return "about " + strconv.FormatFloat(p, 'g', 2, 64)
 }
 
-// storage names how states were told apart, for --json.
+// storage names how states were told apart, for the JSON report.
 func storage(r *check.Report) string {
 	switch {
 	case r.Stats.Exact:
@@ -314,7 +314,7 @@ type jsonReport struct {
 	// Vacuous says, when the search took no step at all, that every
 	// property holds of the initial state alone, and what to change.
 	Vacuous string `json:"vacuous,omitempty"`
-	// Swarm is a member's result for mcheck merge (--shard).
+	// Swarm is a swarm member's result, for merging (swarm.Result).
 	Swarm *swarm.Result `json:"swarm,omitempty"`
 	jsonMeasures
 }
@@ -371,7 +371,7 @@ func jsonTrace(f *trace.File) []jsonStep {
 	return steps
 }
 
-// jsonStep is a step of --json output: its label, the step as data (see
+// jsonStep is a step of the JSON report: its label, the step as data (see
 // model.StepInfo; absent for the initial state), and the state as fields
 // rendered as text.
 type jsonStep struct {

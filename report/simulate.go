@@ -126,7 +126,7 @@ func sampledText(m *explore.SampledMessages) string {
 	return "min/mean/max " + strings.Join(parts, ", ")
 }
 
-// jsonSimulation is a simulation in --json output: enough of it that the
+// jsonSimulation is a simulation in the JSON report: enough of it that the
 // results of several (seeds, shards) can be put together: the seed and
 // settings, what each covered, and the runs that found counterexamples.
 type jsonSimulation struct {
@@ -173,7 +173,7 @@ type jsonSample struct {
 	Max  int64   `json:"max"`
 }
 
-// jsonFound is the run that found a counterexample: --run-seed RunSeed
+// jsonFound is the run that found a counterexample: the run seed RunSeed
 // replays it, and its shortening gives the trace under properties.
 type jsonFound struct {
 	Property string   `json:"property"`

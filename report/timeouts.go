@@ -9,7 +9,7 @@ import (
 	"github.com/mcheck/mcheck/trace"
 )
 
-// writeTimeouts lists the timeouts that --timeout auto tried, says what it
+// writeTimeouts lists the timeouts that the timeout search (check.Timeouts) tried, says what it
 // found, and prints the counterexamples of the largest values that fail.
 func writeTimeouts(w io.Writer, r *Result, full bool) {
 	writeParamSearch(w, r, full)
@@ -43,7 +43,7 @@ func writeTimeouts(w io.Writer, r *Result, full bool) {
 	}
 }
 
-// writeParamSearch lists the values that --param NAME=auto tried, says
+// writeParamSearch lists the values that the parameter search (check.ParamSearch) tried, says
 // which parameter it searched and what it found, and prints the
 // counterexamples of the largest value that fails.
 func writeParamSearch(w io.Writer, r *Result, full bool) {
@@ -341,7 +341,7 @@ func timeoutsJSON(r *Result) *jsonTimeouts {
 	return out
 }
 
-// jsonSweep is --param NAME=auto's search in --json.
+// jsonSweep is the parameter search in the JSON report.
 type jsonSweep struct {
 	Param            string  `json:"param"`
 	TimeLimitSeconds float64 `json:"time_limit_seconds,omitempty"`
