@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -84,7 +85,7 @@ func TestExplorerOpensEveryGoldenTrace(t *testing.T) {
 				for _, p := range f.Steps[0].State.Processes {
 					want.IDs = append(want.IDs, p.ID)
 				}
-				assert.Contains(t, home.Note, "; shown in the arrangement it starts in, IDs "+joinInts(want.IDs, ","))
+				assert.Contains(t, home.Note, "; shown in the arrangement it starts in, IDs "+strings.ReplaceAll(strings.Trim(fmt.Sprint(want.IDs), "[]"), " ", ","))
 			}
 			assert.Equal(t, want, v.Config, "the page's configuration is the file's")
 			assert.Equal(t, f.CycleStart, v.Cycle)

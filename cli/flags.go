@@ -54,14 +54,6 @@ type options struct {
 	swarm      swarmFlags    // --shard, --json-out
 }
 
-func joinInts(xs []int, sep string) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
-	}
-	return strings.Join(parts, sep)
-}
-
 // propertyList renders the properties of an algorithm for --check list.
 func propertyList(w io.Writer, algo string, all []model.PropertyInfo) {
 	fmt.Fprintf(w, "Properties of %s (--check NAME,...; all checks those marked *):\n", algo)
