@@ -26,8 +26,8 @@ func TestTableCoversEveryConfigField(t *testing.T) {
 		assert.NotEmpty(t, o.Flag, o.Field)
 		assert.NotEmpty(t, o.API, o.Field)
 		assert.NotEmpty(t, o.Trace, o.Field)
-		assert.NotNil(t, o.arg, o.Field)
-		assert.True(t, o.bind != nil || o.named != "", "%s: a flag of its own, or a name through another's", o.Field)
+		assert.NotNil(t, o.Arg, o.Field)
+		assert.True(t, o.Bind != nil || o.Named != "", "%s: a flag of its own, or a name through another's", o.Field)
 	}
 }
 
