@@ -28,7 +28,41 @@ func TestTableCoversEveryConfigField(t *testing.T) {
 		assert.NotEmpty(t, o.Trace, o.Field)
 		assert.NotNil(t, o.Arg, o.Field)
 		assert.True(t, o.Bind != nil || o.Named != "", "%s: a flag of its own, or a name through another's", o.Field)
+		assert.NotEmpty(t, o.Doc, "%s: mchecktest.Config's comment", o.Field)
 	}
+}
+
+// Each row of docs/cli.md names its own flag, and a row without one is
+// named in another's: every flag of the table has its line in the docs.
+func TestDocsRowsNameEveryFlag(t *testing.T) {
+	var docs string
+	for _, o := range Options {
+		docs += o.Docs
+		if o.Docs != "" {
+			assert.Contains(t, o.Docs, "`--"+o.Flag, o.Field)
+			assert.Regexp(t, "^(\\| `--[^\n]*\\|\n)+$", o.Docs, "%s: whole rows of a table", o.Field)
+		}
+	}
+	for _, o := range Options {
+		assert.Contains(t, docs, "`"+FlagName(o.Field), o.Field)
+		if o.Shorthand != "" {
+			assert.Contains(t, docs, "`--"+o.Shorthand+"`", o.Field)
+		}
+	}
+}
+
+// A trace file keeps the order of the format's first keys, and a row
+// added later goes after them.
+func TestInTraceOrder(t *testing.T) {
+	var keys []string
+	for _, o := range Options.InTraceOrder() {
+		keys = append(keys, o.Trace)
+	}
+	assert.Equal(t, traceOrder, keys, "every row of the table is in traceOrder today")
+	tab := append(Table{{Field: "Jitter", Trace: "jitter"}}, Options...)
+	rows := tab.InTraceOrder()
+	assert.Equal(t, "jitter", rows[len(rows)-1].Trace)
+	assert.Equal(t, "n", rows[0].Trace)
 }
 
 // field is model.Config's field named name in c.
