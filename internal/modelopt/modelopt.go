@@ -1,7 +1,8 @@
 // Package modelopt is the one table of the model's options: for each field
 // of model.Config, the flag that sets it on the command line (also its key
-// in an explorer URL), its field in mchecktest.Config, its key in a trace
-// file, its lines in mcheck --help, how it is written back as a flag's
+// in an explorer URL), its field in mchecktest.Config and trace.Config, its
+// key in a trace file, its lines in mcheck --help, in mchecktest's
+// documentation and in docs/cli.md, how it is written back as a flag's
 // argument, and an example value.
 //
 // model defines, defaults and validates the options, naming them by its
@@ -9,10 +10,15 @@
 // to the front ends, and two front ends share them: the command line with
 // its explorer (package cli) and the test helper (package mchecktest). So
 // the names live here, between model and both, instead of in either.
-// Derived from the table: the flag set's model flags, the Model section of
-// the usage text, the names in validation errors (FlagName, APIName), the
-// cross-option rules (Given.Resolve), and the explorer URL (Query). Tested
-// against it: trace.Config, mchecktest.Config and the flag table of docs/cli.md.
+// Derived from the table as the program runs: the flag set's model flags,
+// the Model section of the usage text, the names in validation errors
+// (FlagName, APIName), the cross-option rules (Given.Resolve), and the
+// explorer URL (Query). Written from it by go generate (gen/, whose test
+// fails while they are stale): trace.Config and its conversions, the model
+// fields of mchecktest.Config and their conversion, the model rows of
+// docs/cli.md's table of flags and docs/tutorial.md's list of
+// mchecktest.Config's fields. So a new model option is a field of
+// model.Config and one row here.
 package modelopt
 
 //go:generate go run ./gen

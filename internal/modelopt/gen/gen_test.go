@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -201,6 +202,8 @@ func TestMissingMarkersAreErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "want the line")
 	_, err = tutorialList([]byte("no list\n"), modelopt.Options)
 	assert.ErrorContains(t, err, "no line begins")
+	_, err = generate(modelopt.Table{{Field: "Jitter"}}, withField("Jitter", reflect.TypeFor[time.Duration]()), readRoot)
+	assert.EqualError(t, err, "the row of Jitter: its type time.Duration is not built in or of package model, which the generated files import alone")
 	_, err = cliRows([]byte("| `--algo` | x |\n"), modelopt.Options)
 	assert.EqualError(t, err, "no row of the table of flags names a model flag")
 	_, err = cliRows([]byte("| `--n N` | x |\n| `--algo` | x |\n| `--down 4` | x |\n"), modelopt.Options)

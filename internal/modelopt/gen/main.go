@@ -93,8 +93,12 @@ func write(root string, tab modelopt.Table, cfg reflect.Type) error {
 // rewrites in part.
 func generate(tab modelopt.Table, cfg reflect.Type, read func(name string) ([]byte, error)) (map[string][]byte, error) {
 	for _, o := range tab {
-		if _, ok := cfg.FieldByName(o.Field); !ok {
+		f, ok := cfg.FieldByName(o.Field)
+		if !ok {
 			return nil, fmt.Errorf("the row of %s: %s has no such field", o.Field, cfg)
+		}
+		if !writable(f.Type) {
+			return nil, fmt.Errorf("the row of %s: its type %s is not built in or of package model, which the generated files import alone", o.Field, f.Type)
 		}
 	}
 	rows := tab.InTraceOrder()
@@ -147,6 +151,21 @@ func gofmt(name string, src []byte) ([]byte, error) {
 func isEnum(t reflect.Type) bool {
 	return t.PkgPath() == reflect.TypeFor[model.Config]().PkgPath() && t.Implements(reflect.TypeFor[fmt.Stringer]()) &&
 		t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64
+}
+
+// writable says whether the generated files can name t: a type built in,
+// of package model, or made of them.
+func writable(t reflect.Type) bool {
+	if t.Name() != "" {
+		return t.PkgPath() == "" || t.PkgPath() == reflect.TypeFor[model.Config]().PkgPath()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Pointer:
+		return writable(t.Elem())
+	case reflect.Map:
+		return writable(t.Key()) && writable(t.Elem())
+	}
+	return false
 }
 
 // goType is t as the generated code writes it.
