@@ -81,7 +81,11 @@ func write(root string, tab modelopt.Table, cfg reflect.Type) error {
 		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := os.WriteFile(filepath.Join(root, name), files[name], 0o644); err != nil {
+		path := filepath.Join(root, name)
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[name]) {
+			continue // unchanged: keep its time, so that builds need not redo it
+		}
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
