@@ -37,7 +37,7 @@ func TestGeneratedFilesAreUpToDate(t *testing.T) {
 		got, err := readRoot(name)
 		require.NoError(t, err)
 		if line, have, give := firstDiff(string(got), string(want)); line > 0 {
-			t.Errorf("%s line %d is %q where the table gives %q: run go generate ./internal/modelopt", name, line, have, give)
+			t.Errorf("%s line %d is %q where the table gives %q: change the row in internal/modelopt's table, not this file, then run go generate ./internal/modelopt", name, line, have, give)
 		}
 	}
 }
