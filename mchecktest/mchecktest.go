@@ -125,6 +125,9 @@ type Config struct {
 	// Name is the algorithm's name in reports (default: its Go type, like
 	// "ringdetect.Algorithm").
 	Name string
+	// The model's options: written from internal/modelopt's table by go
+	// generate ./internal/modelopt (edit the table, not these fields).
+
 	// N is the number of processes (default 3, or len(IDs)).
 	N int
 	// IDs are the processes' IDs in ring order (default 1..N).
@@ -136,11 +139,13 @@ type Config struct {
 	// Restarts is the most restarts (with the same ID) in a run.
 	Restarts int
 	// Detector is model.Perfect (the zero value), model.Incomplete,
-	// model.Unreliable or model.Eventual (with Timing model.Partial).
+	// model.Unreliable, model.Eventual (with Timing model.Partial) or
+	// model.Heartbeat (with Timing model.Sync or model.Partial).
 	Detector model.Detector
-	// Initiators: only these IDs initiate (nil: all). Down: these IDs are
-	// crashed from the start.
-	Initiators, Down []int
+	// Initiators: only these IDs initiate (nil: all).
+	Initiators []int
+	// Down: these IDs are crashed from the start.
+	Down []int
 	// InitialLeader starts as if the largest ID had just been elected (the
 	// algorithm must implement model.Leaderer or model.LeaderSelfer).
 	InitialLeader bool
@@ -153,19 +158,21 @@ type Config struct {
 	// separate initial states of one search (IDs nil or 1..N).
 	Perm bool
 	// Timing is model.Async (the zero value: no clocks), model.Sync or
-	// model.Partial (docs/semantics.md section 6.1). Delay is D, the worst
-	// one-way latency in ticks (default 1); Timeout and TimeoutCoord are
-	// the T and T2 (T') that timers' Durations read (defaults 2D+1 and
-	// 2T+2D). Each is given only with Sync or Partial; in a timed mode
-	// every timer of the algorithm needs a Duration.
-	Timing       model.Timing
-	Delay        int
-	Timeout      int
+	// model.Partial (docs/semantics.md section 6.1). In a timed mode every
+	// timer of the algorithm needs a Duration.
+	Timing model.Timing
+	// Delay is D, the worst one-way latency in ticks (default 1); only with
+	// Timing model.Sync or model.Partial, as are Timeout and TimeoutCoord.
+	Delay int
+	// Timeout is the T that timers' Durations read (default 2D+1).
+	Timeout int
+	// TimeoutCoord is the T2 (T') that timers' Durations read (default
+	// 2T+2D).
 	TimeoutCoord int
-	// Params sets the algorithm's parameters (model.Parameterized) by
-	// name, as mcheck --param NAME=V: map[string]int{"H": 2, "L": 5}; one
-	// not named takes its default, and a name the algorithm does not
-	// declare or a value out of its range fails the test.
+	// Params sets the algorithm's parameters (model.Parameterized) by name,
+	// as mcheck --param NAME=V: map[string]int{"H": 2, "L": 5}; one not
+	// named takes its default, and a name the algorithm does not declare or
+	// a value out of its range fails the test.
 	Params map[string]int
 	// Channels is model.FIFO (the zero value) or model.Unordered
 	// (multisets: a delivery takes any message in the channel).
@@ -173,11 +180,15 @@ type Config struct {
 	// FalseSuspicions bounds model.Eventual's false suspicions before gst
 	// (default 1).
 	FalseSuspicions int
-	// HeartbeatPeriod and HeartbeatTimeout are model.Heartbeat's P and TO
-	// in ticks (defaults 1 and P+D), as --heartbeat-period and
+	// HeartbeatPeriod is model.Heartbeat's P in ticks (default 1), as
+	// --heartbeat-period.
+	HeartbeatPeriod int
+	// HeartbeatTimeout is model.Heartbeat's TO in ticks (default P+D), as
 	// --heartbeat-timeout.
-	HeartbeatPeriod  int
 	HeartbeatTimeout int
+
+	// The end of the model's options.
+
 	// Complexity measures messages over all complete runs and plays the
 	// synchronous schedule (the report's Complexity), as --complexity.
 	Complexity bool
@@ -388,21 +399,8 @@ func panics(f func()) (did bool) {
 // modelConfig is cfg's model configuration, with the defaults and rules of
 // the command line's options (modelopt), named by Config's fields.
 func modelConfig(cfg Config) (model.Config, error) {
-	g := modelopt.Given{
-		Config: model.Config{
-			N: cfg.N, IDs: cfg.IDs, MaxCrashes: cfg.Crashes, MaxRestarts: cfg.Restarts,
-			Detector: cfg.Detector, Initiators: cfg.Initiators, Down: cfg.Down,
-			MaxQueue: cfg.MaxQueue, Anonymous: cfg.Anonymous, Perm: cfg.Perm,
-			Timing: cfg.Timing, Delay: cfg.Delay, Timeout: cfg.Timeout, TimeoutCoord: cfg.TimeoutCoord,
-			Params:           cfg.Params,
-			Channels:         cfg.Channels,
-			FalseSuspicions:  cfg.FalseSuspicions,
-			HeartbeatPeriod:  cfg.HeartbeatPeriod,
-			HeartbeatTimeout: cfg.HeartbeatTimeout,
-		},
-		CrashAny:      cfg.CrashAny,
-		InitialLeader: modelopt.OptBool{Given: true, Value: cfg.InitialLeader},
-	}
+	g := cfg.given()
+	g.InitialLeader = modelopt.OptBool{Given: true, Value: cfg.InitialLeader}
 	// A zero field is not given: its default applies.
 	given := func(field string) bool { return !reflect.ValueOf(g.Config).FieldByName(field).IsZero() }
 	return g.Resolve(given, modelopt.APIName, false)

@@ -35,70 +35,26 @@ const Format = "mcheck-trace/2"
 // FormatV1 is the first version of the format, no longer read.
 const FormatV1 = "mcheck-trace/1"
 
-// Config is the configuration a trace was found under: one key per field
-// of model.Config, the key of its row in internal/modelopt (config_test.go
-// checks each goes in and out unchanged).
-type Config struct {
-	Algo          string `json:"algo"`
-	N             int    `json:"n"`
-	IDs           []int  `json:"ids"`
-	Crashes       int    `json:"crashes"`
-	Restarts      int    `json:"restarts"`
-	Detector      string `json:"detector"`
-	Initiators    []int  `json:"initiators,omitempty"`
-	Down          []int  `json:"down,omitempty"`
-	InitialLeader bool   `json:"initial_leader"`
-	MaxQueue      int    `json:"max_queue"`
-	Anonymous     bool   `json:"anonymous,omitempty"`
-	Perm          bool   `json:"perm,omitempty"`
-	// The model of time (docs/semantics.md section 6): left out in the
-	// asynchronous model, so that its files read as they always did.
-	Timing       string `json:"timing,omitempty"`
-	Delay        int    `json:"delay,omitempty"`
-	Timeout      int    `json:"timeout,omitempty"`
-	TimeoutCoord int    `json:"timeout_coord,omitempty"`
-	// Params are the algorithm's parameters (model.Config.Params), every
-	// one of them with its value, so that a replay uses the values the
-	// trace was made with; left out for an algorithm without any.
-	Params map[string]int `json:"params,omitempty"`
-	// Left out for FIFO channels, the default.
-	Channels string `json:"channels,omitempty"`
-	// With the eventual detector only.
-	FalseSuspicions int `json:"false_suspicions,omitempty"`
-	// With the heartbeat detector only: its period and timeout.
-	HeartbeatPeriod  int `json:"heartbeat_period,omitempty"`
-	HeartbeatTimeout int `json:"heartbeat_timeout,omitempty"`
-}
-
-// ConfigOf records a model configuration (with defaults filled in).
-func ConfigOf(algo string, c model.Config) Config {
-	return Config{
-		Algo: algo, N: c.N, IDs: c.IDs, Crashes: c.MaxCrashes, Restarts: c.MaxRestarts,
-		Detector: c.Detector.String(), Initiators: c.Initiators, Down: c.Down,
-		InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue, Anonymous: c.Anonymous, Perm: c.Perm,
-		Timing: timingKey(c.Timing), Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params:           c.Params,
-		Channels:         channelsKey(c.Channels),
-		FalseSuspicions:  c.FalseSuspicions,
-		HeartbeatPeriod:  c.HeartbeatPeriod,
-		HeartbeatTimeout: c.HeartbeatTimeout,
-	}
-}
-
-// channelsKey is how a trace file writes ch: "" for FIFO.
-func channelsKey(ch model.Channels) string {
-	if ch == model.FIFO {
+// enumKey is how a trace file writes an enumeration left out at its zero
+// value (the default): "" for it, else its name.
+func enumKey[T interface {
+	comparable
+	fmt.Stringer
+}](v T) string {
+	var zero T
+	if v == zero {
 		return ""
 	}
-	return ch.String()
+	return v.String()
 }
 
-// timingKey is how a trace file writes t: "" for the asynchronous model.
-func timingKey(t model.Timing) string {
-	if t == model.Async {
-		return ""
+// parseKey reads what enumKey wrote.
+func parseKey[T any](s string, parse func(string) (T, error)) (T, error) {
+	if s == "" {
+		var zero T
+		return zero, nil
 	}
-	return t.String()
+	return parse(s)
 }
 
 // Describe is the configuration in one line, as reports and charts head
@@ -148,8 +104,37 @@ func (c Config) Describe() string {
 	if c.Channels != "" {
 		parts = append(parts, c.Channels+" channels")
 	}
+	parts = append(parts, c.describeRest(modelopt.Options)...)
 	parts = append(parts, fmt.Sprintf("max-queue %d", c.MaxQueue))
 	return strings.Join(parts, ", ")
+}
+
+// described are the fields that Describe words itself.
+var described = []string{
+	"N", "IDs", "Perm", "Anonymous", "MaxCrashes", "MaxRestarts", "Detector", "FalseSuspicions",
+	"HeartbeatPeriod", "HeartbeatTimeout", "Initiators", "Down", "InitialLeader", "MaxQueue",
+	"Timing", "Delay", "Timeout", "TimeoutCoord", "Params", "Channels",
+}
+
+// describeRest is every other option of tab that differs from its default,
+// as its flag and argument ("jitter 2"), so that the heading shows an
+// option before Describe has words of its own for it.
+func (c Config) describeRest(tab modelopt.Table) []string {
+	m, err := c.Model()
+	if err != nil {
+		return nil
+	}
+	m = m.WithDefaults()
+	var parts []string
+	for _, o := range tab {
+		if slices.Contains(described, o.Field) {
+			continue
+		}
+		if v, ok := o.Arg(m, c.InitialLeader); ok {
+			parts = append(parts, o.Flag+" "+v)
+		}
+	}
+	return parts
 }
 
 // DescribeTiming is the model of time as Describe says it, "timing sync,
@@ -166,37 +151,6 @@ func (c Config) DescribeTiming() string {
 }
 
 func upTo(n int, noun string) string { return "up to " + plural.Count(n, noun) }
-
-// Model is the model configuration of c.
-func (c Config) Model() (model.Config, error) {
-	d, err := model.ParseDetector(c.Detector)
-	if err != nil {
-		return model.Config{}, err
-	}
-	timing := model.Async
-	if c.Timing != "" {
-		if timing, err = model.ParseTiming(c.Timing); err != nil {
-			return model.Config{}, err
-		}
-	}
-	channels := model.FIFO
-	if c.Channels != "" {
-		if channels, err = model.ParseChannels(c.Channels); err != nil {
-			return model.Config{}, err
-		}
-	}
-	return model.Config{
-		N: c.N, IDs: c.IDs, MaxCrashes: c.Crashes, MaxRestarts: c.Restarts, Detector: d,
-		Initiators: c.Initiators, Down: c.Down, InitialLeader: c.InitialLeader, MaxQueue: c.MaxQueue,
-		Anonymous: c.Anonymous, Perm: c.Perm,
-		Timing: timing, Delay: c.Delay, Timeout: c.Timeout, TimeoutCoord: c.TimeoutCoord,
-		Params:           c.Params,
-		Channels:         channels,
-		FalseSuspicions:  c.FalseSuspicions,
-		HeartbeatPeriod:  c.HeartbeatPeriod,
-		HeartbeatTimeout: c.HeartbeatTimeout,
-	}, nil
-}
 
 // File is one counterexample.
 type File struct {

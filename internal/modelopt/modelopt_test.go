@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,9 +27,43 @@ func TestTableCoversEveryConfigField(t *testing.T) {
 		assert.NotEmpty(t, o.Flag, o.Field)
 		assert.NotEmpty(t, o.API, o.Field)
 		assert.NotEmpty(t, o.Trace, o.Field)
-		assert.NotNil(t, o.arg, o.Field)
-		assert.True(t, o.bind != nil || o.named != "", "%s: a flag of its own, or a name through another's", o.Field)
+		assert.NotNil(t, o.Arg, o.Field)
+		assert.True(t, o.Bind != nil || o.Named != "", "%s: a flag of its own, or a name through another's", o.Field)
+		assert.NotEmpty(t, o.Doc, "%s: mchecktest.Config's comment", o.Field)
 	}
+}
+
+// Each row of docs/cli.md names its own flag, and a row without one is
+// named in another's: every flag of the table has its line in the docs.
+func TestDocsRowsNameEveryFlag(t *testing.T) {
+	var docs string
+	for _, o := range Options {
+		docs += o.Docs
+		if o.Docs != "" {
+			assert.Contains(t, o.Docs, "`--"+o.Flag, o.Field)
+			assert.Regexp(t, "^(\\| `--[^\n]*\\|\n)+$", o.Docs, "%s: whole rows of a table", o.Field)
+		}
+	}
+	for _, o := range Options {
+		assert.Contains(t, docs, "`"+FlagName(o.Field), o.Field)
+		if o.Shorthand != "" {
+			assert.Contains(t, docs, "`--"+o.Shorthand+"`", o.Field)
+		}
+	}
+}
+
+// A trace file keeps the order of the format's first keys, and a row
+// added later goes after them.
+func TestInTraceOrder(t *testing.T) {
+	var keys []string
+	for _, o := range Options.InTraceOrder() {
+		keys = append(keys, o.Trace)
+	}
+	assert.Equal(t, traceOrder, keys[:len(traceOrder)], "the format's first keys, in their order")
+	tab := append(Table{{Field: "Jitter", Trace: "jitter"}}, Options...)
+	rows := tab.InTraceOrder()
+	assert.Equal(t, "jitter", rows[len(rows)-1].Trace)
+	assert.Equal(t, "n", rows[0].Trace)
 }
 
 // field is model.Config's field named name in c.
@@ -111,7 +146,21 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "--ids perm", FlagName("Perm"))
 	assert.Equal(t, "Config.Crashes", APIName("MaxCrashes"))
 	assert.Equal(t, "", FlagName("Bogus"))
-	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts", "detector", "false-suspicions", "heartbeat-period", "heartbeat-timeout", "initiators", "down", "initial-leader", "max-queue", "timing", "delay", "timeout", "timeout-coord", "param", "channels"}, Flags())
+	// Each flag once (Perm shares --ids), a shorthand after its option's
+	// flag, in the table's order.
+	flags := Flags()
+	var want []string
+	for _, o := range Options {
+		if o.Bind != nil {
+			want = append(want, o.Flag)
+		}
+		if o.Shorthand != "" {
+			want = append(want, o.Shorthand)
+		}
+	}
+	assert.Equal(t, want, flags)
+	assert.Equal(t, []string{"n", "ids", "anonymous", "crashes", "crash-any", "restarts"}, flags[:6])
+	assert.Equal(t, 1, strings.Count(strings.Join(flags, " "), "ids"))
 }
 
 // The options of time (docs/semantics.md section 6.1): a duration of 0 given is
