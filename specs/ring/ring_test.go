@@ -55,14 +55,9 @@ func TestInitiate(t *testing.T) {
 	})
 }
 
-// receive delivers the case's message from the predecessor, whence ELECTION
-// and ELECTED come on the ring.
-func receive(c *model.Ctx[ring.Msg], l *ring.Local, tc step) {
-	ring.Algorithm{}.Receive(c, l, (tc.Self+c.N()-1)%c.N(), tc.Msg)
-}
-
 func TestReceive(t *testing.T) {
-	spectest.Run(t, ring.Algorithm{}.Elected, receive, []step{
+	alg := ring.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.FromPredecessor(alg.Receive), []step{
 		// ELECTION(j): busy := true; elected := ⊥; then by j vs id.
 		{Name: "ELECTION j>id forwards j", Self: 2, Before: ring.Local{Elected: 8}, Msg: election(9), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, election(9))}},
 		{Name: "ELECTION j>id when busy", Self: 2, Before: ring.Local{Busy: true}, Msg: election(8), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, election(8))}},

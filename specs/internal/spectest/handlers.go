@@ -108,3 +108,9 @@ func Call[L, M any](h func(c *model.Ctx[M], l *L)) Handler[L, M] {
 func Receive[L, M any](receive func(c *model.Ctx[M], l *L, from int, m M)) Handler[L, M] {
 	return func(c *model.Ctx[M], l *L, tc Case[L, M]) { receive(c, l, tc.From, tc.Msg) }
 }
+
+// FromPredecessor is a Handler that delivers Msg from the position before
+// Self in ring order, whence a message sent clockwise comes.
+func FromPredecessor[L, M any](receive func(c *model.Ctx[M], l *L, from int, m M)) Handler[L, M] {
+	return func(c *model.Ctx[M], l *L, tc Case[L, M]) { receive(c, l, (tc.Self+c.N()-1)%c.N(), tc.Msg) }
+}
