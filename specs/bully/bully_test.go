@@ -11,27 +11,27 @@ import (
 	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
-// ids: positions 0..3 carry IDs 3, 9, 4, 8, so ascending ID order (p0, p2,
-// p3, p1) differs from position order. ids2 (8, 3, 9, 4) puts the lower
-// processes of ID 9 out of position order too: p1, p3, p0.
-var (
-	ids  = []int{3, 9, 4, 8}
-	ids2 = []int{8, 3, 9, 4}
-)
+// The handler tests run on spectest.IDs(): positions 0..3 carry IDs 3, 9,
+// 4, 8, so ascending ID order (p0, p2, p3, p1) differs from position order.
+// ids2 (8, 3, 9, 4) puts the lower processes of ID 9 out of position order
+// too: p1, p3, p0.
+var ids2 = []int{8, 3, 9, 4}
 
-type sent = model.Sent[bully.Msg]
+type (
+	sent = model.Sent[bully.Msg]
+	step = spectest.Case[bully.Local, bully.Msg]
+)
 
 func election(j int) bully.Msg    { return bully.Msg{Kind: bully.Election, J: j} }
 func ok(j int) bully.Msg          { return bully.Msg{Kind: bully.OK, J: j} }
 func coordinator(j int) bully.Msg { return bully.Msg{Kind: bully.Coordinator, J: j} }
 
-// snd is a send from position from to position to.
-func snd(from, to int, m bully.Msg) sent { return sent{From: from, To: to, Msg: m} }
+var snd = spectest.Snd[bully.Msg]
 
 func local(s bully.Status, el int) bully.Local { return bully.Local{Status: s, Elected: el} }
 
-// setup is the environment of one case: the IDs (nil: ids), the crashed
-// positions, and the messages queued to each process (by To).
+// setup is the environment of a timer guard: the IDs (nil: spectest.IDs()),
+// the crashed positions, and the messages queued to each process (by To).
 type setup struct {
 	ids    []int
 	dead   []int
@@ -39,18 +39,10 @@ type setup struct {
 }
 
 func (s setup) env(self int, l bully.Local) *model.TestEnv[bully.Msg] {
-	ps := s.ids
-	if ps == nil {
-		ps = ids
-	}
-	env := model.NewTestEnv[bully.Msg](ps...)
-	for _, p := range s.dead {
-		env.Alive[p] = false
-	}
+	env := spectest.Env[bully.Msg](s.ids, self, l.Elected, s.dead...)
 	for _, m := range s.queued {
 		env.Queued[m.To] = append(env.Queued[m.To], m)
 	}
-	env.Elected[self] = l.Elected
 	return env
 }
 
@@ -64,140 +56,98 @@ func TestInitialStates(t *testing.T) {
 }
 
 func TestCanDetect(t *testing.T) {
-	tests := []struct {
-		name     string
-		local    bully.Local
-		suspects bool
-		want     bool
-	}{
-		{"idle, suspects", local(bully.Idle, 0), true, true},
-		{"idle, does not suspect", local(bully.Idle, 9), false, false},
-		{"electing, suspects", local(bully.Electing, 0), true, false},
-		{"electing, does not suspect", local(bully.Electing, 9), false, false},
-		{"waiting, suspects", local(bully.Waiting, 0), true, false},
-		{"waiting, does not suspect", local(bully.Waiting, 9), false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := setup{}.env(2, tt.local)
-			l := tt.local
-			assert.Equal(t, tt.want, bully.Algorithm{}.CanInitiate(env.Ctx(2), &l, tt.suspects))
-			assert.Equal(t, tt.local, l)
-			assert.Empty(t, env.Sent)
-		})
-	}
-}
-
-// stepCase is one call of a handler that may change the local state and send.
-type stepCase struct {
-	name   string
-	setup  setup
-	self   int
-	before bully.Local
-	want   bully.Local
-	sent   []sent // to live processes, in order
-	lost   []sent // to crashed processes, in order
-}
-
-func (tt stepCase) run(t *testing.T, step func(c *model.Ctx[bully.Msg], l *bully.Local)) {
-	t.Helper()
-	t.Run(tt.name, func(t *testing.T) {
-		env := tt.setup.env(tt.self, tt.before)
-		l := tt.before
-		step(env.Ctx(tt.self), &l)
-		assert.Equal(t, tt.want, l)
-		assert.Equal(t, tt.sent, env.Sent)
-		assert.Equal(t, tt.lost, env.Lost)
+	alg := bully.Algorithm{}
+	spectest.CanInitiate(t, alg.Elected, alg.CanInitiate, []spectest.Guard[bully.Local]{
+		{Name: "idle, suspects", Local: local(bully.Idle, 0), Suspects: true, Want: true},
+		{Name: "idle, does not suspect", Local: local(bully.Idle, 9), Suspects: false, Want: false},
+		{Name: "electing, suspects", Local: local(bully.Electing, 0), Suspects: true, Want: false},
+		{Name: "electing, does not suspect", Local: local(bully.Electing, 9), Suspects: false, Want: false},
+		{Name: "waiting, suspects", Local: local(bully.Waiting, 0), Suspects: true, Want: false},
+		{Name: "waiting, does not suspect", Local: local(bully.Waiting, 9), Suspects: false, Want: false},
 	})
 }
 
 // StartElection as detect(p) and on restart run it: the same cases.
-func startElectionCases() []stepCase {
-	crashed9 := setup{dead: []int{1}}
-	return []stepCase{
-		{"has higher: ELECTION to every higher in ascending ID order", setup{}, 0, local(bully.Idle, 0),
-			local(bully.Electing, 0), []sent{snd(0, 2, election(3)), snd(0, 3, election(3)), snd(0, 1, election(3))}, nil},
-		{"has higher, ids2: ascending ID order", setup{ids: ids2}, 1, local(bully.Idle, 0),
-			local(bully.Electing, 0), []sent{snd(1, 3, election(3)), snd(1, 0, election(3)), snd(1, 2, election(3))}, nil},
-		{"higher includes crashed processes: messages to them are lost", crashed9, 0, local(bully.Idle, 9),
-			local(bully.Electing, 0), []sent{snd(0, 2, election(3)), snd(0, 3, election(3))}, []sent{snd(0, 1, election(3))}},
-		{"only higher is crashed: still electing", crashed9, 3, local(bully.Idle, 9),
-			local(bully.Electing, 0), nil, []sent{snd(3, 1, election(8))}},
-		{"highest: coordinator, COORDINATOR to every lower in ascending ID order", setup{}, 1, local(bully.Idle, 0),
-			local(bully.Idle, 9), []sent{snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}, nil},
-		{"highest, ids2: ascending ID order", setup{ids: ids2}, 2, local(bully.Idle, 0),
-			local(bully.Idle, 9), []sent{snd(2, 1, coordinator(9)), snd(2, 3, coordinator(9)), snd(2, 0, coordinator(9))}, nil},
-		{"highest with a crashed lower: lost", setup{dead: []int{2}}, 1, local(bully.Idle, 0),
-			local(bully.Idle, 9), []sent{snd(1, 0, coordinator(9)), snd(1, 3, coordinator(9))}, []sent{snd(1, 2, coordinator(9))}},
+func startElectionCases() []step {
+	crashed9 := []int{1}
+	return []step{
+		{Name: "has higher: ELECTION to every higher in ascending ID order", Self: 0,
+			Before: local(bully.Idle, 0), Want: local(bully.Electing, 0), Sent: []sent{snd(0, 2, election(3)), snd(0, 3, election(3)), snd(0, 1, election(3))}},
+		{Name: "has higher, ids2: ascending ID order", IDs: ids2, Self: 1,
+			Before: local(bully.Idle, 0), Want: local(bully.Electing, 0), Sent: []sent{snd(1, 3, election(3)), snd(1, 0, election(3)), snd(1, 2, election(3))}},
+		{Name: "higher includes crashed processes: messages to them are lost", Dead: crashed9, Self: 0,
+			Before: local(bully.Idle, 9), Want: local(bully.Electing, 0), Sent: []sent{snd(0, 2, election(3)), snd(0, 3, election(3))}, Lost: []sent{snd(0, 1, election(3))}},
+		{Name: "only higher is crashed: still electing", Dead: crashed9, Self: 3,
+			Before: local(bully.Idle, 9), Want: local(bully.Electing, 0), Lost: []sent{snd(3, 1, election(8))}},
+		{Name: "highest: coordinator, COORDINATOR to every lower in ascending ID order", Self: 1,
+			Before: local(bully.Idle, 0), Want: local(bully.Idle, 9), Sent: []sent{snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}},
+		{Name: "highest, ids2: ascending ID order", IDs: ids2, Self: 2,
+			Before: local(bully.Idle, 0), Want: local(bully.Idle, 9), Sent: []sent{snd(2, 1, coordinator(9)), snd(2, 3, coordinator(9)), snd(2, 0, coordinator(9))}},
+		{Name: "highest with a crashed lower: lost", Dead: []int{2}, Self: 1,
+			Before: local(bully.Idle, 0), Want: local(bully.Idle, 9), Sent: []sent{snd(1, 0, coordinator(9)), snd(1, 3, coordinator(9))}, Lost: []sent{snd(1, 2, coordinator(9))}},
 	}
 }
 
 func TestDetect(t *testing.T) {
-	for _, tt := range startElectionCases() {
-		tt.run(t, bully.Algorithm{}.Initiate)
-	}
+	alg := bully.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.Call(alg.Initiate), startElectionCases())
 }
 
 func TestOnRestart(t *testing.T) {
 	// A restarted process has the initial local state and calls an election.
-	for _, tt := range startElectionCases() {
-		tt.before = bully.Algorithm{}.Init()
-		tt.run(t, bully.Algorithm{}.OnRestart)
+	alg := bully.Algorithm{}
+	cases := startElectionCases()
+	for i := range cases {
+		cases[i].Before = alg.Init()
 	}
-	stepCase{"restarted p4 challenges 8 then 9", setup{}, 2, local(bully.Idle, 0),
-		local(bully.Electing, 0), []sent{snd(2, 3, election(4)), snd(2, 1, election(4))}, nil,
-	}.run(t, bully.Algorithm{}.OnRestart)
+	cases = append(cases, step{Name: "restarted p4 challenges 8 then 9", Self: 2,
+		Before: local(bully.Idle, 0), Want: local(bully.Electing, 0), Sent: []sent{snd(2, 3, election(4)), snd(2, 1, election(4))}})
+	spectest.Run(t, alg.Elected, spectest.Call(alg.OnRestart), cases)
 }
 
 func TestReceive(t *testing.T) {
-	tests := []struct {
-		stepCase
-		from int
-		msg  bully.Msg
-	}{
+	alg := bully.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.Receive(alg.Receive), []step{
 		// ELECTION(j) from q: OK(id) to q; then StartElection if idle.
-		{stepCase{"ELECTION, idle: OK to sender, then ELECTION to higher", setup{}, 2, local(bully.Idle, 9),
-			local(bully.Electing, 0), []sent{snd(2, 0, ok(4)), snd(2, 3, election(4)), snd(2, 1, election(4))}, nil}, 0, election(3)},
-		{stepCase{"ELECTION, idle highest: OK, then COORDINATOR to all lower", setup{}, 1, local(bully.Idle, 9),
-			local(bully.Idle, 9), []sent{snd(1, 3, ok(9)), snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}, nil}, 3, election(8)},
-		{stepCase{"ELECTION: the OK goes to the channel it came from, not by the ID it carries", setup{}, 3, local(bully.Electing, 0),
-			local(bully.Electing, 0), []sent{snd(3, 2, ok(8))}, nil}, 2, election(3)},
-		{stepCase{"ELECTION, electing: OK only", setup{}, 2, local(bully.Electing, 0),
-			local(bully.Electing, 0), []sent{snd(2, 0, ok(4))}, nil}, 0, election(3)},
-		{stepCase{"ELECTION, waiting: OK only", setup{}, 3, local(bully.Waiting, 0),
-			local(bully.Waiting, 0), []sent{snd(3, 2, ok(8))}, nil}, 2, election(4)},
-		{stepCase{"ELECTION from a crashed sender: OK lost, election still called", setup{dead: []int{0}}, 3, local(bully.Idle, 9),
-			local(bully.Electing, 0), []sent{snd(3, 1, election(8))}, []sent{snd(3, 0, ok(8))}}, 0, election(3)},
+		{Name: "ELECTION, idle: OK to sender, then ELECTION to higher", Self: 2, From: 0, Msg: election(3),
+			Before: local(bully.Idle, 9), Want: local(bully.Electing, 0), Sent: []sent{snd(2, 0, ok(4)), snd(2, 3, election(4)), snd(2, 1, election(4))}},
+		{Name: "ELECTION, idle highest: OK, then COORDINATOR to all lower", Self: 1, From: 3, Msg: election(8),
+			Before: local(bully.Idle, 9), Want: local(bully.Idle, 9), Sent: []sent{snd(1, 3, ok(9)), snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}},
+		{Name: "ELECTION: the OK goes to the channel it came from, not by the ID it carries", Self: 3, From: 2, Msg: election(3),
+			Before: local(bully.Electing, 0), Want: local(bully.Electing, 0), Sent: []sent{snd(3, 2, ok(8))}},
+		{Name: "ELECTION, electing: OK only", Self: 2, From: 0, Msg: election(3),
+			Before: local(bully.Electing, 0), Want: local(bully.Electing, 0), Sent: []sent{snd(2, 0, ok(4))}},
+		{Name: "ELECTION, waiting: OK only", Self: 3, From: 2, Msg: election(4),
+			Before: local(bully.Waiting, 0), Want: local(bully.Waiting, 0), Sent: []sent{snd(3, 2, ok(8))}},
+		{Name: "ELECTION from a crashed sender: OK lost, election still called", Dead: []int{0}, Self: 3, From: 0, Msg: election(3),
+			Before: local(bully.Idle, 9), Want: local(bully.Electing, 0), Sent: []sent{snd(3, 1, election(8))}, Lost: []sent{snd(3, 0, ok(8))}},
 
 		// OK(j): electing → waiting; otherwise dropped.
-		{stepCase{"OK, electing: waiting", setup{}, 0, local(bully.Electing, 0),
-			local(bully.Waiting, 0), nil, nil}, 3, ok(8)},
-		{stepCase{"OK, waiting: dropped", setup{}, 0, local(bully.Waiting, 0),
-			local(bully.Waiting, 0), nil, nil}, 1, ok(9)},
-		{stepCase{"OK, idle: dropped", setup{}, 0, local(bully.Idle, 9),
-			local(bully.Idle, 9), nil, nil}, 2, ok(4)},
+		{Name: "OK, electing: waiting", Self: 0, From: 3, Msg: ok(8),
+			Before: local(bully.Electing, 0), Want: local(bully.Waiting, 0)},
+		{Name: "OK, waiting: dropped", Self: 0, From: 1, Msg: ok(9),
+			Before: local(bully.Waiting, 0), Want: local(bully.Waiting, 0)},
+		{Name: "OK, idle: dropped", Self: 0, From: 2, Msg: ok(4),
+			Before: local(bully.Idle, 9), Want: local(bully.Idle, 9)},
 
 		// COORDINATOR(j), j > id: elected := j; idle.
-		{stepCase{"COORDINATOR j>id, electing", setup{}, 2, local(bully.Electing, 0),
-			local(bully.Idle, 9), nil, nil}, 1, coordinator(9)},
-		{stepCase{"COORDINATOR j>id, waiting", setup{}, 2, local(bully.Waiting, 0),
-			local(bully.Idle, 8), nil, nil}, 3, coordinator(8)},
-		{stepCase{"COORDINATOR j>id, idle with another leader", setup{}, 0, local(bully.Idle, 8),
-			local(bully.Idle, 9), nil, nil}, 1, coordinator(9)},
+		{Name: "COORDINATOR j>id, electing", Self: 2, From: 1, Msg: coordinator(9),
+			Before: local(bully.Electing, 0), Want: local(bully.Idle, 9)},
+		{Name: "COORDINATOR j>id, waiting", Self: 2, From: 3, Msg: coordinator(8),
+			Before: local(bully.Waiting, 0), Want: local(bully.Idle, 8)},
+		{Name: "COORDINATOR j>id, idle with another leader", Self: 0, From: 1, Msg: coordinator(9),
+			Before: local(bully.Idle, 8), Want: local(bully.Idle, 9)},
 		// COORDINATOR(j), j < id, idle: StartElection (bully the smaller one).
-		{stepCase{"COORDINATOR j<id, idle: election", setup{}, 3, local(bully.Idle, 9),
-			local(bully.Electing, 0), []sent{snd(3, 1, election(8))}, nil}, 2, coordinator(4)},
-		{stepCase{"COORDINATOR j<id, idle highest: coordinator", setup{}, 1, local(bully.Idle, 0),
-			local(bully.Idle, 9), []sent{snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}, nil}, 3, coordinator(8)},
+		{Name: "COORDINATOR j<id, idle: election", Self: 3, From: 2, Msg: coordinator(4),
+			Before: local(bully.Idle, 9), Want: local(bully.Electing, 0), Sent: []sent{snd(3, 1, election(8))}},
+		{Name: "COORDINATOR j<id, idle highest: coordinator", Self: 1, From: 3, Msg: coordinator(8),
+			Before: local(bully.Idle, 0), Want: local(bully.Idle, 9), Sent: []sent{snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}},
 		// COORDINATOR(j), j < id, otherwise: dropped.
-		{stepCase{"COORDINATOR j<id, electing: dropped", setup{}, 3, local(bully.Electing, 0),
-			local(bully.Electing, 0), nil, nil}, 2, coordinator(4)},
-		{stepCase{"COORDINATOR j<id, waiting: dropped", setup{}, 3, local(bully.Waiting, 0),
-			local(bully.Waiting, 0), nil, nil}, 0, coordinator(3)},
-	}
-	for _, tt := range tests {
-		tt.run(t, func(c *model.Ctx[bully.Msg], l *bully.Local) { bully.Algorithm{}.Receive(c, l, tt.from, tt.msg) })
-	}
+		{Name: "COORDINATOR j<id, electing: dropped", Self: 3, From: 2, Msg: coordinator(4),
+			Before: local(bully.Electing, 0), Want: local(bully.Electing, 0)},
+		{Name: "COORDINATOR j<id, waiting: dropped", Self: 3, From: 0, Msg: coordinator(3),
+			Before: local(bully.Waiting, 0), Want: local(bully.Waiting, 0)},
+	})
 }
 
 func timer(t *testing.T, name string) model.Timer[bully.Local, bully.Msg] {
@@ -280,33 +230,27 @@ func TestTimersJustified(t *testing.T) {
 }
 
 func TestTimeoutOKFire(t *testing.T) {
-	fire := timer(t, "timeout-ok").Fire
-	for _, tt := range []stepCase{
-		{"coordinator: COORDINATOR to every lower", setup{dead: []int{1}}, 3, local(bully.Electing, 0),
-			local(bully.Idle, 8), []sent{snd(3, 0, coordinator(8)), snd(3, 2, coordinator(8))}, nil},
-		{"ascending ID order, ids2", setup{ids: ids2}, 2, local(bully.Electing, 0),
-			local(bully.Idle, 9), []sent{snd(2, 1, coordinator(9)), snd(2, 3, coordinator(9)), snd(2, 0, coordinator(9))}, nil},
-		{"crashed lower: lost", setup{dead: []int{1, 0}}, 3, local(bully.Electing, 0),
-			local(bully.Idle, 8), []sent{snd(3, 2, coordinator(8))}, []sent{snd(3, 0, coordinator(8))}},
-		{"lowest: no one to tell", setup{dead: []int{1, 2, 3}}, 0, local(bully.Electing, 0),
-			local(bully.Idle, 3), nil, nil},
-	} {
-		tt.run(t, fire)
-	}
+	spectest.Run(t, bully.Algorithm{}.Elected, spectest.Call(timer(t, "timeout-ok").Fire), []step{
+		{Name: "coordinator: COORDINATOR to every lower", Dead: []int{1}, Self: 3,
+			Before: local(bully.Electing, 0), Want: local(bully.Idle, 8), Sent: []sent{snd(3, 0, coordinator(8)), snd(3, 2, coordinator(8))}},
+		{Name: "ascending ID order, ids2", IDs: ids2, Self: 2,
+			Before: local(bully.Electing, 0), Want: local(bully.Idle, 9), Sent: []sent{snd(2, 1, coordinator(9)), snd(2, 3, coordinator(9)), snd(2, 0, coordinator(9))}},
+		{Name: "crashed lower: lost", Dead: []int{1, 0}, Self: 3,
+			Before: local(bully.Electing, 0), Want: local(bully.Idle, 8), Sent: []sent{snd(3, 2, coordinator(8))}, Lost: []sent{snd(3, 0, coordinator(8))}},
+		{Name: "lowest: no one to tell", Dead: []int{1, 2, 3}, Self: 0,
+			Before: local(bully.Electing, 0), Want: local(bully.Idle, 3)},
+	})
 }
 
 func TestTimeoutCoordFire(t *testing.T) {
-	fire := timer(t, "timeout-coord").Fire
-	for _, tt := range []stepCase{
-		{"calls a new election (to crashed higher: lost)", setup{dead: []int{1}}, 3, local(bully.Waiting, 0),
-			local(bully.Electing, 0), nil, []sent{snd(3, 1, election(8))}},
-		{"new election, all higher crashed, ascending ID order", setup{dead: []int{1, 2, 3}}, 0, local(bully.Waiting, 0),
-			local(bully.Electing, 0), nil, []sent{snd(0, 2, election(3)), snd(0, 3, election(3)), snd(0, 1, election(3))}},
-		{"highest: becomes coordinator", setup{}, 1, local(bully.Waiting, 0),
-			local(bully.Idle, 9), []sent{snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}, nil},
-	} {
-		tt.run(t, fire)
-	}
+	spectest.Run(t, bully.Algorithm{}.Elected, spectest.Call(timer(t, "timeout-coord").Fire), []step{
+		{Name: "calls a new election (to crashed higher: lost)", Dead: []int{1}, Self: 3,
+			Before: local(bully.Waiting, 0), Want: local(bully.Electing, 0), Lost: []sent{snd(3, 1, election(8))}},
+		{Name: "new election, all higher crashed, ascending ID order", Dead: []int{1, 2, 3}, Self: 0,
+			Before: local(bully.Waiting, 0), Want: local(bully.Electing, 0), Lost: []sent{snd(0, 2, election(3)), snd(0, 3, election(3)), snd(0, 1, election(3))}},
+		{Name: "highest: becomes coordinator", Self: 1,
+			Before: local(bully.Waiting, 0), Want: local(bully.Idle, 9), Sent: []sent{snd(1, 0, coordinator(9)), snd(1, 2, coordinator(9)), snd(1, 3, coordinator(9))}},
+	})
 }
 
 func TestFormat(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/mcheck/mcheck/model"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/specs/bully"
+	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
 func TestMsgTypes(t *testing.T) {
@@ -95,10 +96,10 @@ func (e eager) Receive(c *model.Ctx[bully.Msg], l *bully.Local, from int, m bull
 // own ID is neither from a higher process (adopt it) nor from a lower one
 // (bully it): it changes nothing.
 func TestCoordinatorWithAnEqualID(t *testing.T) {
-	s := setup{ids: []int{8, 9, 4, 8}}
+	var cases []step
 	for _, before := range []bully.Local{local(bully.Idle, 0), local(bully.Electing, 0), local(bully.Idle, 9)} {
-		stepCase{"COORDINATOR(8) to p8@3", s, 3, before, before, nil, nil}.run(t, func(c *model.Ctx[bully.Msg], l *bully.Local) {
-			bully.Algorithm{}.Receive(c, l, 0, coordinator(8))
-		})
+		cases = append(cases, step{Name: "COORDINATOR(8) to p8@3", IDs: []int{8, 9, 4, 8}, Self: 3, From: 0, Msg: coordinator(8), Before: before, Want: before})
 	}
+	alg := bully.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.Receive(alg.Receive), cases)
 }

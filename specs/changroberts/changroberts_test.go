@@ -10,25 +10,18 @@ import (
 	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
-// Positions 0..3 carry IDs 3, 9, 4, 8.
-var ids = []int{3, 9, 4, 8}
+// The handler tests run on spectest.IDs(): positions 0..3 carry IDs 3, 9,
+// 4, 8.
 
-type sent = model.Sent[cr.Msg]
+type (
+	sent = model.Sent[cr.Msg]
+	step = spectest.Case[cr.Local, cr.Msg]
+)
 
 func election(j int) cr.Msg { return cr.Msg{Kind: cr.Election, J: j} }
 func elected(j int) cr.Msg  { return cr.Msg{Kind: cr.Elected, J: j} }
 
-// snd is a send from position from to position to.
-func snd(from, to int, m cr.Msg) sent { return sent{From: from, To: to, Msg: m} }
-
-func newEnv(self int, l cr.Local, dead ...int) *model.TestEnv[cr.Msg] {
-	env := model.NewTestEnv[cr.Msg](ids...)
-	for _, p := range dead {
-		env.Alive[p] = false
-	}
-	env.Elected[self] = l.Elected
-	return env
-}
+var snd = spectest.Snd[cr.Msg]
 
 func TestInitialStates(t *testing.T) {
 	alg := cr.Algorithm{}
@@ -39,98 +32,51 @@ func TestInitialStates(t *testing.T) {
 }
 
 func TestCanInitiate(t *testing.T) {
-	tests := []struct {
-		name     string
-		local    cr.Local
-		suspects bool
-		want     bool
-	}{
-		{"not participant, suspects", cr.Local{}, true, true},
-		{"not participant, does not suspect", cr.Local{Elected: 9}, false, false},
-		{"participant, suspects", cr.Local{Participant: true}, true, false},
-		{"participant, does not suspect", cr.Local{Participant: true, Elected: 9}, false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(2, tt.local)
-			l := tt.local
-			assert.Equal(t, tt.want, cr.Algorithm{}.CanInitiate(env.Ctx(2), &l, tt.suspects))
-			assert.Equal(t, tt.local, l)
-			assert.Empty(t, env.Sent)
-		})
-	}
+	alg := cr.Algorithm{}
+	spectest.CanInitiate(t, alg.Elected, alg.CanInitiate, []spectest.Guard[cr.Local]{
+		{Name: "not participant, suspects", Local: cr.Local{}, Suspects: true, Want: true},
+		{Name: "not participant, does not suspect", Local: cr.Local{Elected: 9}, Suspects: false, Want: false},
+		{Name: "participant, suspects", Local: cr.Local{Participant: true}, Suspects: true, Want: false},
+		{Name: "participant, does not suspect", Local: cr.Local{Participant: true, Elected: 9}, Suspects: false, Want: false},
+	})
 }
 
 func TestInitiate(t *testing.T) {
-	tests := []struct {
-		name   string
-		self   int
-		dead   []int
-		before cr.Local
-		want   cr.Local
-		sent   []sent
-	}{
-		{"sends ELECTION(id) cw", 2, nil, cr.Local{Elected: 8}, cr.Local{Participant: true}, []sent{snd(2, 3, election(4))}},
-		{"wraps around the ring", 3, nil, cr.Local{}, cr.Local{Participant: true}, []sent{snd(3, 0, election(8))}},
-		{"skips a crashed successor", 0, []int{1}, cr.Local{Elected: 9}, cr.Local{Participant: true}, []sent{snd(0, 2, election(3))}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(tt.self, tt.before, tt.dead...)
-			l := tt.before
-			cr.Algorithm{}.Initiate(env.Ctx(tt.self), &l)
-			assert.Equal(t, tt.want, l)
-			assert.Equal(t, tt.sent, env.Sent)
-			assert.Empty(t, env.Lost)
-		})
-	}
+	alg := cr.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.Call(alg.Initiate), []step{
+		{Name: "sends ELECTION(id) cw", Self: 2, Before: cr.Local{Elected: 8}, Want: cr.Local{Participant: true}, Sent: []sent{snd(2, 3, election(4))}},
+		{Name: "wraps around the ring", Self: 3, Before: cr.Local{}, Want: cr.Local{Participant: true}, Sent: []sent{snd(3, 0, election(8))}},
+		{Name: "skips a crashed successor", Self: 0, Dead: []int{1}, Before: cr.Local{Elected: 9}, Want: cr.Local{Participant: true}, Sent: []sent{snd(0, 2, election(3))}},
+	})
 }
 
 func TestReceive(t *testing.T) {
-	tests := []struct {
-		name   string
-		self   int
-		dead   []int
-		before cr.Local
-		msg    cr.Msg
-		want   cr.Local
-		sent   []sent
-	}{
+	alg := cr.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.FromPredecessor(alg.Receive), []step{
 		// ELECTION(j), j > id: participant := true; elected := ⊥; forward j.
-		{"ELECTION j>id, not participant", 2, nil, cr.Local{Elected: 8}, election(9), cr.Local{Participant: true}, []sent{snd(2, 3, election(9))}},
-		{"ELECTION j>id, participant", 2, nil, cr.Local{Participant: true}, election(8), cr.Local{Participant: true}, []sent{snd(2, 3, election(8))}},
-		{"ELECTION j>id skips a crashed successor", 2, []int{3}, cr.Local{}, election(9), cr.Local{Participant: true}, []sent{snd(2, 0, election(9))}},
+		{Name: "ELECTION j>id, not participant", Self: 2, Before: cr.Local{Elected: 8}, Msg: election(9), Want: cr.Local{Participant: true}, Sent: []sent{snd(2, 3, election(9))}},
+		{Name: "ELECTION j>id, participant", Self: 2, Before: cr.Local{Participant: true}, Msg: election(8), Want: cr.Local{Participant: true}, Sent: []sent{snd(2, 3, election(8))}},
+		{Name: "ELECTION j>id skips a crashed successor", Self: 2, Dead: []int{3}, Before: cr.Local{}, Msg: election(9), Want: cr.Local{Participant: true}, Sent: []sent{snd(2, 0, election(9))}},
 		// ELECTION(j), j < id, not participant: become one and send own ID.
-		{"ELECTION j<id, not participant", 3, nil, cr.Local{Elected: 9}, election(4), cr.Local{Participant: true}, []sent{snd(3, 0, election(8))}},
+		{Name: "ELECTION j<id, not participant", Self: 3, Before: cr.Local{Elected: 9}, Msg: election(4), Want: cr.Local{Participant: true}, Sent: []sent{snd(3, 0, election(8))}},
 		// ELECTION(j), j < id, participant: drop it.
-		{"ELECTION j<id, participant drops", 3, nil, cr.Local{Participant: true}, election(4), cr.Local{Participant: true}, nil},
-		{"ELECTION j<id, participant drops and keeps elected", 3, nil, cr.Local{Participant: true, Elected: 9}, election(3), cr.Local{Participant: true, Elected: 9}, nil},
+		{Name: "ELECTION j<id, participant drops", Self: 3, Before: cr.Local{Participant: true}, Msg: election(4), Want: cr.Local{Participant: true}},
+		{Name: "ELECTION j<id, participant drops and keeps elected", Self: 3, Before: cr.Local{Participant: true, Elected: 9}, Msg: election(3), Want: cr.Local{Participant: true, Elected: 9}},
 		// ELECTION(j), j = id: participant := false; elected := id; send ELECTED(id).
-		{"ELECTION j=id wins", 2, nil, cr.Local{Participant: true}, election(4), cr.Local{Elected: 4}, []sent{snd(2, 3, elected(4))}},
-		{"ELECTION j=id at a lone process", 1, []int{0, 2, 3}, cr.Local{Participant: true}, election(9), cr.Local{Elected: 9}, []sent{snd(1, 1, elected(9))}},
+		{Name: "ELECTION j=id wins", Self: 2, Before: cr.Local{Participant: true}, Msg: election(4), Want: cr.Local{Elected: 4}, Sent: []sent{snd(2, 3, elected(4))}},
+		{Name: "ELECTION j=id at a lone process", Self: 1, Dead: []int{0, 2, 3}, Before: cr.Local{Participant: true}, Msg: election(9), Want: cr.Local{Elected: 9}, Sent: []sent{snd(1, 1, elected(9))}},
 		// ELECTED(j): participant := false; elected := j; forward unless j = id.
-		{"ELECTED j!=id records and forwards", 2, nil, cr.Local{Participant: true}, elected(9), cr.Local{Elected: 9}, []sent{snd(2, 3, elected(9))}},
-		{"ELECTED j!=id, not participant", 0, nil, cr.Local{Elected: 8}, elected(9), cr.Local{Elected: 9}, []sent{snd(0, 1, elected(9))}},
-		{"ELECTED j=id stops", 1, nil, cr.Local{}, elected(9), cr.Local{Elected: 9}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(tt.self, tt.before, tt.dead...)
-			l := tt.before
-			from := (tt.self + len(ids) - 1) % len(ids)
-			cr.Algorithm{}.Receive(env.Ctx(tt.self), &l, from, tt.msg)
-			assert.Equal(t, tt.want, l)
-			assert.Equal(t, tt.sent, env.Sent)
-			assert.Empty(t, env.Lost)
-		})
-	}
+		{Name: "ELECTED j!=id records and forwards", Self: 2, Before: cr.Local{Participant: true}, Msg: elected(9), Want: cr.Local{Elected: 9}, Sent: []sent{snd(2, 3, elected(9))}},
+		{Name: "ELECTED j!=id, not participant", Self: 0, Before: cr.Local{Elected: 8}, Msg: elected(9), Want: cr.Local{Elected: 9}, Sent: []sent{snd(0, 1, elected(9))}},
+		{Name: "ELECTED j=id stops", Self: 1, Before: cr.Local{}, Msg: elected(9), Want: cr.Local{Elected: 9}},
+	})
 }
 
 func TestFormat(t *testing.T) {
 	alg := cr.Algorithm{}
 	assert.Equal(t, "ELECTION(9)", alg.FormatMsg(election(9)))
 	assert.Equal(t, "ELECTED(9)", alg.FormatMsg(elected(9)))
-	env := newEnv(0, cr.Local{})
+	env := model.NewTestEnv[cr.Msg](spectest.IDs()...)
 	assert.Equal(t, []model.Field{{Name: "participant", Value: model.Bool(true)}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &cr.Local{Participant: true}))
 	assert.Equal(t, []model.Field{{Name: "participant", Value: model.Bool(false)}, {Name: "elected", Value: model.Int(9)}},

@@ -10,16 +10,19 @@ import (
 	"github.com/mcheck/mcheck/specs/internal/spectest"
 )
 
-// Positions 0..3 carry IDs 3, 9, 4, 8. Neighbours: p2 (ID 4) has p3 (ID 8)
-// cw and p1 (ID 9) ccw; p3 (ID 8) has p0 (ID 3) cw and p2 (ID 4) ccw.
-var ids = []int{3, 9, 4, 8}
+// The handler tests run on spectest.IDs(): positions 0..3 carry IDs 3, 9,
+// 4, 8. Neighbours: p2 (ID 4) has p3 (ID 8) cw and p1 (ID 9) ccw; p3 (ID 8)
+// has p0 (ID 3) cw and p2 (ID 4) ccw.
 
 const (
 	cw  = model.CW
 	ccw = model.CCW
 )
 
-type sent = model.Sent[hs.Msg]
+type (
+	sent = model.Sent[hs.Msg]
+	step = spectest.Case[hs.Local, hs.Msg]
+)
 
 func probe(j, k, h int, d model.Dir) hs.Msg {
 	return hs.Msg{Kind: hs.Probe, J: j, K: k, H: h, D: d}
@@ -27,20 +30,10 @@ func probe(j, k, h int, d model.Dir) hs.Msg {
 func reply(j, k int, d model.Dir) hs.Msg { return hs.Msg{Kind: hs.Reply, J: j, K: k, D: d} }
 func elected(j int) hs.Msg               { return hs.Msg{Kind: hs.Elected, J: j} }
 
-// snd is a send from position from to position to.
-func snd(from, to int, m hs.Msg) sent { return sent{From: from, To: to, Msg: m} }
+var snd = spectest.Snd[hs.Msg]
 
 func local(s hs.Status, phase, replies, el int) hs.Local {
 	return hs.Local{Status: s, Phase: phase, Replies: replies, Elected: el}
-}
-
-func newEnv(self int, l hs.Local, dead ...int) *model.TestEnv[hs.Msg] {
-	env := model.NewTestEnv[hs.Msg](ids...)
-	for _, p := range dead {
-		env.Alive[p] = false
-	}
-	env.Elected[self] = l.Elected
-	return env
 }
 
 func TestInitialStates(t *testing.T) {
@@ -53,160 +46,119 @@ func TestInitialStates(t *testing.T) {
 }
 
 func TestCanInitiate(t *testing.T) {
-	tests := []struct {
-		name     string
-		local    hs.Local
-		suspects bool
-		want     bool
-	}{
-		{"idle, suspects", local(hs.Idle, 0, 0, 0), true, true},
-		{"idle, does not suspect", local(hs.Idle, 0, 0, 9), false, false},
-		{"decided, suspects", local(hs.Decided, 0, 0, 8), true, true},
-		{"decided, does not suspect", local(hs.Decided, 0, 0, 9), false, false},
-		{"candidate, suspects", local(hs.Candidate, 1, 0, 0), true, false},
-		{"candidate, does not suspect", local(hs.Candidate, 1, 0, 9), false, false},
-		{"relay, suspects", local(hs.Relay, 0, 0, 0), true, false},
-		{"relay, does not suspect", local(hs.Relay, 0, 0, 9), false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(2, tt.local)
-			l := tt.local
-			assert.Equal(t, tt.want, hs.Algorithm{}.CanInitiate(env.Ctx(2), &l, tt.suspects))
-			assert.Equal(t, tt.local, l)
-			assert.Empty(t, env.Sent)
-		})
-	}
+	alg := hs.Algorithm{}
+	spectest.CanInitiate(t, alg.Elected, alg.CanInitiate, []spectest.Guard[hs.Local]{
+		{Name: "idle, suspects", Local: local(hs.Idle, 0, 0, 0), Suspects: true, Want: true},
+		{Name: "idle, does not suspect", Local: local(hs.Idle, 0, 0, 9), Suspects: false, Want: false},
+		{Name: "decided, suspects", Local: local(hs.Decided, 0, 0, 8), Suspects: true, Want: true},
+		{Name: "decided, does not suspect", Local: local(hs.Decided, 0, 0, 9), Suspects: false, Want: false},
+		{Name: "candidate, suspects", Local: local(hs.Candidate, 1, 0, 0), Suspects: true, Want: false},
+		{Name: "candidate, does not suspect", Local: local(hs.Candidate, 1, 0, 9), Suspects: false, Want: false},
+		{Name: "relay, suspects", Local: local(hs.Relay, 0, 0, 0), Suspects: true, Want: false},
+		{Name: "relay, does not suspect", Local: local(hs.Relay, 0, 0, 9), Suspects: false, Want: false},
+	})
 }
 
 func TestInitiate(t *testing.T) {
-	tests := []struct {
-		name   string
-		self   int
-		dead   []int
-		before hs.Local
-		sent   []sent
-	}{
-		{"idle: probes cw first, then ccw", 2, nil, local(hs.Idle, 0, 0, 0),
-			[]sent{snd(2, 3, probe(4, 0, 1, cw)), snd(2, 1, probe(4, 0, 1, ccw))}},
-		{"decided with a crashed leader resets phase and replies", 2, []int{3}, local(hs.Decided, 2, 1, 8),
-			[]sent{snd(2, 0, probe(4, 0, 1, cw)), snd(2, 1, probe(4, 0, 1, ccw))}},
-		{"wraps around both ways", 0, nil, local(hs.Idle, 0, 0, 0),
-			[]sent{snd(0, 1, probe(3, 0, 1, cw)), snd(0, 3, probe(3, 0, 1, ccw))}},
-		{"lone process probes itself", 1, []int{0, 2, 3}, local(hs.Idle, 0, 0, 0),
-			[]sent{snd(1, 1, probe(9, 0, 1, cw)), snd(1, 1, probe(9, 0, 1, ccw))}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(tt.self, tt.before, tt.dead...)
-			l := tt.before
-			hs.Algorithm{}.Initiate(env.Ctx(tt.self), &l)
-			assert.Equal(t, local(hs.Candidate, 0, 0, 0), l)
-			assert.Equal(t, tt.sent, env.Sent)
-			assert.Empty(t, env.Lost)
-		})
-	}
+	alg := hs.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.Call(alg.Initiate), []step{
+		{Name: "idle: probes cw first, then ccw", Self: 2, Before: local(hs.Idle, 0, 0, 0),
+			Want: local(hs.Candidate, 0, 0, 0), Sent: []sent{snd(2, 3, probe(4, 0, 1, cw)), snd(2, 1, probe(4, 0, 1, ccw))}},
+		{Name: "decided with a crashed leader resets phase and replies", Self: 2, Dead: []int{3}, Before: local(hs.Decided, 2, 1, 8),
+			Want: local(hs.Candidate, 0, 0, 0), Sent: []sent{snd(2, 0, probe(4, 0, 1, cw)), snd(2, 1, probe(4, 0, 1, ccw))}},
+		{Name: "wraps around both ways", Self: 0, Before: local(hs.Idle, 0, 0, 0),
+			Want: local(hs.Candidate, 0, 0, 0), Sent: []sent{snd(0, 1, probe(3, 0, 1, cw)), snd(0, 3, probe(3, 0, 1, ccw))}},
+		{Name: "lone process probes itself", Self: 1, Dead: []int{0, 2, 3}, Before: local(hs.Idle, 0, 0, 0),
+			Want: local(hs.Candidate, 0, 0, 0), Sent: []sent{snd(1, 1, probe(9, 0, 1, cw)), snd(1, 1, probe(9, 0, 1, ccw))}},
+	})
+}
+
+// receive delivers the case's message from the successor (the handler does
+// not look at the sender).
+func receive(c *model.Ctx[hs.Msg], l *hs.Local, tc step) {
+	hs.Algorithm{}.Receive(c, l, (tc.Self+1)%c.N(), tc.Msg)
 }
 
 func TestReceive(t *testing.T) {
-	tests := []struct {
-		name   string
-		self   int
-		dead   []int
-		before hs.Local
-		msg    hs.Msg
-		want   hs.Local
-		sent   []sent
-	}{
+	spectest.Run(t, hs.Algorithm{}.Elected, receive, []step{
 		// PROBE(j, k, h, d), j = id.
-		{"own PROBE back at a candidate: decided, ELECTED cw", 1, nil, local(hs.Candidate, 2, 1, 0), probe(9, 2, 3, cw),
-			local(hs.Decided, 2, 1, 9), []sent{snd(1, 2, elected(9))}},
-		{"own PROBE back ccw: ELECTED still goes cw", 1, nil, local(hs.Candidate, 2, 0, 0), probe(9, 2, 3, ccw),
-			local(hs.Decided, 2, 0, 9), []sent{snd(1, 2, elected(9))}},
-		{"own PROBE at a relay is dropped", 2, nil, local(hs.Relay, 0, 0, 0), probe(4, 1, 2, cw),
-			local(hs.Relay, 0, 0, 0), nil},
-		{"own PROBE at a decided process is dropped", 1, nil, local(hs.Decided, 2, 0, 9), probe(9, 2, 3, cw),
-			local(hs.Decided, 2, 0, 9), nil},
-		{"own PROBE at an idle process is dropped", 2, nil, local(hs.Idle, 0, 0, 0), probe(4, 0, 1, cw),
-			local(hs.Idle, 0, 0, 0), nil},
+		{Name: "own PROBE back at a candidate: decided, ELECTED cw", Self: 1, Before: local(hs.Candidate, 2, 1, 0), Msg: probe(9, 2, 3, cw),
+			Want: local(hs.Decided, 2, 1, 9), Sent: []sent{snd(1, 2, elected(9))}},
+		{Name: "own PROBE back ccw: ELECTED still goes cw", Self: 1, Before: local(hs.Candidate, 2, 0, 0), Msg: probe(9, 2, 3, ccw),
+			Want: local(hs.Decided, 2, 0, 9), Sent: []sent{snd(1, 2, elected(9))}},
+		{Name: "own PROBE at a relay is dropped", Self: 2, Before: local(hs.Relay, 0, 0, 0), Msg: probe(4, 1, 2, cw),
+			Want: local(hs.Relay, 0, 0, 0)},
+		{Name: "own PROBE at a decided process is dropped", Self: 1, Before: local(hs.Decided, 2, 0, 9), Msg: probe(9, 2, 3, cw),
+			Want: local(hs.Decided, 2, 0, 9)},
+		{Name: "own PROBE at an idle process is dropped", Self: 2, Before: local(hs.Idle, 0, 0, 0), Msg: probe(4, 0, 1, cw),
+			Want: local(hs.Idle, 0, 0, 0)},
 
 		// PROBE(j, k, h, d), j > id: become relay, then forward or reply.
-		{"j>id, idle, h<2^k, cw: relay and forward cw with h+1", 2, nil, local(hs.Idle, 0, 0, 0), probe(9, 1, 1, cw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 3, probe(9, 1, 2, cw))}},
-		{"j>id, idle, h<2^k, ccw: forward ccw with h+1", 2, nil, local(hs.Idle, 0, 0, 0), probe(9, 1, 1, ccw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 1, probe(9, 1, 2, ccw))}},
-		{"j>id, h<2^k with k=2", 2, nil, local(hs.Idle, 0, 0, 0), probe(8, 2, 3, cw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 3, probe(8, 2, 4, cw))}},
-		{"j>id, candidate, h=2^k (k=0), cw: relay keeps phase/replies, REPLY back ccw", 2, nil, local(hs.Candidate, 1, 1, 0), probe(9, 0, 1, cw),
-			local(hs.Relay, 1, 1, 0), []sent{snd(2, 1, reply(9, 0, ccw))}},
-		{"j>id, h=2^k (k=1), ccw: REPLY back cw", 2, nil, local(hs.Idle, 0, 0, 0), probe(9, 1, 2, ccw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 3, reply(9, 1, cw))}},
-		{"j>id, h=2^k (k=2), cw: REPLY back ccw", 3, nil, local(hs.Idle, 0, 0, 0), probe(9, 2, 4, cw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(3, 2, reply(9, 2, ccw))}},
-		{"j>id, already relay", 2, nil, local(hs.Relay, 0, 0, 0), probe(8, 1, 1, cw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 3, probe(8, 1, 2, cw))}},
-		{"j>id, decided and suspects (leader crashed): relay, forward past the crash", 2, []int{3}, local(hs.Decided, 0, 0, 8), probe(9, 1, 1, cw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 0, probe(9, 1, 2, cw))}},
-		{"j>id, decided with a live leader: relays h+1 without changing state", 2, nil, local(hs.Decided, 0, 0, 9), probe(9, 1, 1, cw),
-			local(hs.Decided, 0, 0, 9), []sent{snd(2, 3, probe(9, 1, 2, cw))}},
-		{"j>id, decided with a live leader: replies without changing state", 2, nil, local(hs.Decided, 0, 0, 9), probe(9, 0, 1, ccw),
-			local(hs.Decided, 0, 0, 9), []sent{snd(2, 3, reply(9, 0, cw))}},
+		{Name: "j>id, idle, h<2^k, cw: relay and forward cw with h+1", Self: 2, Before: local(hs.Idle, 0, 0, 0), Msg: probe(9, 1, 1, cw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 3, probe(9, 1, 2, cw))}},
+		{Name: "j>id, idle, h<2^k, ccw: forward ccw with h+1", Self: 2, Before: local(hs.Idle, 0, 0, 0), Msg: probe(9, 1, 1, ccw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 1, probe(9, 1, 2, ccw))}},
+		{Name: "j>id, h<2^k with k=2", Self: 2, Before: local(hs.Idle, 0, 0, 0), Msg: probe(8, 2, 3, cw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 3, probe(8, 2, 4, cw))}},
+		{Name: "j>id, candidate, h=2^k (k=0), cw: relay keeps phase/replies, REPLY back ccw", Self: 2, Before: local(hs.Candidate, 1, 1, 0), Msg: probe(9, 0, 1, cw),
+			Want: local(hs.Relay, 1, 1, 0), Sent: []sent{snd(2, 1, reply(9, 0, ccw))}},
+		{Name: "j>id, h=2^k (k=1), ccw: REPLY back cw", Self: 2, Before: local(hs.Idle, 0, 0, 0), Msg: probe(9, 1, 2, ccw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 3, reply(9, 1, cw))}},
+		{Name: "j>id, h=2^k (k=2), cw: REPLY back ccw", Self: 3, Before: local(hs.Idle, 0, 0, 0), Msg: probe(9, 2, 4, cw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(3, 2, reply(9, 2, ccw))}},
+		{Name: "j>id, already relay", Self: 2, Before: local(hs.Relay, 0, 0, 0), Msg: probe(8, 1, 1, cw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 3, probe(8, 1, 2, cw))}},
+		{Name: "j>id, decided and suspects (leader crashed): relay, forward past the crash", Self: 2, Dead: []int{3}, Before: local(hs.Decided, 0, 0, 8), Msg: probe(9, 1, 1, cw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 0, probe(9, 1, 2, cw))}},
+		{Name: "j>id, decided with a live leader: relays h+1 without changing state", Self: 2, Before: local(hs.Decided, 0, 0, 9), Msg: probe(9, 1, 1, cw),
+			Want: local(hs.Decided, 0, 0, 9), Sent: []sent{snd(2, 3, probe(9, 1, 2, cw))}},
+		{Name: "j>id, decided with a live leader: replies without changing state", Self: 2, Before: local(hs.Decided, 0, 0, 9), Msg: probe(9, 0, 1, ccw),
+			Want: local(hs.Decided, 0, 0, 9), Sent: []sent{snd(2, 3, reply(9, 0, cw))}},
 
 		// PROBE(j, k, h, d), j < id: swallow; start if idle or decided ∧ suspects.
-		{"j<id, idle: swallow and start", 3, nil, local(hs.Idle, 0, 0, 0), probe(4, 0, 1, cw),
-			local(hs.Candidate, 0, 0, 0), []sent{snd(3, 0, probe(8, 0, 1, cw)), snd(3, 2, probe(8, 0, 1, ccw))}},
-		{"j<id, decided and suspects: swallow and start", 3, []int{1}, local(hs.Decided, 3, 1, 9), probe(3, 1, 2, ccw),
-			local(hs.Candidate, 0, 0, 0), []sent{snd(3, 0, probe(8, 0, 1, cw)), snd(3, 2, probe(8, 0, 1, ccw))}},
-		{"j<id, decided with a live leader: swallow only", 3, nil, local(hs.Decided, 0, 0, 9), probe(4, 0, 1, cw),
-			local(hs.Decided, 0, 0, 9), nil},
-		{"j<id, candidate: swallow only", 3, nil, local(hs.Candidate, 1, 1, 0), probe(4, 0, 1, cw),
-			local(hs.Candidate, 1, 1, 0), nil},
-		{"j<id, relay: swallow only", 3, nil, local(hs.Relay, 0, 0, 0), probe(3, 1, 1, ccw),
-			local(hs.Relay, 0, 0, 0), nil},
+		{Name: "j<id, idle: swallow and start", Self: 3, Before: local(hs.Idle, 0, 0, 0), Msg: probe(4, 0, 1, cw),
+			Want: local(hs.Candidate, 0, 0, 0), Sent: []sent{snd(3, 0, probe(8, 0, 1, cw)), snd(3, 2, probe(8, 0, 1, ccw))}},
+		{Name: "j<id, decided and suspects: swallow and start", Self: 3, Dead: []int{1}, Before: local(hs.Decided, 3, 1, 9), Msg: probe(3, 1, 2, ccw),
+			Want: local(hs.Candidate, 0, 0, 0), Sent: []sent{snd(3, 0, probe(8, 0, 1, cw)), snd(3, 2, probe(8, 0, 1, ccw))}},
+		{Name: "j<id, decided with a live leader: swallow only", Self: 3, Before: local(hs.Decided, 0, 0, 9), Msg: probe(4, 0, 1, cw),
+			Want: local(hs.Decided, 0, 0, 9)},
+		{Name: "j<id, candidate: swallow only", Self: 3, Before: local(hs.Candidate, 1, 1, 0), Msg: probe(4, 0, 1, cw),
+			Want: local(hs.Candidate, 1, 1, 0)},
+		{Name: "j<id, relay: swallow only", Self: 3, Before: local(hs.Relay, 0, 0, 0), Msg: probe(3, 1, 1, ccw),
+			Want: local(hs.Relay, 0, 0, 0)},
 
 		// REPLY(j, k, d), j ≠ id: pass it on in direction d, state unchanged.
-		{"REPLY of another, cw", 2, nil, local(hs.Candidate, 0, 1, 0), reply(9, 1, cw),
-			local(hs.Candidate, 0, 1, 0), []sent{snd(2, 3, reply(9, 1, cw))}},
-		{"REPLY of another, ccw", 2, nil, local(hs.Relay, 0, 0, 0), reply(8, 1, ccw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 1, reply(8, 1, ccw))}},
-		{"REPLY of a smaller ID is passed on too", 2, nil, local(hs.Relay, 0, 0, 0), reply(3, 0, cw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 3, reply(3, 0, cw))}},
-		{"REPLY of another past a crashed neighbour", 2, []int{1}, local(hs.Relay, 0, 0, 0), reply(8, 1, ccw),
-			local(hs.Relay, 0, 0, 0), []sent{snd(2, 0, reply(8, 1, ccw))}},
+		{Name: "REPLY of another, cw", Self: 2, Before: local(hs.Candidate, 0, 1, 0), Msg: reply(9, 1, cw),
+			Want: local(hs.Candidate, 0, 1, 0), Sent: []sent{snd(2, 3, reply(9, 1, cw))}},
+		{Name: "REPLY of another, ccw", Self: 2, Before: local(hs.Relay, 0, 0, 0), Msg: reply(8, 1, ccw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 1, reply(8, 1, ccw))}},
+		{Name: "REPLY of a smaller ID is passed on too", Self: 2, Before: local(hs.Relay, 0, 0, 0), Msg: reply(3, 0, cw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 3, reply(3, 0, cw))}},
+		{Name: "REPLY of another past a crashed neighbour", Self: 2, Dead: []int{1}, Before: local(hs.Relay, 0, 0, 0), Msg: reply(8, 1, ccw),
+			Want: local(hs.Relay, 0, 0, 0), Sent: []sent{snd(2, 0, reply(8, 1, ccw))}},
 
 		// REPLY(j, k, d), j = id.
-		{"own REPLY, candidate, k=phase, first: replies 1", 3, nil, local(hs.Candidate, 1, 0, 0), reply(8, 1, cw),
-			local(hs.Candidate, 1, 1, 0), nil},
-		{"own REPLY, candidate, k=phase, second: next phase probes cw then ccw", 3, nil, local(hs.Candidate, 1, 1, 0), reply(8, 1, ccw),
-			local(hs.Candidate, 2, 0, 0), []sent{snd(3, 0, probe(8, 2, 1, cw)), snd(3, 2, probe(8, 2, 1, ccw))}},
-		{"own REPLY, candidate, stale k: dropped", 3, nil, local(hs.Candidate, 2, 1, 0), reply(8, 1, cw),
-			local(hs.Candidate, 2, 1, 0), nil},
-		{"own REPLY at a relay: dropped", 3, nil, local(hs.Relay, 1, 1, 0), reply(8, 1, cw),
-			local(hs.Relay, 1, 1, 0), nil},
-		{"own REPLY at a decided process: dropped", 3, nil, local(hs.Decided, 1, 1, 9), reply(8, 1, cw),
-			local(hs.Decided, 1, 1, 9), nil},
-		{"own REPLY at an idle process: dropped", 3, nil, local(hs.Idle, 0, 0, 0), reply(8, 0, cw),
-			local(hs.Idle, 0, 0, 0), nil},
+		{Name: "own REPLY, candidate, k=phase, first: replies 1", Self: 3, Before: local(hs.Candidate, 1, 0, 0), Msg: reply(8, 1, cw),
+			Want: local(hs.Candidate, 1, 1, 0)},
+		{Name: "own REPLY, candidate, k=phase, second: next phase probes cw then ccw", Self: 3, Before: local(hs.Candidate, 1, 1, 0), Msg: reply(8, 1, ccw),
+			Want: local(hs.Candidate, 2, 0, 0), Sent: []sent{snd(3, 0, probe(8, 2, 1, cw)), snd(3, 2, probe(8, 2, 1, ccw))}},
+		{Name: "own REPLY, candidate, stale k: dropped", Self: 3, Before: local(hs.Candidate, 2, 1, 0), Msg: reply(8, 1, cw),
+			Want: local(hs.Candidate, 2, 1, 0)},
+		{Name: "own REPLY at a relay: dropped", Self: 3, Before: local(hs.Relay, 1, 1, 0), Msg: reply(8, 1, cw),
+			Want: local(hs.Relay, 1, 1, 0)},
+		{Name: "own REPLY at a decided process: dropped", Self: 3, Before: local(hs.Decided, 1, 1, 9), Msg: reply(8, 1, cw),
+			Want: local(hs.Decided, 1, 1, 9)},
+		{Name: "own REPLY at an idle process: dropped", Self: 3, Before: local(hs.Idle, 0, 0, 0), Msg: reply(8, 0, cw),
+			Want: local(hs.Idle, 0, 0, 0)},
 
 		// ELECTED(j): decided, elected := j; forward cw unless j = id.
-		{"ELECTED of another: decided and forward cw", 2, nil, local(hs.Candidate, 1, 1, 0), elected(9),
-			local(hs.Decided, 1, 1, 9), []sent{snd(2, 3, elected(9))}},
-		{"ELECTED of another at a relay, past a crash", 2, []int{3}, local(hs.Relay, 0, 0, 0), elected(9),
-			local(hs.Decided, 0, 0, 9), []sent{snd(2, 0, elected(9))}},
-		{"ELECTED of itself: stops", 1, nil, local(hs.Decided, 2, 0, 9), elected(9),
-			local(hs.Decided, 2, 0, 9), nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(tt.self, tt.before, tt.dead...)
-			l := tt.before
-			from := (tt.self + 1) % len(ids)
-			hs.Algorithm{}.Receive(env.Ctx(tt.self), &l, from, tt.msg)
-			assert.Equal(t, tt.want, l)
-			assert.Equal(t, tt.sent, env.Sent)
-			assert.Empty(t, env.Lost)
-		})
-	}
+		{Name: "ELECTED of another: decided and forward cw", Self: 2, Before: local(hs.Candidate, 1, 1, 0), Msg: elected(9),
+			Want: local(hs.Decided, 1, 1, 9), Sent: []sent{snd(2, 3, elected(9))}},
+		{Name: "ELECTED of another at a relay, past a crash", Self: 2, Dead: []int{3}, Before: local(hs.Relay, 0, 0, 0), Msg: elected(9),
+			Want: local(hs.Decided, 0, 0, 9), Sent: []sent{snd(2, 0, elected(9))}},
+		{Name: "ELECTED of itself: stops", Self: 1, Before: local(hs.Decided, 2, 0, 9), Msg: elected(9),
+			Want: local(hs.Decided, 2, 0, 9)},
+	})
 }
 
 func TestDirBack(t *testing.T) {
@@ -221,7 +173,7 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "REPLY(9,1,ccw)", alg.FormatMsg(reply(9, 1, ccw)))
 	assert.Equal(t, "REPLY(9,1,cw)", alg.FormatMsg(reply(9, 1, cw)))
 	assert.Equal(t, "ELECTED(9)", alg.FormatMsg(elected(9)))
-	env := newEnv(0, hs.Local{})
+	env := model.NewTestEnv[hs.Msg](spectest.IDs()...)
 	assert.Equal(t, []model.Field{{Name: "status", Value: model.Str("candidate")}, {Name: "phase", Value: model.Int(2)}, {Name: "replies", Value: model.Int(1)}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &hs.Local{Status: hs.Candidate, Phase: 2, Replies: 1}))
 	for s, name := range map[hs.Status]string{hs.Idle: "idle", hs.Relay: "relay", hs.Decided: "decided"} {

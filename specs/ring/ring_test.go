@@ -10,28 +10,22 @@ import (
 	"github.com/mcheck/mcheck/specs/ring"
 )
 
-// The ring used throughout: positions 0..3 carry IDs 3, 9, 4, 8, so that a
-// handler mixing up positions and IDs sends to the wrong place or the wrong ID.
-var ids = []int{3, 9, 4, 8}
+// The handler tests run on spectest.IDs(): positions 0..3 carry IDs 3, 9,
+// 4, 8, so that a handler mixing up positions and IDs sends to the wrong
+// place or the wrong ID.
 
-type sent = model.Sent[ring.Msg]
+type (
+	sent = model.Sent[ring.Msg]
+	// step is one call of a handler: at position Self, with Dead crashed,
+	// from Before the handler leaves Want and sends Sent.
+	step = spectest.Case[ring.Local, ring.Msg]
+)
 
 func election(j int) ring.Msg { return ring.Msg{Kind: ring.Election, J: j} }
 func elected(j int) ring.Msg  { return ring.Msg{Kind: ring.Elected, J: j} }
 
 // snd is a send from position from to position to.
-func snd(from, to int, m ring.Msg) sent { return sent{From: from, To: to, Msg: m} }
-
-// newEnv builds a TestEnv with the positions in dead crashed, and tells it
-// what self has elected (for suspects).
-func newEnv(self int, l ring.Local, dead ...int) *model.TestEnv[ring.Msg] {
-	env := model.NewTestEnv[ring.Msg](ids...)
-	for _, p := range dead {
-		env.Alive[p] = false
-	}
-	env.Elected[self] = l.Elected
-	return env
-}
+var snd = spectest.Snd[ring.Msg]
 
 func TestInitialStates(t *testing.T) {
 	alg := ring.Algorithm{}
@@ -42,96 +36,49 @@ func TestInitialStates(t *testing.T) {
 }
 
 func TestCanInitiate(t *testing.T) {
-	tests := []struct {
-		name     string
-		local    ring.Local
-		suspects bool
-		want     bool
-	}{
-		{"not busy, suspects", ring.Local{}, true, true},
-		{"not busy, does not suspect", ring.Local{Elected: 9}, false, false},
-		{"busy, suspects", ring.Local{Busy: true}, true, false},
-		{"busy, does not suspect", ring.Local{Busy: true, Elected: 9}, false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(2, tt.local)
-			l := tt.local
-			assert.Equal(t, tt.want, ring.Algorithm{}.CanInitiate(env.Ctx(2), &l, tt.suspects))
-			assert.Equal(t, tt.local, l, "the guard must not change the local state")
-			assert.Empty(t, env.Sent)
-		})
-	}
+	alg := ring.Algorithm{}
+	spectest.CanInitiate(t, alg.Elected, alg.CanInitiate, []spectest.Guard[ring.Local]{
+		{Name: "not busy, suspects", Local: ring.Local{}, Suspects: true, Want: true},
+		{Name: "not busy, does not suspect", Local: ring.Local{Elected: 9}, Suspects: false, Want: false},
+		{Name: "busy, suspects", Local: ring.Local{Busy: true}, Suspects: true, Want: false},
+		{Name: "busy, does not suspect", Local: ring.Local{Busy: true, Elected: 9}, Suspects: false, Want: false},
+	})
 }
 
 func TestInitiate(t *testing.T) {
-	tests := []struct {
-		name   string
-		self   int
-		dead   []int
-		before ring.Local
-		want   ring.Local
-		sent   []sent
-	}{
-		{"sends ELECTION(id) cw", 2, nil, ring.Local{Elected: 9}, ring.Local{Busy: true}, []sent{snd(2, 3, election(4))}},
-		{"wraps around the ring", 3, nil, ring.Local{}, ring.Local{Busy: true}, []sent{snd(3, 0, election(8))}},
-		{"skips a crashed successor", 2, []int{3}, ring.Local{Elected: 8}, ring.Local{Busy: true}, []sent{snd(2, 0, election(4))}},
-		{"lone process sends to itself", 1, []int{0, 2, 3}, ring.Local{}, ring.Local{Busy: true}, []sent{snd(1, 1, election(9))}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(tt.self, tt.before, tt.dead...)
-			l := tt.before
-			ring.Algorithm{}.Initiate(env.Ctx(tt.self), &l)
-			assert.Equal(t, tt.want, l)
-			assert.Equal(t, tt.sent, env.Sent)
-			assert.Empty(t, env.Lost)
-		})
-	}
+	alg := ring.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.Call(alg.Initiate), []step{
+		{Name: "sends ELECTION(id) cw", Self: 2, Before: ring.Local{Elected: 9}, Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, election(4))}},
+		{Name: "wraps around the ring", Self: 3, Before: ring.Local{}, Want: ring.Local{Busy: true}, Sent: []sent{snd(3, 0, election(8))}},
+		{Name: "skips a crashed successor", Self: 2, Dead: []int{3}, Before: ring.Local{Elected: 8}, Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 0, election(4))}},
+		{Name: "lone process sends to itself", Self: 1, Dead: []int{0, 2, 3}, Before: ring.Local{}, Want: ring.Local{Busy: true}, Sent: []sent{snd(1, 1, election(9))}},
+	})
 }
 
 func TestReceive(t *testing.T) {
-	tests := []struct {
-		name   string
-		self   int
-		dead   []int
-		before ring.Local
-		msg    ring.Msg
-		want   ring.Local
-		sent   []sent
-	}{
+	alg := ring.Algorithm{}
+	spectest.Run(t, alg.Elected, spectest.FromPredecessor(alg.Receive), []step{
 		// ELECTION(j): busy := true; elected := ⊥; then by j vs id.
-		{"ELECTION j>id forwards j", 2, nil, ring.Local{Elected: 8}, election(9), ring.Local{Busy: true}, []sent{snd(2, 3, election(9))}},
-		{"ELECTION j>id when busy", 2, nil, ring.Local{Busy: true}, election(8), ring.Local{Busy: true}, []sent{snd(2, 3, election(8))}},
-		{"ELECTION j<id replaces by id", 2, nil, ring.Local{Elected: 9}, election(3), ring.Local{Busy: true}, []sent{snd(2, 3, election(4))}},
-		{"ELECTION j<id when busy still replaces (no pruning)", 3, nil, ring.Local{Busy: true}, election(4), ring.Local{Busy: true}, []sent{snd(3, 0, election(8))}},
-		{"ELECTION j=id sends ELECTED(id)", 2, nil, ring.Local{Busy: true}, election(4), ring.Local{Busy: true}, []sent{snd(2, 3, elected(4))}},
-		{"ELECTION j>id skips a crashed successor", 2, []int{3}, ring.Local{}, election(9), ring.Local{Busy: true}, []sent{snd(2, 0, election(9))}},
-		{"ELECTION of a crashed process at a lone process loops to itself", 0, []int{1, 2, 3}, ring.Local{Busy: true}, election(9), ring.Local{Busy: true}, []sent{snd(0, 0, election(9))}},
+		{Name: "ELECTION j>id forwards j", Self: 2, Before: ring.Local{Elected: 8}, Msg: election(9), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, election(9))}},
+		{Name: "ELECTION j>id when busy", Self: 2, Before: ring.Local{Busy: true}, Msg: election(8), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, election(8))}},
+		{Name: "ELECTION j<id replaces by id", Self: 2, Before: ring.Local{Elected: 9}, Msg: election(3), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, election(4))}},
+		{Name: "ELECTION j<id when busy still replaces (no pruning)", Self: 3, Before: ring.Local{Busy: true}, Msg: election(4), Want: ring.Local{Busy: true}, Sent: []sent{snd(3, 0, election(8))}},
+		{Name: "ELECTION j=id sends ELECTED(id)", Self: 2, Before: ring.Local{Busy: true}, Msg: election(4), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 3, elected(4))}},
+		{Name: "ELECTION j>id skips a crashed successor", Self: 2, Dead: []int{3}, Before: ring.Local{}, Msg: election(9), Want: ring.Local{Busy: true}, Sent: []sent{snd(2, 0, election(9))}},
+		{Name: "ELECTION of a crashed process at a lone process loops to itself", Self: 0, Dead: []int{1, 2, 3}, Before: ring.Local{Busy: true}, Msg: election(9), Want: ring.Local{Busy: true}, Sent: []sent{snd(0, 0, election(9))}},
 		// ELECTED(j): busy := false; elected := j; forward unless j = id.
-		{"ELECTED j!=id records and forwards", 2, nil, ring.Local{Busy: true}, elected(9), ring.Local{Elected: 9}, []sent{snd(2, 3, elected(9))}},
-		{"ELECTED j!=id when not busy", 0, nil, ring.Local{Elected: 8}, elected(9), ring.Local{Elected: 9}, []sent{snd(0, 1, elected(9))}},
-		{"ELECTED j=id stops", 1, nil, ring.Local{Busy: true}, elected(9), ring.Local{Elected: 9}, nil},
-		{"ELECTED j<id is still accepted", 1, nil, ring.Local{Busy: true}, elected(8), ring.Local{Elected: 8}, []sent{snd(1, 2, elected(8))}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			env := newEnv(tt.self, tt.before, tt.dead...)
-			l := tt.before
-			from := (tt.self + len(ids) - 1) % len(ids)
-			ring.Algorithm{}.Receive(env.Ctx(tt.self), &l, from, tt.msg)
-			assert.Equal(t, tt.want, l)
-			assert.Equal(t, tt.sent, env.Sent)
-			assert.Empty(t, env.Lost)
-		})
-	}
+		{Name: "ELECTED j!=id records and forwards", Self: 2, Before: ring.Local{Busy: true}, Msg: elected(9), Want: ring.Local{Elected: 9}, Sent: []sent{snd(2, 3, elected(9))}},
+		{Name: "ELECTED j!=id when not busy", Self: 0, Before: ring.Local{Elected: 8}, Msg: elected(9), Want: ring.Local{Elected: 9}, Sent: []sent{snd(0, 1, elected(9))}},
+		{Name: "ELECTED j=id stops", Self: 1, Before: ring.Local{Busy: true}, Msg: elected(9), Want: ring.Local{Elected: 9}},
+		{Name: "ELECTED j<id is still accepted", Self: 1, Before: ring.Local{Busy: true}, Msg: elected(8), Want: ring.Local{Elected: 8}, Sent: []sent{snd(1, 2, elected(8))}},
+	})
 }
 
 func TestFormat(t *testing.T) {
 	alg := ring.Algorithm{}
 	assert.Equal(t, "ELECTION(9)", alg.FormatMsg(election(9)))
 	assert.Equal(t, "ELECTED(9)", alg.FormatMsg(elected(9)))
-	env := newEnv(0, ring.Local{})
+	env := model.NewTestEnv[ring.Msg](spectest.IDs()...)
 	assert.Equal(t, []model.Field{{Name: "busy", Value: model.Bool(true)}, {Name: "elected", Value: model.None()}},
 		alg.FormatLocal(env.Ctx(0), &ring.Local{Busy: true}))
 	assert.Equal(t, []model.Field{{Name: "busy", Value: model.Bool(false)}, {Name: "elected", Value: model.Int(9)}},

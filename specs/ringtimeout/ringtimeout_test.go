@@ -14,9 +14,9 @@ import (
 	"github.com/mcheck/mcheck/specs/ringtimeout"
 )
 
-// Positions 0..3 carry IDs 3, 9, 4, 8, so that a handler mixing up
-// positions and IDs suspects or sends to the wrong process.
-var ids = []int{3, 9, 4, 8}
+// The tests run on spectest.IDs(): positions 0..3 carry IDs 3, 9, 4, 8, so
+// that a handler mixing up positions and IDs suspects or sends to the wrong
+// process.
 
 type (
 	msg   = ringtimeout.Msg
@@ -29,15 +29,11 @@ func elected(j int) msg  { return msg{Kind: ringtimeout.Elected, J: j} }
 
 var ack = msg{Kind: ringtimeout.Ack}
 
-func snd(from, to int, m msg) sent { return sent{From: from, To: to, Msg: m} }
+var snd = spectest.Snd[msg]
 
-func newEnv(dead ...int) *model.TestEnv[msg] {
-	env := model.NewTestEnv[msg](ids...)
-	for _, p := range dead {
-		env.Alive[p] = false
-	}
-	return env
-}
+// newEnv has the positions in dead crashed. What p0 has elected stays ⊥:
+// this algorithm suspects by its own timer, not by the environment.
+func newEnv(dead ...int) *model.TestEnv[msg] { return spectest.Env[msg](nil, 0, 0, dead...) }
 
 var alg = ringtimeout.Algorithm{}
 

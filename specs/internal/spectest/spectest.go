@@ -1,4 +1,7 @@
-// Package spectest holds checks shared by the built-in specs' tests.
+// Package spectest holds what the built-in specs' tests share: the ring
+// the handler tests run on, its environment, the runners of their tables
+// (given a local state in an environment, call a handler, assert the local
+// state and the sends) and the codec round trip.
 package spectest
 
 import (
