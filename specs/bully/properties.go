@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 )
 
 // Properties are Bully's own claims (optional: --check NAME),
@@ -18,15 +19,10 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Name: "TakeOver", Kind: model.Sometimes, Optional: true, ElectedOnly: true,
 		Doc:   "the largest ID is down and the next largest is a live leader (ids 1..4: p3 is leader after p4 crashed); the report shows a shortest such run",
 		Holds: takenOver, Explain: explainTakeOver,
-	}, {
-		Name: "MessageBound", Kind: model.Invariant, Optional: true,
-		Doc:        "at most N(N-1)/2 ELECTION messages are sent (the notes' worst case: N-1 + N-2 + ... + 1)",
-		CountSends: electionBound(model.MaxN) + 1, CountTypes: []string{"ELECTION"}, // one past any bound
-		Holds: func(v *model.View[Local, Msg]) bool { return v.SentOf("ELECTION") <= electionBound(v.N()) },
-		Explain: func(f *model.Failure[Local, Msg]) string {
-			return fmt.Sprintf("after %s %d ELECTION messages were sent, more than N(N-1)/2 = %d", plural.Count(f.Steps, "step"), f.State.SentOf("ELECTION"), electionBound(f.State.N()))
-		},
-	}}
+	}, properties.MessageBound[Local, Msg](properties.SendBound{
+		Formula: "N(N-1)/2", Of: electionBound, Type: "ELECTION",
+		Why: "the notes' worst case: N-1 + N-2 + ... + 1",
+	})}
 }
 
 // electionBound is the notes' count of ELECTION messages when the process

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 )
 
 // Properties are Chang-Roberts's own claims (optional: --check NAME),
@@ -27,15 +27,10 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 			return fmt.Sprintf("step %d, %s, announces %s while %s %s still on its way",
 				f.Steps, f.Label, f.State.Name(announcer(f.Before, f.State)), left, verb)
 		},
-	}, {
-		Name: "MessageBound", Kind: model.Invariant, Optional: true,
-		Doc:        "at most N(N+1)/2 + N messages are sent (the notes' worst case with every process an initiator)",
-		CountSends: worst(model.MaxN) + 1, // a count stops there: one past any bound
-		Holds:      func(v *model.View[Local, Msg]) bool { return v.Sent() <= worst(v.N()) },
-		Explain: func(f *model.Failure[Local, Msg]) string {
-			return fmt.Sprintf("after %s %d messages were sent, more than N(N+1)/2 + N = %d", plural.Count(f.Steps, "step"), f.State.Sent(), worst(f.State.N()))
-		},
-	}}
+	}, properties.MessageBound[Local, Msg](properties.SendBound{
+		Formula: "N(N+1)/2 + N", Of: worst,
+		Why: "the notes' worst case with every process an initiator",
+	})}
 }
 
 // worst is the notes' count for Chang-Roberts with every process an

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 )
 
 // Properties are Hirschberg-Sinclair's own claims (optional: --check NAME),
@@ -30,15 +31,10 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 			k, w, _ := tooManyWinners(f.State)
 			return fmt.Sprintf("after %s %d processes have won phase %d, more than ⌊N/(2^%d+1)⌋ = %d", plural.Count(f.Steps, "step"), w, k, k, f.State.N()/(1<<k+1))
 		},
-	}, {
-		Name: "MessageBound", Kind: model.Invariant, Optional: true,
-		Doc:        "at most 4N + N + Σ_{k=1}^{⌈log2(N-1)⌉+1} 4·2^k·N/(2^(k-1)+1) messages are sent (the notes' bound)",
-		CountSends: Bound(model.MaxN) + 1, // a count stops there: one past any bound
-		Holds:      func(v *model.View[Local, Msg]) bool { return v.Sent() <= Bound(v.N()) },
-		Explain: func(f *model.Failure[Local, Msg]) string {
-			return fmt.Sprintf("after %s %d messages were sent, more than the notes' bound %d", plural.Count(f.Steps, "step"), f.State.Sent(), Bound(f.State.N()))
-		},
-	}}
+	}, properties.MessageBound[Local, Msg](properties.SendBound{
+		Formula: "4N + N + Σ_{k=1}^{⌈log2(N-1)⌉+1} 4·2^k·N/(2^(k-1)+1)", Of: Bound,
+		Why: "the notes' bound",
+	})}
 }
 
 // tooManyWinners finds the first phase k with more winners (processes whose

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 )
 
 // Properties are LeLann's own claims (optional: --check NAME),
@@ -18,15 +19,10 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		Explain: func(f *model.Failure[Local, Msg]) string {
 			return fmt.Sprintf("after %s %s", plural.Count(f.Steps, "step"), strings.Join(unseen(f.State), "; "))
 		},
-	}, {
-		Name: "MessageBound", Kind: model.Invariant, Optional: true,
-		Doc:        "at most N² messages are sent (the notes: each of the N processes causes N messages)",
-		CountSends: model.MaxN*model.MaxN + 1, // a count stops there: one past any bound
-		Holds:      func(v *model.View[Local, Msg]) bool { return v.Sent() <= v.N()*v.N() },
-		Explain: func(f *model.Failure[Local, Msg]) string {
-			return fmt.Sprintf("after %s %d messages were sent, more than N² = %d", plural.Count(f.Steps, "step"), f.State.Sent(), f.State.N()*f.State.N())
-		},
-	}}
+	}, properties.MessageBound[Local, Msg](properties.SendBound{
+		Formula: "N²", Of: func(n int) int { return n * n },
+		Why: "the notes: each of the N processes causes N messages",
+	})}
 }
 
 // unseen lists the live decided processes that have not seen a live ID.

@@ -1,10 +1,8 @@
 package ring
 
 import (
-	"fmt"
-
-	"github.com/mcheck/mcheck/internal/plural"
 	"github.com/mcheck/mcheck/model"
+	"github.com/mcheck/mcheck/properties"
 )
 
 // Properties are the ring algorithm's own claims (optional: --check NAME),
@@ -21,13 +19,8 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 			}
 			return true
 		},
-	}, {
-		Name: "MessageBound", Kind: model.Invariant, Optional: true,
-		Doc:        "at most 3N-1 messages are sent (the notes' worst case of one initiator, the successor of the future leader)",
-		CountSends: 3*model.MaxN - 1 + 1, // a count stops there: one past any bound
-		Holds:      func(v *model.View[Local, Msg]) bool { return v.Sent() <= 3*v.N()-1 },
-		Explain: func(f *model.Failure[Local, Msg]) string {
-			return fmt.Sprintf("after %s %d messages were sent, more than 3N-1 = %d", plural.Count(f.Steps, "step"), f.State.Sent(), 3*f.State.N()-1)
-		},
-	}}
+	}, properties.MessageBound[Local, Msg](properties.SendBound{
+		Formula: "3N-1", Of: func(n int) int { return 3*n - 1 },
+		Why: "the notes' worst case of one initiator, the successor of the future leader",
+	})}
 }
