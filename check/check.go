@@ -298,17 +298,17 @@ func targetsFor(req Request, checked []model.PropertyInfo) targets {
 func (r *Report) describe(sys model.System, st strategy, res *explore.Result) {
 	r.Stats, r.Bitstate, r.Simulation = res.Stats, res.Bitstate, res.Simulation
 	r.Proof, r.notProven = st.proof(res)
-	if k, ok := sys.(interface{ Config() model.Config }); ok {
+	if k, ok := sys.(model.Configured); ok {
 		r.Config = k.Config()
 	}
-	if k, ok := sys.(interface{ Kinds() []model.Kind }); ok {
+	if k, ok := sys.(model.Kinded); ok {
 		r.Kinds = k.Kinds()
 	}
 	r.Arrangements = 1
-	if k, ok := sys.(interface{ Arrangements() int }); ok {
+	if k, ok := sys.(model.Arranged); ok {
 		r.Arrangements = k.Arrangements()
 	}
-	if k, ok := sys.(interface{ SendCap() int }); ok {
+	if k, ok := sys.(model.SendCounter); ok {
 		r.SendCap = k.SendCap()
 	}
 }
@@ -427,7 +427,7 @@ func algorithmFault(algo string, rep **Report, err *error) {
 func (r *Report) verified(sys model.System, property string, kind cex.Kind, summary string, t *explore.Trace) (*trace.File, error) {
 	f := trace.New(r.Algo, r.Config, property, kind, summary, t, r.Expander)
 	if err := trace.Verify(sys, f); err != nil {
-		if c, ok := sys.(interface{ CheckSteps(state []byte) error }); ok {
+		if c, ok := sys.(model.StepChecker); ok {
 			for _, s := range t.Steps {
 				if fault := c.CheckSteps(s.State); fault != nil {
 					return nil, fmt.Errorf("%s: %w", r.Algo, fault)
@@ -495,7 +495,7 @@ func (r *Report) verdict(res *explore.Result, i int, p model.PropertyInfo) Verdi
 		return r.unknown(base)
 	}
 	base = r.holds(base)
-	if k, ok := r.sys.(interface{ Triggered() uint64 }); ok && base.Status == Holds && p.Kind == model.StepProperty && k.Triggered()&(1<<i) == 0 {
+	if k, ok := r.sys.(model.Triggerer); ok && base.Status == Holds && p.Kind == model.StepProperty && k.Triggered()&(1<<i) == 0 {
 		base.Vacuous = NeverTriggered
 	}
 	return base

@@ -57,7 +57,7 @@ func WitnessNamesOf(spec specs.Spec, cfg model.Config) ([]string, error) {
 	if m, ok := sys.(model.Messenger); ok {
 		types = m.MsgTypes()
 	}
-	_, hasSync := sys.(interface{ Synchronous() model.SyncRun })
+	_, hasSync := sys.(model.Synchronizer)
 	c := Complexity{
 		Measures: &explore.Measures{Types: types, ByType: make([]explore.Figure, len(types)), CompleteRuns: true},
 		HasSync:  hasSync,
@@ -187,8 +187,8 @@ func (r *Report) measureComplexity(req Request, sys model.System, res *explore.R
 		}
 	}
 	k, ok := async.(interface {
-		Synchronous() model.SyncRun
-		Config() model.Config
+		model.Synchronizer
+		model.Configured
 	})
 	if !ok {
 		return nil

@@ -14,9 +14,9 @@ import (
 // without bound must not run the probe on to the end of the machine's
 // memory. A system without CheckSteps gets its own whole-probe method.
 func probeDeterminism(ctx context.Context, sys model.System, limit int) error {
-	c, ok := sys.(interface{ CheckSteps(state []byte) error })
+	c, ok := sys.(model.StepChecker)
 	if !ok {
-		if d, ok := sys.(interface{ CheckDeterminism(limit int) error }); ok {
+		if d, ok := sys.(model.DeterminismChecker); ok {
 			return d.CheckDeterminism(limit)
 		}
 		return nil

@@ -37,7 +37,7 @@ func (t *Trace) Final() *Step { return &t.Steps[len(t.Steps)-1] }
 // is not a function of its inputs is the algorithm's fault, reported as
 // such; otherwise err, mcheck's own, stands.
 func replayFault(sys ts.System, tr *Trace, err error) error {
-	c, ok := sys.(interface{ CheckSteps(state []byte) error })
+	c, ok := sys.(ts.StepChecker)
 	if !ok {
 		return err
 	}

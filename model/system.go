@@ -60,6 +60,50 @@ type Expander interface {
 	Fields(state []byte) []Field
 }
 
+// What a kernel's system can do beyond ts.System, by name, so that a
+// caller holding a ts.System asks for a capability rather than a method
+// set: every *Kernel has them all, a hand-written ts.System may have none.
+// ts.StepChecker (CheckSteps), ts.Messenger and ts.Clocked, which the
+// engine asks for, are in ts.
+type (
+	// Configured is a system that says the configuration it was built
+	// from (with its defaults filled in).
+	Configured interface{ Config() Config }
+	// DeterminismChecker looks for nondeterministic handlers in the first
+	// states of a search (Kernel.CheckDeterminism).
+	DeterminismChecker interface{ CheckDeterminism(limit int) error }
+	// Synchronizer is a system with a synchronous schedule of its steps
+	// (Kernel.Synchronous), for the measures of the synchronous model.
+	Synchronizer interface{ Synchronous() SyncRun }
+	// StepChecker is ts.StepChecker (Kernel.CheckSteps).
+	StepChecker = ts.StepChecker
+	// Kinded names the kinds of step a system can take (Kernel.Kinds).
+	Kinded interface{ Kinds() []Kind }
+	// Arranged says how many arrangements of IDs, hence initial states,
+	// a system has (Kernel.Arrangements).
+	Arranged interface{ Arrangements() int }
+	// SendCounter says how far its states count the sends
+	// (Kernel.SendCap; 0: they do not).
+	SendCounter interface{ SendCap() int }
+	// Triggerer says which step properties some step taken so far spoke
+	// of (Kernel.Triggered), for their vacuity.
+	Triggerer interface{ Triggered() uint64 }
+)
+
+// The kernel has every capability.
+var (
+	_ Configured         = (*Kernel[int, int])(nil)
+	_ DeterminismChecker = (*Kernel[int, int])(nil)
+	_ Synchronizer       = (*Kernel[int, int])(nil)
+	_ ts.StepChecker     = (*Kernel[int, int])(nil)
+	_ ts.Messenger       = (*Kernel[int, int])(nil)
+	_ ts.Clocked         = (*Kernel[int, int])(nil)
+	_ Kinded             = (*Kernel[int, int])(nil)
+	_ Arranged           = (*Kernel[int, int])(nil)
+	_ SendCounter        = (*Kernel[int, int])(nil)
+	_ Triggerer          = (*Kernel[int, int])(nil)
+)
+
 // Sender is implemented by expanders that say what a step sends (the
 // kernel's do): the messages action a sends from state, in the order its
 // handler sends them, as data.

@@ -517,7 +517,7 @@ func rendered(sys model.System, algo string, f *File) (*File, error) {
 		return nil, err
 	}
 	cfg := model.Config{}
-	if k, ok := sys.(interface{ Config() model.Config }); ok {
+	if k, ok := sys.(model.Configured); ok {
 		cfg = k.Config()
 	} else if cfg, err = f.Config.Model(); err != nil {
 		return nil, err

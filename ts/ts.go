@@ -64,6 +64,12 @@ func (s *Sends) Add(o Sends) {
 // names the message types that index Sends.ByType.
 type Messenger interface{ MsgTypes() []string }
 
+// StepChecker is implemented by systems that can check their own steps
+// from a state (the kernel's: determinism of the handlers, and the
+// promises its reduction rests on); a nil error is a state whose steps
+// keep them.
+type StepChecker interface{ CheckSteps(state []byte) error }
+
 // Clocked is implemented by systems that may have discrete time: when ok,
 // every step of weak-fairness class tick, and no other, lets one unit of
 // time pass, so a searcher can count time by a step's class.

@@ -153,7 +153,7 @@ func open(m Model) (*session, error) {
 		return nil, err
 	}
 	s := &session{m: m, sys: sys, exp: exp, cfg: m.Config.WithDefaults(), props: props}
-	if k, ok := sys.(interface{ Config() model.Config }); ok {
+	if k, ok := sys.(model.Configured); ok {
 		s.cfg = k.Config()
 	}
 	return s, nil
