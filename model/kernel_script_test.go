@@ -25,9 +25,11 @@ import (
 //	new n=N [alg=codec|plain|bare|detect] [generic] [ids=3,9,4]
 //	    [crashes=K] [restarts=K] [queue=K] [detector=NAME]
 //	    [initiators=ID,...] [down=ID,...] [initial-leader]
-//	    [props=p1-elected,all-alive]
+//	    [props=p1-elected,all-alive] [timing=sync delay=D]
 //	                 a kernel (alg: tCodecAlg, tAlg, bareAlg, detectAlg;
-//	                 generic: WithGenericHashing); prints its predicates
+//	                 generic: WithGenericHashing); prints its predicates.
+//	                 A timed kernel's states are shown as Describe shows
+//	                 them (with ages and timers) and reached by steps only
 //	initial          the initial states; the first becomes the current one
 //	state            the state written in the input becomes the current
 //	                 one; prints it as decoded
@@ -98,6 +100,9 @@ func (s *kscript) run(d *datadriven.TestData) (string, error) {
 		s.state = slices.Clone(b.State(0))
 		return out.String(), nil
 	case "state":
+		if s.f.k.shape.timed {
+			return "", fmt.Errorf("a timed kernel's states have ages and timers, which the notation lacks: reach them with initial and step")
+		}
 		st, err := s.parse(d.Input)
 		if err != nil {
 			return "", err
@@ -206,6 +211,10 @@ func (s *kscript) new(d *datadriven.TestData) (string, error) {
 			cfg.InitialLeader = true
 		case "detector":
 			cfg.Detector, err = ParseDetector(strings.Join(a.Vals, ","))
+		case "timing":
+			cfg.Timing, err = ParseTiming(strings.Join(a.Vals, ","))
+		case "delay":
+			cfg.Delay, err = one()
 		case "generic":
 			opts = append(opts, WithGenericHashing())
 		case "alg":
@@ -309,6 +318,9 @@ var msgOps = func() map[string]uint8 {
 
 // render writes an encoded state in the scripts' notation.
 func (s *kscript) render(state []byte) string {
+	if s.f.k.shape.timed {
+		return s.f.e.Describe(state)
+	}
 	ids := s.f.k.layouts[0].ids
 	st := s.f.dec(s.t, state)
 	var parts []string
