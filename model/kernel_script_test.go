@@ -74,10 +74,15 @@ type kscript struct {
 	state []byte
 }
 
-// scriptProps are the predicates a script may ask for.
-var scriptProps = map[string]Property[tLocal, tMsg]{
-	"p1-elected": {Name: "p1-elected", Holds: func(v *View[tLocal, tMsg]) bool { return v.Elected(0) != 0 }},
-	"all-alive":  {Name: "all-alive", Holds: func(v *View[tLocal, tMsg]) bool { return v.Alive(0) && v.Alive(1) && v.Alive(2) }},
+// scriptProp is a predicate a script may ask for by name.
+func scriptProp(name string) (Property[tLocal, tMsg], bool) {
+	switch name {
+	case "p1-elected":
+		return Property[tLocal, tMsg]{Name: name, Holds: func(v *View[tLocal, tMsg]) bool { return v.Elected(0) != 0 }}, true
+	case "all-alive":
+		return Property[tLocal, tMsg]{Name: name, Holds: func(v *View[tLocal, tMsg]) bool { return v.Alive(0) && v.Alive(1) && v.Alive(2) }}, true
+	}
+	return Property[tLocal, tMsg]{}, false
 }
 
 func (s *kscript) run(d *datadriven.TestData) (string, error) {
@@ -232,7 +237,7 @@ func (s *kscript) new(d *datadriven.TestData) (string, error) {
 			}
 		case "props":
 			for _, v := range strings.Split(strings.Join(a.Vals, ","), ",") {
-				p, ok := scriptProps[v]
+				p, ok := scriptProp(v)
 				if !ok {
 					return "", fmt.Errorf("props=%s: one of p1-elected, all-alive", v)
 				}
