@@ -12,9 +12,13 @@ import (
 type expander[L, M any] struct {
 	k        *Kernel[L, M]
 	cur, nxt world[L, M]
-	w        *world[L, M] // the world that Ctx reads and changes
-	ctx      Ctx[M]
-	guard    GuardCtx[M]
+	// hw is the world of the handler or guard now running: at and guardAt
+	// set it, and nothing else does. Ctx's calls (the env methods below)
+	// read it and a handler's sends go into it; between handler calls it
+	// is stale, so the kernel's own code names its world instead.
+	hw    *world[L, M]
+	ctx   Ctx[M]
+	guard GuardCtx[M]
 	// Views for the properties: of any world, and of cur and nxt for
 	// step properties.
 	view, before, after View[L, M]
@@ -72,25 +76,28 @@ func (e *expander[L, M]) idOf(p int) int             { return e.lay().ids[p] }
 func (e *expander[L, M]) byID() []int                { return e.lay().byID }
 func (e *expander[L, M]) posOf(id int) int           { return e.lay().posOf(id) }
 
-// lay is the arrangement of IDs of the world that Ctx reads.
-func (e *expander[L, M]) lay() *layout          { return &e.k.layouts[e.w.lay] }
-func (e *expander[L, M]) alive(p int) bool      { return e.w.alive&(1<<p) != 0 }
-func (e *expander[L, M]) next(p int, d Dir) int { return e.nextAlive(e.w, p, d) }
+// lay is the arrangement of IDs of the handler's world.
+func (e *expander[L, M]) lay() *layout          { return &e.k.layouts[e.hw.lay] }
+func (e *expander[L, M]) alive(p int) bool      { return e.hw.alive&(1<<p) != 0 }
+func (e *expander[L, M]) next(p int, d Dir) int { return e.nextAlive(e.hw, p, d) }
+func (e *expander[L, M]) suspects(p int) bool   { return e.suspectsIn(e.hw, p) }
 
-func (e *expander[L, M]) suspects(p int) bool {
-	el := e.k.alg.Elected(&e.w.local[p])
+// suspectsIn is the perfect detector's suspects(p) in w (the heartbeat
+// detector's with one).
+func (e *expander[L, M]) suspectsIn(w *world[L, M], p int) bool {
+	el := e.k.alg.Elected(&w.local[p])
 	if el == 0 {
 		return true
 	}
 	if e.k.shape.heartbeat {
-		return e.hbSuspects(p, el)
+		return e.hbSuspects(w, p, el)
 	}
-	return !e.lay().aliveID(e.w.alive, el)
+	return !e.k.layouts[w.lay].aliveID(w.alive, el)
 }
 
 func (e *expander[L, M]) send(from, to int, m M) {
 	if e.reducing {
-		e.checkRingLocal(from, to)
+		e.checkRingLocal(e.hw, from, to)
 	}
 	// Through e.typed, not &m: m's address would go through an interface
 	// and escape, one allocation per message sent.
@@ -98,23 +105,22 @@ func (e *expander[L, M]) send(from, to int, m M) {
 	t := e.k.msgType(&e.typed)
 	e.scratch = e.k.pushElem(e.scratch[:0], &e.typed)
 	e.record(to, t, e.scratch)
-	e.sendElem(from, to, t, e.scratch)
+	e.sendElem(e.hw, from, to, t, e.scratch)
 }
 
-// sendElem is a send of a message of type t whose element is elem: the
-// kernel's part of a send, for the handlers' sends and the remembered ones
-// (stepmemo.go).
-func (e *expander[L, M]) sendElem(from, to, t int, elem []byte) {
+// sendElem is a send into w of a message of type t whose element is elem:
+// the kernel's part of a send, for the handlers' sends and the remembered
+// ones (stepmemo.go).
+func (e *expander[L, M]) sendElem(w *world[L, M], from, to, t int, elem []byte) {
 	e.sent.ByType[t]++
-	e.k.countSent(e.w, t, 1)
-	if !e.alive(to) {
+	e.k.countSent(w, t, 1)
+	if w.alive&(1<<to) == 0 {
 		e.sent.Lost++
-		e.k.countSent(e.w, lostSlot, 1)
+		e.k.countSent(w, lostSlot, 1)
 		return // lost: the receiver is crashed
 	}
 	ch := from*e.k.n + to
 	e.touch(ch)
-	w := e.w
 	if e.k.shape.unordered {
 		e.insertElem(w, ch, elem)
 		if e.logSends {
@@ -136,7 +142,7 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 		panic("mcheck: the algorithm is RingLocal but a timer guard calls Pending: drop the RingLocal method Around")
 	}
 	for from := 0; from < e.k.n; from++ {
-		for _, m := range e.k.chanMsgs(e.w, from*e.k.n+to) {
+		for _, m := range e.k.chanMsgs(e.hw, from*e.k.n+to) {
 			if pred(from, m) {
 				return true
 			}
@@ -147,14 +153,14 @@ func (e *expander[L, M]) pending(to int, pred func(from int, m M) bool) bool {
 
 // at points the Ctx at world w and process p.
 func (e *expander[L, M]) at(w *world[L, M], p int) *Ctx[M] {
-	e.w, e.ctx.self = w, p
+	e.hw, e.ctx.self = w, p
 	e.ctx.ids, e.ctx.alive = e.k.layouts[w.lay].ids, w.alive
 	return &e.ctx
 }
 
 // guardAt points the GuardCtx at world w and process p.
 func (e *expander[L, M]) guardAt(w *world[L, M], p int) *GuardCtx[M] {
-	e.w, e.guard.self = w, p
+	e.hw, e.guard.self = w, p
 	e.guard.ids, e.guard.alive = e.k.layouts[w.lay].ids, w.alive
 	return &e.guard
 }
@@ -211,7 +217,7 @@ func (e *expander[L, M]) touch(ch int) { e.dirty = append(e.dirty, ch) }
 func (e *expander[L, M]) Initial(out *Batch) {
 	out.Reset()
 	k, w := e.k, &e.nxt
-	e.w, w.twin = w, nil
+	w.twin = nil
 	for i := range k.layouts {
 		k.initial(w, i)
 		if k.cfg.InitialLeader { // InitLeader's local states; resetProc numbered the others
@@ -565,7 +571,7 @@ func (e *expander[L, M]) suspect(p int) {
 // canInitiate is the guard of initiate(p) in cur (perfect-detector
 // suspicion), for a live initiator p.
 func (e *expander[L, M]) canInitiate(p int) bool {
-	return e.k.alg.CanInitiate(e.at(&e.cur, p), &e.cur.local[p], e.suspects(p))
+	return e.k.alg.CanInitiate(e.at(&e.cur, p), &e.cur.local[p], e.suspectsIn(&e.cur, p))
 }
 
 // initiateClass is the fairness class of initiate(p): none when the
@@ -573,8 +579,7 @@ func (e *expander[L, M]) canInitiate(p int) bool {
 func (e *expander[L, M]) initiateClass(p int) int32 {
 	k := e.k
 	if k.cfg.Detector == Incomplete && k.alg.Elected(&e.cur.local[p]) != 0 {
-		e.w = &e.cur
-		if e.suspects(p) {
+		if e.suspectsIn(&e.cur, p) {
 			return NoFairness
 		}
 	}
@@ -585,8 +590,7 @@ func (e *expander[L, M]) initiateClass(p int) int32 {
 // p has a leader other than itself, and that leader is live, so the
 // perfect detector would not suspect it.
 func (e *expander[L, M]) falselySuspects(p int) bool {
-	e.w = &e.cur
-	return !e.suspects(p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.layouts[e.cur.lay].ids[p]
+	return !e.suspectsIn(&e.cur, p) && e.k.alg.Elected(&e.cur.local[p]) != e.k.layouts[e.cur.lay].ids[p]
 }
 
 // emit records nxt as a successor, or counts it as discarded when a channel
@@ -737,7 +741,6 @@ func (e *expander[L, M]) load(state []byte) *world[L, M] {
 	if err := e.decode(state, &e.cur, &e.h); err != nil {
 		panic(fmt.Sprintf("mcheck: internal error: stored state does not decode: %v", err))
 	}
-	e.w = &e.cur
 	return &e.cur
 }
 

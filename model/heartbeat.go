@@ -47,11 +47,10 @@ func (k *Kernel[L, M]) trusts(w *world[L, M], p, r int) bool {
 	return p == r || w.hb[p*k.n+r] < k.hb.to
 }
 
-// hbSuspects is suspects(p) with the heartbeat detector: no process
+// hbSuspects is suspects(p) in w with the heartbeat detector: no process
 // carrying the ID el is trusted by p.
-func (e *expander[L, M]) hbSuspects(p, el int) bool {
-	lay, w := e.lay(), e.w
-	for r, id := range lay.ids {
+func (e *expander[L, M]) hbSuspects(w *world[L, M], p, el int) bool {
+	for r, id := range e.k.layouts[w.lay].ids {
 		if id == el && e.k.trusts(w, p, r) {
 			return false
 		}

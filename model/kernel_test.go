@@ -14,10 +14,13 @@ import (
 	"github.com/mcheck/mcheck/ts"
 )
 
-// The kernel's actions, one by one, on small hand-built states of a tiny test
-// algorithm whose handlers do exactly what a test needs: record the message
-// they got, forward it clockwise or counter-clockwise, send to a named
-// position, send a burst, or set elected.
+// The test algorithm of the kernel's tests: handlers that do exactly what
+// a test needs: record the message they got, forward it clockwise or
+// counter-clockwise, send to a named position, send a burst, or set
+// elected. The kernel's actions on it, one by one, are the scripts in
+// testdata/kernel (kernel_script_test.go); the tests here are those of
+// what a script does not show: the Ctx, the encoding's bytes, the
+// generic path's types.
 
 const (
 	opNote    uint8 = iota + 1 // record only
@@ -296,50 +299,6 @@ func (f *fixture) dec(t *testing.T, b []byte) ws {
 	return wsOf(f.k, w)
 }
 
-// step is one successor of a hand-built state, decoded.
-type step struct {
-	A     Action
-	Label string
-	Fair  int32
-	To    ws
-}
-
-// expand returns every successor of s in the kernel's order, and how many
-// were discarded by the channel bound.
-func (f *fixture) expand(t *testing.T, s ws) ([]step, int) {
-	t.Helper()
-	state := f.enc(s)
-	before := slices.Clone(state)
-	var b Batch
-	f.e.Expand(state, &b)
-	var steps []step
-	for i, x := range b.Succs {
-		steps = append(steps, step{A: Action(x.Action), Fair: x.Fair, To: f.dec(t, b.State(i))})
-		steps[i].Label = f.e.Label(state, x.Action)
-	}
-	require.Equal(t, before, state, "Expand must not change the state it expands")
-	return steps, b.Discarded
-}
-
-func labelsOf(steps []step) []string {
-	out := make([]string, len(steps))
-	for i, s := range steps {
-		out[i] = s.Label
-	}
-	return out
-}
-
-func stepNamed(t *testing.T, steps []step, label string) step {
-	t.Helper()
-	for _, s := range steps {
-		if s.Label == label {
-			return s
-		}
-	}
-	t.Fatalf("no step %q among %q", label, labelsOf(steps))
-	return step{}
-}
-
 func requireState(t *testing.T, n int, want, got ws) {
 	t.Helper()
 	require.Equal(t, want.norm(n), got.norm(n))
@@ -416,69 +375,10 @@ func TestCtxNextAloneIsSelf(t *testing.T) {
 	assert.Equal(t, 3, f.e.at(w, 3).Next(CCW))
 }
 
-func TestDeliverPopsHeadOfFIFOAndRunsHandler(t *testing.T) {
+// A send through the Ctx to a crashed process is lost; to a live one,
+// itself included, it is queued. (Through a handler: testdata/kernel/deliver.txt.)
+func TestCtxSendToCrashedProcessIsLost(t *testing.T) {
 	f := newFix(t, Config{N: 3})
-	s := ws{Alive: 0b111, Local: busy(3), Chans: chans{
-		{0, 1}: {election(5), note(6)},
-		{2, 1}: {note(7)},
-	}}
-	steps, discarded := f.expand(t, s)
-	require.Equal(t, 0, discarded)
-	// One deliver per non-empty channel, in channel order; nothing else is enabled.
-	require.Equal(t, []string{"deliver p1→p2 ELECTION(5)", "deliver p3→p2 NOTE(7)"}, labelsOf(steps))
-
-	d := steps[0]
-	assert.Equal(t, mkAction(KindDeliver, 0, 1, 0), d.A)
-	assert.Equal(t, int32(0*3+1), d.Fair)
-	want := ws{Alive: 0b111, Local: busy(3), Chans: chans{
-		{0, 1}: {note(6)},     // the head was popped, the rest keeps its order
-		{2, 1}: {note(7)},     // another channel is untouched
-		{1, 2}: {election(5)}, // the handler forwarded it cw
-	}}
-	want.Local[1].Got, want.Local[1].From = election(5), 0
-	requireState(t, 3, want, d.To)
-
-	d = steps[1]
-	assert.Equal(t, mkAction(KindDeliver, 2, 1, 0), d.A)
-	assert.Equal(t, int32(2*3+1), d.Fair)
-	want = ws{Alive: 0b111, Local: busy(3), Chans: chans{{0, 1}: {election(5), note(6)}}}
-	want.Local[1].Got, want.Local[1].From = note(7), 2
-	requireState(t, 3, want, d.To)
-}
-
-func TestLoneProcessSendsToItself(t *testing.T) {
-	f := newFix(t, Config{N: 3})
-	// Only position 1 is live; what a crashed process sent is still delivered.
-	s := ws{Alive: 0b010, Local: busy(3), Crashes: 2, Chans: chans{{0, 1}: {election(5)}, {2, 1}: {{opCCW, 6}}}}
-	steps, _ := f.expand(t, s)
-	require.Equal(t, []string{"deliver p1→p2 ELECTION(5)", "deliver p3→p2 PROBE(6)"}, labelsOf(steps))
-	want := ws{Alive: 0b010, Local: busy(3), Crashes: 2, Chans: chans{{1, 1}: {election(5)}, {2, 1}: {{opCCW, 6}}}}
-	want.Local[1].Got = election(5)
-	requireState(t, 3, want, steps[0].To)
-	want = ws{Alive: 0b010, Local: busy(3), Crashes: 2, Chans: chans{{0, 1}: {election(5)}, {1, 1}: {{opCCW, 6}}}}
-	want.Local[1].Got, want.Local[1].From = tMsg{opCCW, 6}, 2
-	requireState(t, 3, want, steps[1].To)
-
-	// Delivering on the self-channel: a step from the state to itself.
-	loop := ws{Alive: 0b010, Local: busy(3), Crashes: 2, Chans: chans{{1, 1}: {election(5)}}}
-	loop.Local[1].Got, loop.Local[1].From = election(5), 1
-	steps, _ = f.expand(t, loop)
-	require.Equal(t, []string{"deliver p2→p2 ELECTION(5)"}, labelsOf(steps))
-	assert.Equal(t, int32(1*3+1), steps[0].Fair)
-	requireState(t, 3, loop, steps[0].To)
-	assert.Equal(t, f.enc(loop), f.enc(steps[0].To))
-}
-
-func TestSendToCrashedProcessIsLost(t *testing.T) {
-	f := newFix(t, Config{N: 3})
-	s := ws{Alive: 0b011, Local: busy(3), Crashes: 1, Chans: chans{{0, 1}: {{opTo, 2}, election(5)}}}
-	steps, _ := f.expand(t, s)
-	require.Equal(t, []string{"deliver p1→p2 TO(2)"}, labelsOf(steps))
-	want := ws{Alive: 0b011, Local: busy(3), Crashes: 1, Chans: chans{{0, 1}: {election(5)}}}
-	want.Local[1].Got = tMsg{opTo, 2}
-	requireState(t, 3, want, steps[0].To) // NOTE(2) to the crashed position 2 is gone
-
-	// Directly through the Ctx.
 	w := ws{Alive: 0b011, Local: busy(3)}.world(f.k)
 	c := f.e.at(w, 0)
 	c.Send(2, note(1))
@@ -488,226 +388,6 @@ func TestSendToCrashedProcessIsLost(t *testing.T) {
 	requireState(t, 3, ws{Alive: 0b011, Local: busy(3), Chans: chans{{0, 1}: {note(1)}, {0, 0}: {note(2)}}}, wsOf(f.k, w))
 }
 
-func TestCrashEmptiesChannelsIntoItKeepsChannelsOutResetsLocal(t *testing.T) {
-	f := newFix(t, Config{N: 3, MaxCrashes: 2})
-	ls := busy(3)
-	ls[1] = tLocal{Busy: true, Elected: 3, Arm1: true, Got: note(9)}
-	s := ws{Alive: 0b111, Local: ls, Crashes: 1, Chans: chans{
-		{0, 1}: {note(1)},
-		{0, 2}: {note(2)},
-		{1, 0}: {note(3)},
-		{1, 1}: {note(4)},
-		{1, 2}: {note(5)},
-		{2, 1}: {note(6), note(7)},
-	}}
-	steps, _ := f.expand(t, s)
-	require.Equal(t, []string{
-		"deliver p1→p2 NOTE(1)", "deliver p1→p3 NOTE(2)", "deliver p2→p1 NOTE(3)",
-		"deliver p2→p2 NOTE(4)", "deliver p2→p3 NOTE(5)", "deliver p3→p2 NOTE(6)",
-		"crash p1", "crash p2", "crash p3", // p2's timeout-coord is armed but not justified
-	}, labelsOf(steps))
-
-	c := stepNamed(t, steps, "crash p2")
-	assert.Equal(t, mkAction(KindCrash, 1, 0, 0), c.A)
-	assert.Equal(t, NoFairness, c.Fair)
-	want := ws{Alive: 0b101, Local: busy(3), Crashes: 2, Chans: chans{
-		{0, 2}: {note(2)},
-		{1, 0}: {note(3)}, // what p2 sent is still delivered
-		{1, 2}: {note(5)},
-	}}
-	want.Local[1] = tLocal{} // Init
-	requireState(t, 3, want, c.To)
-
-	c = stepNamed(t, steps, "crash p1")
-	want = ws{Alive: 0b110, Local: busy(3), Crashes: 2, Chans: chans{
-		{0, 1}: {note(1)}, {0, 2}: {note(2)}, {1, 1}: {note(4)}, {1, 2}: {note(5)}, {2, 1}: {note(6), note(7)},
-	}}
-	want.Local[0] = tLocal{}
-	want.Local[1] = ls[1]
-	requireState(t, 3, want, c.To)
-}
-
-func TestCrashNotEnabledAtMaxCrashes(t *testing.T) {
-	for _, tc := range []struct{ max, used int }{{2, 2}, {0, 0}, {1, 1}} {
-		f := newFix(t, Config{N: 3, MaxCrashes: tc.max})
-		steps, _ := f.expand(t, ws{Alive: 0b111, Local: busy(3), Crashes: tc.used})
-		assert.Empty(t, steps, "MaxCrashes %d, crashes %d", tc.max, tc.used)
-	}
-	f := newFix(t, Config{N: 3, MaxCrashes: 2})
-	steps, _ := f.expand(t, ws{Alive: 0b111, Local: busy(3), Crashes: 1})
-	assert.Equal(t, []string{"crash p1", "crash p2", "crash p3"}, labelsOf(steps))
-}
-
-func TestCrashNotEnabledForTheOnlyLiveProcess(t *testing.T) {
-	f := newFix(t, Config{N: 3, MaxCrashes: 2})
-	steps, _ := f.expand(t, ws{Alive: 0b100, Local: busy(3), Crashes: 0})
-	assert.Empty(t, steps)
-	steps, _ = f.expand(t, ws{Alive: 0b101, Local: busy(3), Crashes: 0})
-	assert.Equal(t, []string{"crash p1", "crash p3"}, labelsOf(steps))
-	requireState(t, 3, ws{Alive: 0b100, Local: []tLocal{{}, {Busy: true}, {Busy: true}}, Crashes: 1}, steps[0].To)
-}
-
-func TestRestartResetsLocalRunsOnRestartAndCounts(t *testing.T) {
-	f := newFix(t, Config{N: 3, MaxCrashes: 1, MaxRestarts: 2})
-	ls := busy(3)
-	ls[1] = tLocal{Busy: true, Elected: 7, Arm0: true} // junk: the kernel must not keep it
-	s := ws{Alive: 0b101, Local: ls, Crashes: 1, Restarts: 1, Chans: chans{{1, 0}: {note(1)}}}
-	steps, _ := f.expand(t, s)
-	// Crash is used up; the crashed p2's armed timer is not looked at.
-	require.Equal(t, []string{"deliver p2→p1 NOTE(1)", "restart p2"}, labelsOf(steps))
-	r := steps[1]
-	assert.Equal(t, mkAction(KindRestart, 1, 0, 0), r.A)
-	assert.Equal(t, NoFairness, r.Fair)
-	want := ws{Alive: 0b111, Local: busy(3), Crashes: 1, Restarts: 2, Chans: chans{
-		{1, 0}: {note(1)},
-		{1, 2}: {note(2)}, // OnRestart's send, cw from p2
-	}}
-	want.Local[1] = tLocal{Restarted: true} // Init, then OnRestart
-	requireState(t, 3, want, r.To)
-
-	// Without a Restarter: the local state is exactly Init and nothing is sent.
-	g := newFixAlg(t, bareAlg{}, Config{N: 3, MaxRestarts: 1})
-	steps, _ = g.expand(t, ws{Alive: 0b101, Local: ls, Crashes: 1})
-	require.Equal(t, []string{"restart p2"}, labelsOf(steps))
-	requireState(t, 3, ws{Alive: 0b111, Local: []tLocal{{Busy: true}, {}, {Busy: true}}, Crashes: 1, Restarts: 1}, steps[0].To)
-}
-
-func TestRestartOnlyWhileRestartsBelowMax(t *testing.T) {
-	for _, tc := range []struct{ max, used int }{{2, 2}, {0, 0}} {
-		f := newFix(t, Config{N: 3, MaxRestarts: tc.max})
-		steps, _ := f.expand(t, ws{Alive: 0b001, Local: busy(3), Crashes: 2, Restarts: tc.used})
-		assert.Empty(t, steps, "MaxRestarts %d, restarts %d", tc.max, tc.used)
-	}
-	f := newFix(t, Config{N: 3, MaxRestarts: 2})
-	steps, _ := f.expand(t, ws{Alive: 0b001, Local: busy(3), Crashes: 2, Restarts: 1})
-	assert.Equal(t, []string{"restart p2", "restart p3"}, labelsOf(steps))
-}
-
-func TestChannelBoundDiscardsStepsThatOverflow(t *testing.T) {
-	ls := busy(3)
-	ls[1] = tLocal{} // p2 may initiate: it sends ELECTION(2) to p3
-	s := ws{Alive: 0b111, Local: ls, Chans: chans{
-		{0, 1}: {election(5)},      // p2 forwards it to p3
-		{1, 2}: {note(1), note(2)}, // full at K = 2
-		{2, 0}: {{opBurst, 2}},     // p1 sends two NOTEs to p2
-	}}
-
-	f := newFix(t, Config{N: 3, MaxQueue: 2})
-	steps, discarded := f.expand(t, s)
-	// deliver p1→p2 (chan p2→p3 would hold 3), deliver p3→p1 (chan p1→p2
-	// would hold 3) and initiate p2 (chan p2→p3 would hold 3) are dropped.
-	assert.Equal(t, 3, discarded)
-	require.Equal(t, []string{"deliver p2→p3 NOTE(1)"}, labelsOf(steps))
-	want := ws{Alive: 0b111, Local: busy(3), Chans: chans{
-		{0, 1}: {election(5)}, {1, 2}: {note(2)}, {2, 0}: {{opBurst, 2}},
-	}}
-	want.Local[1] = tLocal{}
-	want.Local[2].Got, want.Local[2].From = note(1), 1
-	requireState(t, 3, want, steps[0].To)
-
-	// At K = 3 the same steps end exactly at the bound: all taken.
-	f = newFix(t, Config{N: 3, MaxQueue: 3})
-	steps, discarded = f.expand(t, s)
-	assert.Equal(t, 0, discarded)
-	require.Equal(t, []string{"deliver p1→p2 ELECTION(5)", "deliver p2→p3 NOTE(1)", "deliver p3→p1 BURST(2)", "initiate p2"}, labelsOf(steps))
-	assert.Equal(t, []tMsg{election(5), note(0), note(1)}, steps[2].To.Chans[[2]int{0, 1}])
-	assert.Equal(t, []tMsg{note(1), note(2), election(2)}, steps[3].To.Chans[[2]int{1, 2}])
-}
-
-func TestChannelBoundIsJudgedAfterThePop(t *testing.T) {
-	f := newFix(t, Config{N: 2, MaxQueue: 2})
-	// p1 alone, its self-channel at the bound: pop one, push one.
-	s := ws{Alive: 0b01, Local: busy(2), Crashes: 1, Chans: chans{{0, 0}: {election(7), election(8)}}}
-	steps, discarded := f.expand(t, s)
-	assert.Equal(t, 0, discarded)
-	require.Equal(t, []string{"deliver p1→p1 ELECTION(7)"}, labelsOf(steps))
-	want := ws{Alive: 0b01, Local: busy(2), Crashes: 1, Chans: chans{{0, 0}: {election(8), election(7)}}}
-	want.Local[0].Got = election(7)
-	requireState(t, 2, want, steps[0].To)
-
-	// Pop one, push two: one over.
-	steps, discarded = f.expand(t, ws{Alive: 0b01, Local: busy(2), Crashes: 1, Chans: chans{{0, 0}: {{opBurst, 2}, note(9)}}})
-	assert.Equal(t, 1, discarded)
-	assert.Empty(t, steps)
-
-	// Pop one, push one, from a full self-channel: taken.
-	steps, discarded = f.expand(t, ws{Alive: 0b01, Local: busy(2), Crashes: 1, Chans: chans{{0, 0}: {{opBurst, 1}, note(9)}}})
-	assert.Equal(t, 0, discarded)
-	require.Len(t, steps, 1)
-	assert.Equal(t, []tMsg{note(9), note(0)}, steps[0].To.Chans[[2]int{0, 0}])
-}
-
-func TestInitiatorsRestrictInitiateAndSuspectOnly(t *testing.T) {
-	f := newFix(t, Config{N: 3, IDs: []int{3, 9, 4}, Initiators: []int{9}, Detector: Unreliable})
-
-	// Everyone suspects (elected = ⊥): only p9 may initiate.
-	steps, _ := f.expand(t, ws{Alive: 0b111, Local: make([]tLocal, 3)})
-	require.Equal(t, []string{"initiate p9"}, labelsOf(steps))
-	assert.Equal(t, int32(9+1), steps[0].Fair)
-
-	// Everyone has the live p4 as leader: only p9 may falsely suspect it
-	// (p4 itself never does).
-	ls := []tLocal{{Elected: 4}, {Elected: 4}, {Elected: 4}}
-	steps, _ = f.expand(t, ws{Alive: 0b111, Local: ls})
-	require.Equal(t, []string{"suspect p9"}, labelsOf(steps))
-
-	// Deliveries and timeouts (early ones included) are not restricted.
-	ls = busy(3)
-	ls[0].Arm0 = true
-	steps, _ = f.expand(t, ws{Alive: 0b111, Local: ls, Chans: chans{{0, 2}: {election(3)}}})
-	require.Equal(t, []string{"deliver p3→p4 ELECTION(3)", "timeout-ok p3", "early-timeout-ok p3"}, labelsOf(steps))
-	want := ws{Alive: 0b111, Local: busy(3), Chans: chans{{2, 0}: {election(3)}}}
-	want.Local[0].Arm0 = true
-	want.Local[2].Got = election(3)
-	requireState(t, 3, want, steps[0].To)
-}
-
-func TestDownProcessesStartCrashedAndDoNotCountAsCrashes(t *testing.T) {
-	f := newFix(t, Config{N: 4, Down: []int{4, 2}, MaxCrashes: 1})
-	var b Batch
-	f.e.Initial(&b)
-	require.Len(t, b.Succs, 1)
-	assert.Equal(t, ts.Action(0), b.Succs[0].Action)
-	assert.Equal(t, NoFairness, b.Succs[0].Fair)
-	init := f.dec(t, b.State(0))
-	requireState(t, 4, ws{Alive: 0b0101, Local: make([]tLocal, 4)}, init)
-
-	steps, _ := f.expand(t, init)
-	// Crashes are still available: the down processes used none.
-	require.Equal(t, []string{"initiate p1", "crash p1", "initiate p3", "crash p3"}, labelsOf(steps))
-	requireState(t, 4, ws{Alive: 0b0100, Local: make([]tLocal, 4), Crashes: 1}, steps[1].To)
-
-	// A down process may restart.
-	f = newFix(t, Config{N: 4, Down: []int{4, 2}, MaxRestarts: 1})
-	steps, _ = f.expand(t, init)
-	require.Equal(t, []string{"initiate p1", "restart p2", "initiate p3", "restart p4"}, labelsOf(steps))
-}
-
-func TestInitialLeader(t *testing.T) {
-	lead := tLocal{Elected: 9, Leader: true}
-	for _, tc := range []struct {
-		down  []int
-		alive uint64
-		want  []tLocal
-	}{
-		{nil, 0b111, []tLocal{lead, lead, lead}},
-		// The largest ID over all processes, even a down one; down processes start from Init.
-		{[]int{9}, 0b101, []tLocal{lead, {}, lead}},
-		{[]int{3}, 0b110, []tLocal{{}, lead, lead}},
-	} {
-		f := newFix(t, Config{N: 3, IDs: []int{3, 9, 4}, Down: tc.down, InitialLeader: true})
-		var b Batch
-		f.e.Initial(&b)
-		require.Len(t, b.Succs, 1)
-		requireState(t, 3, ws{Alive: tc.alive, Local: tc.want}, f.dec(t, b.State(0)))
-	}
-	// Without the flag, Init everywhere.
-	f := newFix(t, Config{N: 3, IDs: []int{3, 9, 4}})
-	var b Batch
-	f.e.Initial(&b)
-	requireState(t, 3, ws{Alive: 0b111, Local: make([]tLocal, 3)}, f.dec(t, b.State(0)))
-}
-
 func TestInitialLeaderNeedsLeaderer(t *testing.T) {
 	_, err := New[tLocal, tMsg](bareAlg{}, Config{N: 3, InitialLeader: true}, nil)
 	require.Error(t, err)
@@ -715,130 +395,13 @@ func TestInitialLeaderNeedsLeaderer(t *testing.T) {
 	assert.Contains(t, err.Error(), "Config.InitialLeader: this algorithm defines no initial-leader state")
 }
 
-func TestUnreliableDetectorSuspectsOnlyALiveOtherLeader(t *testing.T) {
-	ls := []tLocal{
-		{Elected: 2},             // p1: leader p2 is live and not itself → suspect
-		{Elected: 2},             // p2: its own leader → nothing
-		{Elected: 6},             // p3: leader p6 crashed → initiate (perfect guard), no suspect
-		{Elected: 2, Busy: true}, // p4: the initiate guard fails → nothing
-		{},                       // p5: ⊥ → initiate, no suspect
-		{},                       // p6: crashed
-	}
-	s := ws{Alive: 0b011111, Local: ls, Crashes: 1}
-
-	f := newFix(t, Config{N: 6, Detector: Unreliable})
-	steps, _ := f.expand(t, s)
-	require.Equal(t, []string{"suspect p1", "initiate p3", "initiate p5"}, labelsOf(steps))
-	sus := steps[0]
-	assert.Equal(t, mkAction(KindSuspect, 0, 0, 0), sus.A)
-	assert.Equal(t, NoFairness, sus.Fair)
-	want := ws{Alive: 0b011111, Local: slices.Clone(ls), Crashes: 1, Chans: chans{{0, 1}: {election(1)}}}
-	want.Local[0] = tLocal{Busy: true} // the effect of initiate
-	requireState(t, 6, want, sus.To)
-	assert.Equal(t, int32(36+2), steps[1].Fair)
-
-	f = newFix(t, Config{N: 6})
-	steps, _ = f.expand(t, s)
-	require.Equal(t, []string{"initiate p3", "initiate p5"}, labelsOf(steps))
-}
-
-func TestTimeoutsAndEarlyTimeouts(t *testing.T) {
-	ls := busy(3)
-	ls[0].Arm0, ls[0].Arm1, ls[0].Just1 = true, true, true // both justified
-	ls[1].Arm0 = true                                      // a message is queued for p2: not justified
-	ls[2].Arm1 = true                                      // not justified
-	s := ws{Alive: 0b111, Local: ls, Chans: chans{{2, 1}: {note(1)}}}
-
-	type lf struct {
-		Label string
-		Fair  int32
-	}
-	collect := func(steps []step) []lf {
-		var out []lf
-		for _, s := range steps {
-			out = append(out, lf{s.Label, s.Fair})
-		}
-		return out
-	}
-	n := int32(3)
-	tc := func(p, timer int32) int32 { return n*n + n + p*2 + timer }
-
-	f := newFix(t, Config{N: 3})
-	steps, _ := f.expand(t, s)
-	require.Equal(t, []lf{
-		{"deliver p3→p2 NOTE(1)", 2*n + 1},
-		{"timeout-ok p1", tc(0, 0)},
-		{"timeout-coord p1", tc(0, 1)},
-	}, collect(steps))
-	assert.Equal(t, mkAction(KindTimeout, 0, 0, 1), steps[2].A)
-	fired := ws{Alive: 0b111, Local: slices.Clone(ls), Chans: chans{{2, 1}: {note(1)}, {0, 1}: {{opElected, 1}}}}
-	fired.Local[0].Arm0, fired.Local[0].Elected = false, 1
-	requireState(t, 3, fired, steps[1].To)
-
-	f = newFix(t, Config{N: 3, Detector: Unreliable})
-	steps, _ = f.expand(t, s)
-	require.Equal(t, []lf{
-		{"deliver p3→p2 NOTE(1)", 2*n + 1},
-		{"timeout-ok p1", tc(0, 0)},
-		{"early-timeout-ok p1", tc(0, 0)}, // justified, so it satisfies the fair timeout too
-		{"timeout-coord p1", tc(0, 1)},
-		{"early-timeout-coord p1", tc(0, 1)},
-		{"early-timeout-ok p2", NoFairness},
-		{"early-timeout-coord p3", NoFairness},
-	}, collect(steps))
-	assert.Equal(t, mkAction(KindEarlyTimeout, 1, 0, 0), steps[5].A)
-	requireState(t, 3, fired, steps[2].To)
-	early := ws{Alive: 0b111, Local: slices.Clone(ls), Chans: chans{{2, 1}: {note(1)}, {1, 2}: {{opElected, 2}}}}
-	early.Local[1].Arm0, early.Local[1].Elected = false, 2
-	requireState(t, 3, early, steps[5].To)
-}
-
-func TestFairnessClasses(t *testing.T) {
+// The class numbers of each family (their names and the steps' classes:
+// testdata/kernel/fairness.txt).
+func TestFairnessClassNumbers(t *testing.T) {
 	f := newFix(t, Config{N: 3, IDs: []int{3, 9, 4}})
-	k := f.k
-	assert.Equal(t, "unfair", k.FairClass(NoFairness))
-	assert.Equal(t, "deliver p3→p3", k.FairClass(0))
-	assert.Equal(t, "deliver p9→p4", k.FairClass(5))
-	assert.Equal(t, "deliver p4→p3", k.FairClass(6))
-	assert.Equal(t, "deliver p4→p4", k.FairClass(8))
-	assert.Equal(t, "initiate p3", k.FairClass(9))
-	assert.Equal(t, "initiate p4", k.FairClass(11))
-	assert.Equal(t, "timeout-ok p3", k.FairClass(12))
-	assert.Equal(t, "timeout-coord p3", k.FairClass(13))
-	assert.Equal(t, "timeout-ok p9", k.FairClass(14))
-	assert.Equal(t, "timeout-coord p4", k.FairClass(17))
-	assert.Equal(t, int32(5), k.classDeliver(1, 2))
-	assert.Equal(t, int32(10), k.classInitiate(1))
-	assert.Equal(t, int32(17), k.classTimer(2, 1))
-
-	// One state with every kind of step.
-	f = newFix(t, Config{N: 3, Detector: Unreliable, MaxCrashes: 1, MaxRestarts: 1})
-	s := ws{Alive: 0b011, Local: []tLocal{{Elected: 2}, {}, {}}, Chans: chans{{0, 1}: {note(1)}, {1, 0}: {note(2)}}}
-	steps, _ := f.expand(t, s)
-	type lf struct {
-		Label string
-		Fair  int32
-	}
-	var got []lf
-	for _, s := range steps {
-		got = append(got, lf{s.Label, s.Fair})
-	}
-	assert.Equal(t, []lf{
-		{"deliver p1→p2 NOTE(1)", 1}, // one class per channel
-		{"deliver p2→p1 NOTE(2)", 3},
-		{"suspect p1", NoFairness},
-		{"crash p1", NoFairness},
-		{"initiate p2", 10}, // one class per process
-		{"crash p2", NoFairness},
-		{"restart p3", NoFairness},
-	}, got)
-}
-
-func TestFairClassOfDetect(t *testing.T) {
-	f := newFixAlg(t, detectAlg{}, Config{N: 2})
-	assert.Equal(t, "detect p2", f.k.FairClass(5))
-	steps, _ := f.expand(t, ws{Alive: 0b11, Local: make([]tLocal, 2)})
-	assert.Equal(t, []string{"detect p1", "detect p2"}, labelsOf(steps))
+	assert.Equal(t, int32(5), f.k.classDeliver(1, 2))
+	assert.Equal(t, int32(10), f.k.classInitiate(1))
+	assert.Equal(t, int32(17), f.k.classTimer(2, 1))
 }
 
 // ---- encoding ----
@@ -982,64 +545,10 @@ func TestLabels(t *testing.T) {
 	}
 }
 
-func TestDescribeAndFields(t *testing.T) {
-	f := newFix(t, Config{N: 3, IDs: []int{1, 2, 3}})
-	s := ws{Alive: 0b101, Local: []tLocal{{Busy: true, Elected: 3}, {}, {}}, Crashes: 1,
-		Chans: chans{{0, 2}: {election(1), note(2)}, {2, 2}: {note(5)}}}
-	st := f.enc(s)
-	assert.Equal(t, "p1{busy=true elected=3} p2✝ p3{busy=false elected=0} | p1→p3 [ELECTION(1) NOTE(2)] | p3→p3 [NOTE(5)] | crashes=1 restarts=0", f.e.Describe(st))
-	var fields []string
-	for _, fl := range f.e.Fields(st) {
-		fields = append(fields, fl.Name+"="+fl.Value.String())
-	}
-	assert.Equal(t, []string{
-		"p1.alive=true", "p1.busy=true", "p1.elected=3",
-		"p2.alive=false", "p2.busy=false", "p2.elected=0",
-		"p3.alive=true", "p3.busy=false", "p3.elected=0",
-		"chan p1→p3=[ELECTION(1) NOTE(2)]", "chan p3→p3=[NOTE(5)]",
-		"crashes=1", "restarts=0",
-	}, fields)
-	assert.Equal(t, "p1{busy=false elected=0} p2{busy=false elected=0} p3{busy=false elected=0}",
-		f.e.Describe(f.enc(ws{Alive: 0b111, Local: make([]tLocal, 3)})))
-
-	// Without a LocalFormatter, the local state is shown field by field.
-	g := newFixAlg(t, bareAlg{}, Config{N: 2})
-	l := tLocal{Busy: true, Elected: 3}
-	assert.Equal(t, "p1{busy=true elected=3 got={Op:0 J:0} from=0 arm0=false arm1=false just1=false restarted=false leader=false} p2✝",
-		g.e.Describe(g.enc(ws{Alive: 0b01, Local: []tLocal{l, {}}})))
-}
-
-func TestPredicatesAndView(t *testing.T) {
-	preds := []Property[tLocal, tMsg]{
-		{Name: "p0 elected", Holds: func(v *View[tLocal, tMsg]) bool { return v.Elected(0) != 0 }},
-		{Name: "all alive", Holds: func(v *View[tLocal, tMsg]) bool { return v.Alive(0) && v.Alive(1) && v.Alive(2) }},
-	}
-	k, err := New[tLocal, tMsg](tCodecAlg{}, Config{N: 3, IDs: []int{3, 9, 4}, MaxCrashes: 1}, preds)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"p0 elected", "all alive"}, k.Predicates())
-	e := k.newExpander()
-	f := &fixture{k: k, e: e}
-	ls := busy(3)
-	ls[1].Elected, ls[2].Elected = 9, 9
-	state := f.enc(ws{Alive: 0b111, Local: ls, Chans: chans{{1, 0}: {{opElected, 9}}}})
-	var b Batch
-	e.Expand(state, &b)
-	assert.Equal(t, uint64(0b10), b.Props)
-	var got []string
-	for i, s := range b.Succs {
-		got = append(got, fmt.Sprintf("%s %02b", e.Label(state, s.Action), b.Succs[i].Props))
-	}
-	assert.Equal(t, []string{"deliver p9→p3 ELECTED(9) 11", "crash p3 00", "crash p9 00", "crash p4 00"}, got)
-
-	v := e.View(state)
-	assert.Equal(t, 3, v.N)
-	assert.Equal(t, uint64(0b111), v.Alive)
-	assert.Equal(t, [MaxN]int{3, 9, 4}, v.ID)
-	assert.Equal(t, [MaxN]int{0, 9, 9}, v.Elected)
-	assert.True(t, v.AliveID(9))
-	assert.False(t, v.AliveID(7))
-
-	_, err = New[tLocal, tMsg](tCodecAlg{}, Config{N: 3}, make([]Property[tLocal, tMsg], 65))
+// At most 64 predicates: a Batch's bits (the predicates themselves:
+// testdata/kernel/props.txt).
+func TestTooManyPredicates(t *testing.T) {
+	_, err := New[tLocal, tMsg](tCodecAlg{}, Config{N: 3}, make([]Property[tLocal, tMsg], 65))
 	require.Error(t, err)
 }
 

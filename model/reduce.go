@@ -132,12 +132,12 @@ func (e *expander[L, M]) nextAlive(w *world[L, M], p int, d Dir) int {
 
 // checkRingLocal enforces RingLocal's promise on a send, whenever the
 // reduction relies on it.
-func (e *expander[L, M]) checkRingLocal(from, to int) {
+func (e *expander[L, M]) checkRingLocal(w *world[L, M], from, to int) {
 	if e.k.around == nil {
 		return
 	}
 	for _, d := range e.k.around {
-		if e.nextAlive(e.w, from, d) == to {
+		if e.nextAlive(w, from, d) == to {
 			return
 		}
 	}

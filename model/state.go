@@ -693,133 +693,23 @@ func (e *expander[L, M]) encode(b []byte, w *world[L, M]) []byte {
 var errShort = errors.New("truncated state")
 
 // decode reads state b into w and, if h is not nil, the hashes of its
-// components, from their encodings.
+// components, from their encodings: the parts in encode's order, each
+// read by its own function.
 func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
-	k := e.k
-	var err error
-	w.lay = 0
-	if k.shape.layouts > 1 {
-		if w.lay, b, err = readUvarint(b); err != nil {
-			return err
-		}
-		if w.lay >= k.shape.layouts {
-			return fmt.Errorf("arrangement %d out of range", w.lay)
-		}
-	}
-	if w.crashes, b, err = readUvarint(b); err != nil {
+	b, err := e.k.decodeHead(b, w)
+	if err != nil {
 		return err
 	}
-	if w.restarts, b, err = readUvarint(b); err != nil {
+	if b, err = e.decodeLocals(b, w, h); err != nil {
 		return err
 	}
-	if len(b) < aliveBytes {
-		return errShort
+	if b, err = e.k.decodeClocks(b, w, h); err != nil {
+		return err
 	}
-	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
-	w.gst = 0
-	if k.shape.partial {
-		if len(b) < 1 {
-			return errShort
-		}
-		if b[0] != gstTrue && (b[0]&gstTrue != 0 || int(b[0]/suspicionUnit) > k.shape.suspicions) {
-			return fmt.Errorf("gst byte %d is neither gst nor a count of false suspicions up to %d", b[0], k.shape.suspicions)
-		}
-		w.gst, b = b[0], b[1:]
-	}
-	if k.shape.sendCap > 0 {
-		if b, err = w.sent.readSent(b, k.shape.types, k.shape.sendCap); err != nil {
-			return err
-		}
-	}
-	for p := range w.local {
-		if k.localRefs {
-			// By value, as the Codec writes it (see localRefs).
-			start := b
-			if b, err = k.codec.DecodeLocal(b, &w.local[p]); err != nil {
-				return err
-			}
-			if h != nil {
-				h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
-			}
-			continue
-		}
-		var id int
-		if id, b, err = readUvarint(b); err != nil {
-			return err
-		}
-		if uint64(id) >= uint64(len(e.localVals)) {
-			if _, err := k.localTab.val(uint32(min(id, 1<<32-1))); err != nil {
-				return fmt.Errorf("process %d's local state: %w", p, err)
-			}
-		}
-		v := e.localAt(uint32(id))
-		w.lid[p], w.local[p] = uint32(id), v.val
-		if h != nil {
-			h.local[p] = k.keys.hashLocalWord(p, v.word)
-		}
-	}
-	if k.shape.timers {
-		if b, err = k.readTimers(b, w); err != nil {
-			return err
-		}
-		if h != nil {
-			h.timers = k.keys.hashTimers(w.timer)
-		}
-	}
-	if k.shape.heartbeat {
-		if b, err = k.readHB(b, w); err != nil {
-			return err
-		}
-		if h != nil {
-			h.hb = k.keys.hashHB(w.hb)
-		}
-	}
-	// The channels the world held before, emptied into its own arrays
-	// (see copyChan); the others are already. A loop over the set's words:
-	// busy.all's iterator cost a tenth of decoding here.
-	for i, word := range w.busy {
-		for ; word != 0; word &= word - 1 {
-			ch := i<<6 | bits.TrailingZeros64(word)
-			w.chans[ch], w.count[ch] = w.own[ch][:0], 0
-			if h != nil {
-				h.chans[ch] = 0
-			}
-		}
-	}
-	w.busy, w.decoded = chanSet{}, chanSet{}
+	w.emptyChans(h)
 	var chansFP uint64
-	nonEmpty := 0
-	if nonEmpty, b, err = readUvarint(b); err != nil {
+	if b, chansFP, err = e.k.decodeChans(b, w, h); err != nil {
 		return err
-	}
-	for ; nonEmpty > 0; nonEmpty-- {
-		// A record of appendChan.
-		if len(b) < 2 {
-			return errShort
-		}
-		ch, count := int(b[0]), int(b[1])
-		b = b[2:]
-		if ch >= len(w.chans) {
-			return fmt.Errorf("channel index %d out of range", ch)
-		}
-		var size int
-		if size, b, err = readUvarint(b); err != nil {
-			return err
-		}
-		if size > len(b) {
-			return errShort
-		}
-		if count == 0 {
-			return fmt.Errorf("channel %d is empty but listed", ch)
-		}
-		w.setOwn(ch, b[:size])
-		w.count[ch] = count
-		w.busy.add(ch)
-		if h != nil {
-			h.chans[ch] = k.keys.hashChan(ch, count, b[:size])
-			chansFP += h.chans[ch]
-		}
-		b = b[size:]
 	}
 	if len(b) != 0 {
 		return fmt.Errorf("%d bytes left over", len(b))
@@ -832,6 +722,160 @@ func (e *expander[L, M]) decode(b []byte, w *world[L, M], h *hashes) error {
 		}
 	}
 	return nil
+}
+
+// decodeHead reads the head: the arrangement, the counters, who is live,
+// gst and the counted sends, as the shape has them.
+func (k *Kernel[L, M]) decodeHead(b []byte, w *world[L, M]) ([]byte, error) {
+	var err error
+	w.lay = 0
+	if k.shape.layouts > 1 {
+		if w.lay, b, err = readUvarint(b); err != nil {
+			return nil, err
+		}
+		if w.lay >= k.shape.layouts {
+			return nil, fmt.Errorf("arrangement %d out of range", w.lay)
+		}
+	}
+	if w.crashes, b, err = readUvarint(b); err != nil {
+		return nil, err
+	}
+	if w.restarts, b, err = readUvarint(b); err != nil {
+		return nil, err
+	}
+	if len(b) < aliveBytes {
+		return nil, errShort
+	}
+	w.alive, b = uint64(binary.LittleEndian.Uint16(b)), b[aliveBytes:]
+	w.gst = 0
+	if k.shape.partial {
+		if len(b) < 1 {
+			return nil, errShort
+		}
+		if b[0] != gstTrue && (b[0]&gstTrue != 0 || int(b[0]/suspicionUnit) > k.shape.suspicions) {
+			return nil, fmt.Errorf("gst byte %d is neither gst nor a count of false suspicions up to %d", b[0], k.shape.suspicions)
+		}
+		w.gst, b = b[0], b[1:]
+	}
+	if k.shape.sendCap > 0 {
+		if b, err = w.sent.readSent(b, k.shape.types, k.shape.sendCap); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// decodeLocals reads every process's local state: by value (localRefs) or
+// by the number the kernel gave it.
+func (e *expander[L, M]) decodeLocals(b []byte, w *world[L, M], h *hashes) ([]byte, error) {
+	k := e.k
+	var err error
+	for p := range w.local {
+		if k.localRefs {
+			// By value, as the Codec writes it (see localRefs).
+			start := b
+			if b, err = k.codec.DecodeLocal(b, &w.local[p]); err != nil {
+				return nil, err
+			}
+			if h != nil {
+				h.local[p] = k.keys.hashLocal(p, start[:len(start)-len(b)])
+			}
+			continue
+		}
+		var id int
+		if id, b, err = readUvarint(b); err != nil {
+			return nil, err
+		}
+		if uint64(id) >= uint64(len(e.localVals)) {
+			if _, err := k.localTab.val(uint32(min(id, 1<<32-1))); err != nil {
+				return nil, fmt.Errorf("process %d's local state: %w", p, err)
+			}
+		}
+		v := e.localAt(uint32(id))
+		w.lid[p], w.local[p] = uint32(id), v.val
+		if h != nil {
+			h.local[p] = k.keys.hashLocalWord(p, v.word)
+		}
+	}
+	return b, nil
+}
+
+// decodeClocks reads the timers and the heartbeat silences, as the shape
+// has them.
+func (k *Kernel[L, M]) decodeClocks(b []byte, w *world[L, M], h *hashes) ([]byte, error) {
+	var err error
+	if k.shape.timers {
+		if b, err = k.readTimers(b, w); err != nil {
+			return nil, err
+		}
+		if h != nil {
+			h.timers = k.keys.hashTimers(w.timer)
+		}
+	}
+	if k.shape.heartbeat {
+		if b, err = k.readHB(b, w); err != nil {
+			return nil, err
+		}
+		if h != nil {
+			h.hb = k.keys.hashHB(w.hb)
+		}
+	}
+	return b, nil
+}
+
+// emptyChans empties the channels w held before into its own arrays (see
+// copyChan); the others are already. A loop over the set's words:
+// busy.all's iterator cost a tenth of decoding here.
+func (w *world[L, M]) emptyChans(h *hashes) {
+	for i, word := range w.busy {
+		for ; word != 0; word &= word - 1 {
+			ch := i<<6 | bits.TrailingZeros64(word)
+			w.chans[ch], w.count[ch] = w.own[ch][:0], 0
+			if h != nil {
+				h.chans[ch] = 0
+			}
+		}
+	}
+	w.busy, w.decoded = chanSet{}, chanSet{}
+}
+
+// decodeChans reads the non-empty channels (records of appendChan) into w,
+// whose channels are empty, and returns the sum of their hashes.
+func (k *Kernel[L, M]) decodeChans(b []byte, w *world[L, M], h *hashes) ([]byte, uint64, error) {
+	var chansFP uint64
+	nonEmpty, b, err := readUvarint(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	for ; nonEmpty > 0; nonEmpty-- {
+		if len(b) < 2 {
+			return nil, 0, errShort
+		}
+		ch, count := int(b[0]), int(b[1])
+		b = b[2:]
+		if ch >= len(w.chans) {
+			return nil, 0, fmt.Errorf("channel index %d out of range", ch)
+		}
+		var size int
+		if size, b, err = readUvarint(b); err != nil {
+			return nil, 0, err
+		}
+		if size > len(b) {
+			return nil, 0, errShort
+		}
+		if count == 0 {
+			return nil, 0, fmt.Errorf("channel %d is empty but listed", ch)
+		}
+		w.setOwn(ch, b[:size])
+		w.count[ch] = count
+		w.busy.add(ch)
+		if h != nil {
+			h.chans[ch] = k.keys.hashChan(ch, count, b[:size])
+			chansFP += h.chans[ch]
+		}
+		b = b[size:]
+	}
+	return b, chansFP, nil
 }
 
 func readUvarint(b []byte) (int, []byte, error) {

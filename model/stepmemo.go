@@ -101,9 +101,9 @@ func (e *expander[L, M]) recall(kind, arg, p int, msg uint64) bool {
 	for i := range slot.n {
 		s := &slot.sends[i]
 		if e.reducing {
-			e.checkRingLocal(p, int(s.to))
+			e.checkRingLocal(w, p, int(s.to))
 		}
-		e.sendElem(p, int(s.to), int(s.typ), s.elem[:s.len])
+		e.sendElem(w, p, int(s.to), int(s.typ), s.elem[:s.len])
 	}
 	return true
 }

@@ -1,6 +1,7 @@
 package ts_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +41,54 @@ func TestBatchCommit(t *testing.T) {
 
 func withoutOffsets(s ts.Succ) ts.Succ {
 	return ts.Succ{Action: s.Action, Fair: s.Fair, FP: s.FP, Props: s.Props, Sent: s.Sent}
+}
+
+// Reset keeps the searcher's Settings and empties every other field: a
+// field of Batch is a setting or one expansion's result, and a result that
+// outlived Reset would leak into the next state's expansion.
+func TestBatchResetKeepsSettingsOnly(t *testing.T) {
+	var b ts.Batch
+	b.Add(7, 2, 1, []byte{1})
+	v := reflect.ValueOf(&b).Elem()
+	var set func(f reflect.Value)
+	set = func(f reflect.Value) {
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int32:
+			f.SetInt(3)
+		case reflect.Uint64, reflect.Uint32:
+			f.SetUint(3)
+		case reflect.Slice:
+			if f.Len() == 0 {
+				f.Set(reflect.Append(f, reflect.Zero(f.Type().Elem())))
+			}
+		case reflect.Struct:
+			for i := range f.NumField() {
+				set(f.Field(i))
+			}
+		default:
+			t.Fatalf("a field of kind %s: teach this test to fill it", f.Kind())
+		}
+	}
+	typ := v.Type()
+	for i := range typ.NumField() {
+		if typ.Field(i).IsExported() {
+			set(v.Field(i))
+		}
+	}
+	settings := b.Settings
+	assert.Equal(t, ts.Settings{Lazy: true, NoStateProps: true, StatePropsOnly: 3, NoSuccProps: true, SuccPropsOnly: 3}, settings)
+	b.Reset()
+	for i := range typ.NumField() {
+		f, fv := typ.Field(i), v.Field(i)
+		switch {
+		case f.Name == "Settings":
+			assert.Equal(t, settings, b.Settings, "Reset keeps the settings")
+		case fv.Kind() == reflect.Slice:
+			assert.Zero(t, fv.Len(), "Reset empties %s", f.Name)
+		default:
+			assert.True(t, fv.IsZero(), "Reset zeroes %s", f.Name)
+		}
+	}
 }

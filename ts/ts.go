@@ -77,7 +77,12 @@ type Clocked interface{ TickClass() (tick int32, ok bool) }
 
 // Batch receives the successors of one state. It is reused from state to
 // state so that expansion does not allocate.
+//
+// It holds two things with two lifetimes: Settings, what the searcher asks
+// of every expansion, set once before the first and kept by Reset; and the
+// results of one expansion (every other field), which Reset empties.
 type Batch struct {
+	Settings
 	Succs     []Succ
 	Discarded int // successors dropped by the channel bound
 	// DiscardedFair counts those of them whose step is weakly fair: without
@@ -89,25 +94,31 @@ type Batch struct {
 	// g for group g), fewest steps first; none when no reduction applies.
 	Group    []uint8
 	Stubborn []uint64
+	buf      []byte
+}
+
+// Settings is what a searcher asks of an expander, for every state it
+// expands into a Batch: it lives as long as the Batch (Reset keeps it),
+// and the searcher sets it before the first expansion.
+type Settings struct {
 	// Lazy asks a LazyExpander to commit successors without encodings
-	// (CommitLazy); Reset keeps it.
+	// (CommitLazy).
 	Lazy bool
 	// NoStateProps says the searcher needs no predicates of the expanded
-	// state: an expander may leave Props 0. Reset keeps it.
+	// state: an expander may leave Props 0.
 	NoStateProps bool
 	// StatePropsOnly, when not 0, says the searcher needs only these
 	// predicates of the expanded state: an expander may leave the others'
-	// bits of Props 0. Reset keeps it.
+	// bits of Props 0.
 	StatePropsOnly uint64
 	// NoSuccProps and SuccPropsOnly say the same of the successors' state
 	// predicates (Commit, and Fill after a lazy expansion); the bits of
-	// the step predicates are always there. Reset keeps them.
+	// the step predicates are always there.
 	NoSuccProps   bool
 	SuccPropsOnly uint64
-	buf           []byte
 }
 
-// Reset empties the batch, keeping its memory.
+// Reset empties the batch's results, keeping its memory and its Settings.
 func (b *Batch) Reset() {
 	b.Succs = b.Succs[:0]
 	b.buf = b.buf[:0]
