@@ -408,13 +408,19 @@ func (opt Options) withDefaults() Options {
 func newSearch(sys ts.System, opt Options) *search {
 	// Indices are needed for the graph's edges, with reduction for the
 	// depth of a revisited state, and in an exact table for the encodings.
-	// A bitstate search keeps its states in the bits (setGraph), no table.
+	// A bitstate search keeps its states in the bits (made by setGraph,
+	// once the options are checked) and an empty table beside them.
 	capacity, indexed := 1<<16, opt.Exact || opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)
+	if opt.Bitstate > 0 {
+		capacity, indexed = 0, false
+	}
 	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt}
 	s.front.init(opt.TempDir)
-	if opt.Bitstate <= 0 {
-		s.tab = newTable(capacity, indexed)
-		s.visited = &tableSet{t: s.tab}
+	tab := newTable(capacity, indexed)
+	if opt.Bitstate > 0 {
+		s.visited = &bitSet{t: tab}
+	} else {
+		s.tab, s.visited = tab, &tableSet{t: tab}
 	}
 	return s
 }
@@ -424,9 +430,7 @@ func (s *search) close() {
 	s.front.close()
 	// The table and the graph's edges live outside the Go heap: nothing
 	// collects them.
-	if s.visited != nil {
-		s.visited.free()
-	}
+	s.visited.free()
 	if s.graph != nil {
 		s.graph.free()
 	}
@@ -504,7 +508,7 @@ func (s *search) setGraph() error {
 		s.graph.measured = true
 	}
 	if opt.Bitstate > 0 {
-		s.visited = &bitSet{b: newBitstate(opt.Bitstate, opt.BitstateSeed)}
+		s.visited.(*bitSet).b = newBitstate(opt.Bitstate, opt.BitstateSeed)
 		if s.graph != nil {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
