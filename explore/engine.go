@@ -20,13 +20,15 @@ import (
 //	         stubborn set); keep the successors in order. Lazily (lazy.go),
 //	         a successor is looked up here, by fingerprint, and only a new
 //	         one is encoded
-//	claim    look each successor up in the table (states of earlier
-//	         batches; it does not change in this phase), unless expansion
-//	         did; claim a new one in the batch's claims table at its
-//	         sequential position (chunk, offset): the smallest position wins
+//	claim    the visited set's (visitedPart.claim), a chunk per call: the
+//	         table looks each successor up (states of earlier batches; it
+//	         does not change in this phase), unless expansion did, and
+//	         claims a new one in the batch's claims table at its
+//	         sequential position (chunk, offset): the smallest position
+//	         wins. The bit array claims chunk after chunk on one worker
 //	count    the winners: the first occurrence of each new state
 //	write    winners get consecutive indices in sequential order (from
-//	         prefix sums over chunks), a table slot, parent links and
+//	         prefix sums over chunks), a table slot (storeChunk), parent links and
 //	         frontier bytes; with the liveness graph, every successor's
 //	         index is written as the chunk's edges (resolveChunk)
 //
