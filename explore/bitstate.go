@@ -115,19 +115,3 @@ func (b *bitstate) stats(depth int) *Bitstate {
 }
 
 func (b *bitstate) bytes() int64 { return int64(len(b.words)) * 8 }
-
-// claimBits decides the winners of a chunk against the bit array. It runs
-// on one goroutine, chunk after chunk, so the outcome is that of a
-// sequential search whatever the number of workers.
-func (s *search) claimBits(ch *chunk) {
-	ch.noWinners()
-	added := s.putBlock(len(ch.recs), func(j int) uint64 { return ch.recs[j].fp }, func(j int) []byte { return nil })
-	for j := range ch.recs {
-		r := &ch.recs[j]
-		if added[j] {
-			ch.win(r, ch.buf[r.off:r.end])
-		} else {
-			r.outcome = recOld
-		}
-	}
-}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"unsafe"
 )
 
@@ -78,22 +77,13 @@ func growBytes(old, have, more int, elem int64) int64 {
 func (s *search) nextBytes() int64 {
 	succs := 2 * max(s.maxSuccs, chunkStates*batchChunks)
 	var b int64
-	if s.bits == nil {
-		t := s.tab
-		if need := t.used + succs; need*100 > int(t.size)*maxLoad {
-			per := int64(8)
-			if t.indexed {
-				per += 4
-			}
-			b += int64(slotsFor(max(need, need*3/2))-t.size) * per
-		}
-	}
-	b += growBytes(cap(s.next.lens), len(s.next.lens), succs, 2) + growBytes(cap(s.next.offs), len(s.next.offs), succs/chunkStates+1, 8)
+	b += s.visited.growBytes(succs)
+	b += growBytes(cap(s.front.next.lens), len(s.front.next.lens), succs, 2) + growBytes(cap(s.front.next.offs), len(s.front.next.offs), succs/chunkStates+1, 8)
 	if g := s.graph; g != nil {
 		edges := 2 * max(s.maxEdges, chunkStates*batchChunks)
 		b += g.starts.growBytes(g.starts.len()+succs) + g.dst.growBytes(g.dst.len()+edges) + g.class.growBytes(g.class.len()+edges) + g.sent.growBytes(g.sent.len()+edges)
 		// The fair-cycle check after the search, with the graph still kept.
-		b += int64(s.links.n+succs) * tarjanBytes
+		b += int64(s.front.links.n+succs) * tarjanBytes
 		// The batch's edge records.
 		b += int64(edges) * int64(unsafe.Sizeof(edgeRec{}))
 	}
@@ -114,20 +104,20 @@ func (s *search) withinBudget() bool {
 		return true
 	}
 	if s.graph != nil {
-		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(budget), s.links.n)
+		s.livenessSkipped = fmt.Sprintf("the state graph outgrew the memory budget of %s at %d states", FormatBytes(budget), s.front.links.n)
 		s.graph.free()
 		s.graph = nil
-		s.tab.dropIndex()
+		s.visited.dropIndex()
 		runtime.GC()
 		debug.FreeOSMemory()
-		if slices.Contains(s.stuckSeen, true) && !s.opt.Continue {
-			s.halt(StopFirstViolation, "stopped at the first violation")
+		if s.found.anyStuck() && !s.opt.Continue {
+			s.halt(StopFirstViolation, whyFirstViolation)
 			return false
 		}
 	}
 	if s.memBytes()+s.nextBytes() > limit {
 		why := fmt.Sprintf("memory budget of %s reached", FormatBytes(budget))
-		if err := s.spillFailed(); err != nil {
+		if err := s.front.spillFailed(); err != nil {
 			why += fmt.Sprintf(" (temporary files failed, so the search used memory instead: %v)", err)
 		}
 		s.halt(StopMemory, why)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"time"
 	"unsafe"
 
@@ -21,13 +20,15 @@ import (
 //	         stubborn set); keep the successors in order. Lazily (lazy.go),
 //	         a successor is looked up here, by fingerprint, and only a new
 //	         one is encoded
-//	claim    look each successor up in the table (states of earlier
-//	         batches; it does not change in this phase), unless expansion
-//	         did; claim a new one in the batch's claims table at its
-//	         sequential position (chunk, offset): the smallest position wins
+//	claim    the visited set's (visitedPart.claim), a chunk per call: the
+//	         table looks each successor up (states of earlier batches; it
+//	         does not change in this phase), unless expansion did, and
+//	         claims a new one in the batch's claims table at its
+//	         sequential position (chunk, offset): the smallest position
+//	         wins. The bit array claims chunk after chunk on one worker
 //	count    the winners: the first occurrence of each new state
 //	write    winners get consecutive indices in sequential order (from
-//	         prefix sums over chunks), a table slot, parent links and
+//	         prefix sums over chunks), a table slot (storeChunk), parent links and
 //	         frontier bytes; with the liveness graph, every successor's
 //	         index is written as the chunk's edges (resolveChunk)
 //
@@ -91,8 +92,11 @@ const (
 // succRec is a successor that may be a new state (with lazy expansion, one
 // the table did not hold when it was looked up).
 type succRec struct {
-	fp       uint64
-	slot     uint64 // in the claims table, valid within the batch
+	fp uint64
+	// slot is where the claim is in the claims table while the batch
+	// claims; once counted, a loser's is the position (claimPos) of the
+	// record that won its claim.
+	slot     uint64
 	tslot    uint64 // in the main table: where the lookup ended
 	props    uint64
 	action   ts.Action
@@ -179,58 +183,32 @@ func (ch *chunk) recordSteps(bad uint64, src uint32, a ts.Action) {
 	}
 }
 
-// parallel runs f(worker, i) for i in [0, n) on the workers (the crew).
-func (s *search) parallel(n int, f func(w *worker, i int)) {
-	if s.crew == nil || n == 1 {
-		for k := range n {
-			i := k
-			if chunksInReverse {
-				i = n - 1 - k
-			}
-			f(&s.workers[0], i)
-		}
-		return
-	}
-	s.crew.run(n, func(w, i int) { f(&s.workers[w], i) })
-}
-
-// chunksInReverse, set by tests only (export_test.go), runs the items of
-// every phase of a one-worker search from the last to the first: an order
-// in which workers may meet them, with nothing left to timing.
-var chunksInReverse bool
-
-// inOrder reports whether the workers meet a batch's successors in BFS
-// order: one worker, chunks in order.
-func (s *search) inOrder() bool { return s.crew == nil && !chunksInReverse }
-
 func (s *search) bfs() {
-	if len(s.workers) > 1 {
-		s.crew = newCrew(len(s.workers) - 1)
-		defer func() { s.crew.stop(); s.crew = nil }()
-	}
+	s.team.start()
+	defer s.team.stop()
 	s.exp.Initial(&s.batch)
 	s.initials = int64(len(s.batch.Succs))
-	added := s.putBlock(len(s.batch.Succs), func(j int) uint64 { return s.batch.Succs[j].FP }, s.batch.State)
+	added := s.block.put(s.visited, len(s.batch.Succs), func(j int) uint64 { return s.batch.Succs[j].FP }, s.batch.State, uint32(s.front.links.n))
 	for j := range s.batch.Succs {
 		succ := &s.batch.Succs[j]
 		if added[j] {
-			idx := uint32(s.links.n)
-			s.links.grow(int(idx) + 1)
-			s.links.set(idx, noParent, succ.Action)
-			if err := s.next.push(s.batch.State(j)); err != nil {
+			idx := uint32(s.front.links.n)
+			s.front.links.grow(int(idx) + 1)
+			s.front.links.set(idx, noParent, succ.Action)
+			if err := s.front.next.push(s.batch.State(j)); err != nil {
 				s.halt(StopIO, err.Error())
 				return
 			}
-			s.checkInvariants(succ.Props, idx)
+			s.haltFor(s.found.checkState(succ.Props, idx))
 		}
 	}
-	s.roots = s.links.n
+	s.roots = s.front.links.n
 	lastProgress := s.started
-	s.cur, s.next = s.next, s.cur
-	for depth := 0; s.cur.count() > 0 && !s.stop; depth++ {
+	s.front.cur, s.front.next = s.front.next, s.front.cur
+	for depth := 0; s.front.cur.count() > 0 && !s.stop; depth++ {
 		s.stats.Depth = depth
-		s.next.reset(uint32(s.links.n))
-		for lo := 0; lo < s.cur.count() && !s.stop; lo += chunkStates * batchChunks {
+		s.front.next.reset(uint32(s.front.links.n))
+		for lo := 0; lo < s.front.cur.count() && !s.stop; lo += chunkStates * batchChunks {
 			if err := s.opt.Context.Err(); err != nil {
 				s.halt(StopInterrupted, "interrupted: "+context.Cause(s.opt.Context).Error())
 				return
@@ -241,21 +219,21 @@ func (s *search) bfs() {
 			if s.opt.Progress != nil && time.Since(lastProgress) >= s.opt.ProgressEvery {
 				lastProgress = time.Now()
 				s.opt.Progress(Progress{
-					States: int64(s.links.n), Transitions: s.stats.Transitions, Depth: depth,
-					Queue: s.cur.count() - lo + s.next.count(), Elapsed: time.Since(s.started), MemBytes: s.memBytes(),
+					States: int64(s.front.links.n), Transitions: s.stats.Transitions, Depth: depth,
+					Queue: s.front.cur.count() - lo + s.front.next.count(), Elapsed: time.Since(s.started), MemBytes: s.memBytes(),
 				})
 			}
-			s.runBatch(lo, min(lo+chunkStates*batchChunks, s.cur.count()))
+			s.runBatch(lo, min(lo+chunkStates*batchChunks, s.front.cur.count()))
 		}
 		// The next level is read from its file from the next batch on.
-		if s.flushPending {
-			s.flushPending = false
-			if err := s.flushWritten(); err != nil {
+		if s.front.flushPending {
+			s.front.flushPending = false
+			if err := s.front.flush(); err != nil {
 				s.halt(StopIO, err.Error())
 				return
 			}
 		}
-		s.cur, s.next = s.next, s.cur
+		s.front.cur, s.front.next = s.front.next, s.front.cur
 	}
 	if !s.stop {
 		s.stats.Complete = true
@@ -280,7 +258,7 @@ func (s *search) runBatch(lo, hi int) {
 	if capped {
 		// The graph is of no use to an incomplete search.
 		s.graph = nil
-		s.tab.dropIndex()
+		s.visited.dropIndex()
 	}
 	base := s.growGraph(lo, hi, edges)
 	if !s.writeBatch(chunks, base) {
@@ -301,13 +279,13 @@ func (s *search) loadBatch(lo, hi int) ([]chunk, bool) {
 		chunks[c].id, chunks[c].lo, chunks[c].hi = c, lo+c*chunkStates, min(lo+(c+1)*chunkStates, hi)
 	}
 	// Expansion sets the armed bits of the batch's states (leadsto.go).
-	for k := range s.armed {
-		s.armed[k].fit(uint32(s.links.n))
+	for k := range s.found.armed {
+		s.found.armed[k].fit(uint32(s.front.links.n))
 	}
-	if s.lazy {
+	if s.encoded != nil {
 		s.encoded.reset(max(s.maxSuccs, 1<<14))
 	}
-	if err := s.cur.load(lo, hi); err != nil {
+	if err := s.front.cur.load(lo, hi); err != nil {
 		s.halt(StopIO, err.Error())
 		return nil, false
 	}
@@ -322,16 +300,16 @@ func (s *search) expandBatch(chunks []chunk, hi int) bool {
 	// batch's new states go to the files, and the graph maps the blocks
 	// this batch's edges will take.
 	var side []func() error
-	if s.flushPending {
-		s.flushPending = false
-		side = append(side, s.flushWritten)
+	if s.front.flushPending {
+		s.front.flushPending = false
+		side = append(side, s.front.flush)
 	}
 	if g := s.graph; g != nil {
-		end, edges := int(s.cur.base)+hi, s.maxEdges
+		end, edges := int(s.front.cur.base)+hi, s.maxEdges
 		side = append(side, func() error { g.reserve(end, edges); return nil })
 	}
 	sideErr := make([]error, len(side))
-	s.parallel(len(side)+len(chunks), func(w *worker, c int) {
+	s.team.parallel(len(side)+len(chunks), func(w *worker, c int) {
 		if c < len(side) {
 			sideErr[c] = side[c]()
 			return
@@ -361,27 +339,14 @@ func (s *search) tallyBatch(chunks []chunk) (succs, edges int) {
 		s.stats.ProvisoFull += ch.provisoFull
 		s.stats.ReducedStates += ch.reduced
 		for p, at := range ch.badStep {
-			if _, seen := s.stepFound[p]; at.src != noParent && !seen {
+			if at.src != noParent {
 				// Chunks are in BFS order: the first is from a shallowest state.
-				s.stepFound[p] = at
-				if !s.opt.Continue {
-					s.halt(StopFirstViolation, "stopped at the first violation")
-				}
+				s.haltFor(s.found.step(p, at))
 			}
 		}
 		for k, at := range ch.stuck {
-			if at < 0 || s.stuckSeen[k] {
-				continue
-			}
-			s.stuckSeen[k], s.stuckAt[k], s.stuckCut[k] = true, s.cur.base+uint32(at), ch.stuckCut[k]
-			// A stuck state outside a goal is a definite answer as soon as
-			// it is expanded, liveness or not (a fair cycle, the other way
-			// to fail, needs the whole graph; Continue asks for it). One
-			// that only the channel bound made stuck (a fair step of it
-			// discarded) says nothing of the unbounded model: with
-			// liveness the search goes on, as deepening needs.
-			if !s.opt.Continue && (s.graph == nil || !s.stuckCut[k]) {
-				s.halt(StopFirstViolation, "stopped at the first violation")
+			if at >= 0 {
+				s.haltFor(s.found.stuck(k, s.front.cur.base+uint32(at), ch.stuckCut[k], s.graph != nil))
 			}
 		}
 	}
@@ -393,23 +358,11 @@ func (s *search) tallyBatch(chunks []chunk) (succs, edges int) {
 // false when two
 // new states share a fingerprint in an exact search (the search halts).
 func (s *search) claimBatch(chunks []chunk, succs int) bool {
-	if s.bits != nil {
-		for c := range chunks {
-			s.claimBits(&chunks[c])
-		}
-		return true
-	}
-	s.claims.reset(succs)
-	s.claimGen = s.tab.gen
-	s.parallel(len(chunks), func(_ *worker, c int) { s.claimChunk(c, &chunks[c]) })
-	s.parallel(len(chunks), func(_ *worker, c int) { s.countChunk(c, &chunks[c]) })
-	for c := range chunks {
-		if chunks[c].collided {
-			// Rare beyond measure (about batch²/2^65 per batch), and then
-			// no verdict rests on it: the search stops, incomplete.
-			s.halt(StopCollision, "two distinct new states of one batch share a 64-bit fingerprint; the exact search cannot go on")
-			return false
-		}
+	if !s.visited.claim(s, chunks, succs) {
+		// Rare beyond measure (about batch²/2^65 per batch), and then
+		// no verdict rests on it: the search stops, incomplete.
+		s.halt(StopCollision, "two distinct new states of one batch share a 64-bit fingerprint; the exact search cannot go on")
+		return false
 	}
 	return true
 }
@@ -418,7 +371,7 @@ func (s *search) claimBatch(chunks []chunk, succs int) bool {
 // next level, in chunk order, and makes room for them everywhere they go;
 // it reports whether --max-states cut the batch short.
 func (s *search) placeBatch(chunks []chunk) (capped bool) {
-	next, nbytes := uint32(s.links.n), s.next.size
+	next, nbytes := uint32(s.front.links.n), s.front.next.size
 	limit := uint32(maxStates)
 	if s.opt.MaxStates > 0 && s.opt.MaxStates < maxStates {
 		limit = uint32(s.opt.MaxStates)
@@ -434,22 +387,14 @@ func (s *search) placeBatch(chunks []chunk) (capped bool) {
 		next += uint32(ch.winners)
 		nbytes += int64(ch.winBytes)
 	}
-	if s.bits == nil {
-		s.tab.reserve(int(next) - s.links.n)
+	s.visited.place(chunks, uint32(s.front.links.n), next)
+	s.front.links.grow(int(next))
+	for k := range s.found.armed {
+		s.found.armed[k].fit(next)
 	}
-	if e := s.tab.enc; e != nil {
-		e.grow(int(next))
-		for c := range chunks {
-			chunks[c].encAt = e.alloc(chunks[c].encBytes)
-		}
-	}
-	s.links.grow(int(next))
-	for k := range s.armed {
-		s.armed[k].fit(next)
-	}
-	from := s.next.size
-	s.next.reserve(int(next-s.next.base), nbytes)
-	s.next.batch(from, nbytes)
+	from := s.front.next.size
+	s.front.next.reserve(int(next-s.front.next.base), nbytes)
+	s.front.next.batch(from, nbytes)
 	return capped
 }
 
@@ -463,10 +408,10 @@ func (s *search) growGraph(lo, hi, edges int) int {
 	}
 	// One start per expanded state, in state order: the batch's states
 	// are the next ones.
-	if g.starts.len() != int(s.cur.base)+lo {
-		panic(fmt.Sprintf("mcheck: internal error: the graph has %d states, the batch starts at state %d", g.starts.len(), int(s.cur.base)+lo))
+	if g.starts.len() != int(s.front.cur.base)+lo {
+		panic(fmt.Sprintf("mcheck: internal error: the graph has %d states, the batch starts at state %d", g.starts.len(), int(s.front.cur.base)+lo))
 	}
-	end := s.cur.base + uint32(hi)
+	end := s.front.cur.base + uint32(hi)
 	g.starts.grow(int(end))
 	for k := range g.good {
 		g.good[k].fit(end)
@@ -486,7 +431,8 @@ func (s *search) growGraph(lo, hi, edges int) int {
 // resolveChunk); false when writing failed (the search halts).
 func (s *search) writeBatch(chunks []chunk, base int) bool {
 	g := s.graph
-	s.parallel(len(chunks), func(_ *worker, c int) {
+	s.team.parallel(len(chunks), func(_ *worker, c int) {
+		s.visited.storeChunk(s, &chunks[c])
 		s.writeChunk(&chunks[c])
 		if g != nil {
 			s.resolveChunk(&chunks[c], base)
@@ -495,7 +441,7 @@ func (s *search) writeBatch(chunks []chunk, base int) bool {
 	if s.ioFailed(chunks) {
 		return false
 	}
-	s.flushPending = true // with the next batch's expansion, or at the level's end
+	s.front.flushPending = true // with the next batch's expansion, or at the level's end
 	return true
 }
 
@@ -505,23 +451,16 @@ func (s *search) finishBatch(chunks []chunk) {
 	for c := range chunks {
 		for p, idx := range chunks[c].bad {
 			if idx >= 0 {
-				s.recordInvariant(p, uint32(idx))
+				s.haltFor(s.found.invariant(p, uint32(idx)))
 			}
 		}
 	}
 	switch {
-	case s.opt.MaxStates > 0 && int64(s.links.n) >= s.opt.MaxStates:
+	case s.opt.MaxStates > 0 && int64(s.front.links.n) >= s.opt.MaxStates:
 		s.halt(StopMaxStates, fmt.Sprintf("%s %d reached", s.opt.named("MaxStates"), s.opt.MaxStates))
-	case s.links.n >= maxStates:
+	case s.front.links.n >= maxStates:
 		s.halt(StopTableFull, fmt.Sprintf("the state table is full at %d states", maxStates))
 	}
-}
-
-// flushWritten writes what the last batch left in memory for the files:
-// the parent links (when they spill) and the next level's new states.
-func (s *search) flushWritten() error {
-	s.links.flush()
-	return s.next.flush()
 }
 
 // ioFailed stops the search if a chunk could not read or write the
@@ -541,13 +480,13 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	ch.edges, ch.sends = ch.edges[:0], ch.sends[:0]
 	ch.transitions, ch.discarded, ch.err, ch.provisoFull, ch.reduced = 0, 0, nil, 0, 0
 	ch.stuck, ch.stuckCut, ch.outside, ch.premised = ch.stuck[:0], ch.stuckCut[:0], 0, 0
-	for range s.stuckSeen {
+	for range s.found.stuckSeen {
 		ch.stuck, ch.stuckCut = append(ch.stuck, -1), append(ch.stuckCut, false)
 	}
 	for p := range ch.badStep {
 		ch.badStep[p] = stepAt{src: noParent}
 	}
-	data, err := s.cur.states(ch.lo, ch.hi, &w.read)
+	data, err := s.front.cur.states(ch.lo, ch.hi, &w.read)
 	if err != nil {
 		ch.err = err
 		return
@@ -559,9 +498,9 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 	x := w.x
 	off := 0 // of state i in data
 	for i := ch.lo; i < ch.hi; i++ {
-		src := s.cur.base + uint32(i)
+		src := s.front.cur.base + uint32(i)
 		b := &x.batch
-		n := int(s.cur.lens[i])
+		n := int(s.front.cur.lens[i])
 		pick := s.expandState(x, ch, data[off:off+n])
 		off += n
 		n = len(b.Succs)
@@ -576,7 +515,7 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 				j = int(pick[k])
 			}
 			y := &b.Succs[j]
-			if bad := s.stepMask &^ y.Props; bad != 0 {
+			if bad := s.found.stepMask &^ y.Props; bad != 0 {
 				ch.recordSteps(bad, src, y.Action)
 			}
 			off := len(ch.buf)
@@ -600,19 +539,19 @@ func (s *search) expandChunk(w *worker, ch *chunk) {
 func (s *search) noteExpanded(ch *chunk, b *ts.Batch, i, n int, v uint32) {
 	ch.transitions += int64(n)
 	ch.discarded += int64(b.Discarded)
-	good := b.Props & s.keptMask
-	if s.quietMask != 0 && b.AnyFair() {
-		good &^= s.quietMask
+	good := b.Props & s.found.keptMask
+	if s.found.quietMask != 0 && b.AnyFair() {
+		good &^= s.found.quietMask
 	}
-	ch.outside |= s.goalMask &^ good
-	if s.goalMask&^good != 0 && !b.AnyFair() {
-		for k, p := range s.goals {
+	ch.outside |= s.found.goalMask &^ good
+	if s.found.goalMask&^good != 0 && !b.AnyFair() {
+		for k, p := range s.found.goals {
 			if ch.stuck[k] < 0 && good&(1<<p) == 0 {
 				ch.stuck[k], ch.stuckCut[k] = int64(ch.lo+i), b.DiscardedFair > 0
 			}
 		}
 	}
-	if s.leads != nil {
+	if s.found.leads != nil {
 		s.noteLeadsTo(ch, b, i, v)
 	}
 	if s.graph != nil {
@@ -645,7 +584,7 @@ func (s *search) expandState(x *expansion, ch *chunk, state []byte) []int32 {
 			if set&(1<<b.Group[j]) == 0 {
 				continue
 			}
-			if idx, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); ok && idx < s.next.base {
+			if idx, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); ok && idx < s.front.next.base {
 				back = true
 				break
 			}
@@ -662,52 +601,11 @@ func (s *search) expandState(x *expansion, ch *chunk, state []byte) []int32 {
 	return nil
 }
 
-func (s *search) claimChunk(c int, ch *chunk) {
-	for j := range ch.recs {
-		r := &ch.recs[j]
-		if s.lazy {
-			// Expansion looked it up already: tslot, or idx if old.
-			if r.outcome == recOld {
-				continue
-			}
-		} else {
-			// The table holds the states of earlier batches; it does not
-			// change while claims are made.
-			idx, tslot, old := s.tab.lookupSlot(r.fp, ch.buf[r.off:r.end], true)
-			if old {
-				r.outcome, r.idx = recOld, idx
-				continue
-			}
-			r.tslot = tslot
-		}
-		r.slot = s.claims.claim(r.fp, claimPos(c, j))
-		r.outcome = recLost // until counted
-	}
-}
-
-func (s *search) countChunk(c int, ch *chunk) {
-	ch.noWinners()
-	ch.collided = false
-	for j := range ch.recs {
-		r := &ch.recs[j]
-		if r.outcome == recOld {
-			continue
-		}
-		if s.claims.won(r.slot, claimPos(c, j)) {
-			enc, _ := s.encodingOf(ch, r)
-			ch.win(r, enc)
-		} else if s.tab.enc != nil && !s.sameAsWinner(ch, r) {
-			ch.collided = true
-		}
-	}
-}
-
 // sameAsWinner reports, in an exact search, whether a successor that lost
-// its claim is the same state as the one that won it: the claims go by
-// fingerprint only.
+// its claim (counted: r.slot is its winner's position) is the same state
+// as the one that won it: the claims go by fingerprint only.
 func (s *search) sameAsWinner(ch *chunk, r *succRec) bool {
-	pos := s.claims.winner(r.slot)
-	w, wr := s.recAt(pos)
+	w, wr := s.recAt(uint32(r.slot))
 	return bytes.Equal(ch.buf[r.off:r.end], w.buf[wr.off:wr.end])
 }
 
@@ -741,47 +639,31 @@ func (ch *chunk) win(r *succRec, enc []byte) {
 	ch.encBytes += encLen(len(enc))
 }
 
-// writeAhead is how many records ahead writeChunk prefetches the table
-// slot a winner goes to: enough for the misses to overlap.
-const writeAhead = 8
-
+// writeChunk writes the chunk's new states to the frontier and their
+// parent links, and notes the invariants they violate (the visited set
+// stores them in the same phase: storeChunk).
 func (s *search) writeChunk(ch *chunk) {
 	for p := range ch.bad {
 		ch.bad[p] = -1
 	}
 	ch.out = ch.out[:0]
-	encAt := ch.encAt
-	insertAt := s.bits == nil && s.tab.gen == s.claimGen
 	for j := range ch.recs {
-		if ahead := j + writeAhead; insertAt && ahead < len(ch.recs) && ch.recs[ahead].outcome == recWon {
-			s.tab.prefetchSlot(ch.recs[ahead].tslot)
-		}
 		r := &ch.recs[j]
 		if r.outcome != recWon {
 			continue
 		}
 		idx := s.indexOf(ch, r)
 		enc, props := s.encodingOf(ch, r)
-		if s.bits == nil {
-			if s.tab.gen == s.claimGen {
-				s.tab.insertFrom(r.tslot, r.fp, idx)
-			} else {
-				s.tab.insert(r.fp, idx)
-			}
-			if s.tab.enc != nil {
-				encAt = s.tab.enc.put(encAt, idx, enc)
-			}
-		}
-		s.links.set(idx, r.src, r.action)
-		if err := s.next.set(int(idx-s.next.base), ch.firstByte+int64(len(ch.out)), len(enc)); err != nil {
+		s.front.links.set(idx, r.src, r.action)
+		if err := s.front.next.set(int(idx-s.front.next.base), ch.firstByte+int64(len(ch.out)), len(enc)); err != nil {
 			ch.err = err
 			return
 		}
 		ch.out = append(ch.out, enc...)
-		if s.leads != nil {
+		if s.found.leads != nil {
 			s.inheritArmed(r.src, idx)
 		}
-		if bad := s.invMask&^props | s.reachMask&props; bad != 0 {
+		if bad := s.found.invMask&^props | s.found.reachMask&props; bad != 0 {
 			for p := 0; bad != 0; p, bad = p+1, bad>>1 {
 				if bad&1 != 0 && ch.bad[p] < 0 {
 					ch.bad[p] = int64(idx)
@@ -789,7 +671,7 @@ func (s *search) writeChunk(ch *chunk) {
 			}
 		}
 	}
-	if err := s.next.write(ch.firstByte, ch.out); err != nil {
+	if err := s.front.next.write(ch.firstByte, ch.out); err != nil {
 		ch.err = err
 	}
 }
@@ -803,7 +685,7 @@ func (s *search) indexOf(ch *chunk, r *succRec) uint32 {
 	case recWon:
 		return ch.firstIdx + r.idx
 	case recLost:
-		w, wr := s.recAt(s.claims.winner(r.slot))
+		w, wr := s.recAt(uint32(r.slot)) // the winner's position, once counted
 		return w.firstIdx + wr.idx
 	}
 	return r.idx // recOld: found in the table
@@ -822,11 +704,11 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 	e := base + ch.firstEdge
 	at := uint32(e)
 	for i, n := range ch.fanout {
-		v := s.cur.base + uint32(ch.lo+i)
+		v := s.front.cur.base + uint32(ch.lo+i)
 		g.starts.set(v, at)
 		at += n
 		// Atomic: the states of two chunks can share a word.
-		for k, p := range s.kept {
+		for k, p := range s.found.kept {
 			if ch.good[i]&(1<<p) != 0 {
 				g.good[k].setAtomic(v)
 			}
@@ -849,46 +731,4 @@ func (s *search) resolveChunk(ch *chunk, base int) {
 			g.sent.set(uint32(e+j), ch.sends[j])
 		}
 	}
-}
-
-// checkInvariants records the invariants that state idx violates, and the
-// reach predicates that hold in it.
-func (s *search) checkInvariants(props uint64, idx uint32) {
-	if bad := s.invMask&^props | s.reachMask&props; bad != 0 {
-		for p := 0; bad != 0; p, bad = p+1, bad>>1 {
-			if bad&1 != 0 {
-				s.recordInvariant(p, idx)
-			}
-		}
-	}
-}
-
-// recordInvariant keeps the first (lowest-index, so shallowest) violation,
-// or example of a reach predicate (which stops nothing).
-func (s *search) recordInvariant(p int, idx uint32) {
-	if old, seen := s.invFound[p]; seen && old <= idx {
-		return
-	}
-	s.invFound[p] = idx
-	switch {
-	case s.opt.Continue:
-	case s.invMask&(1<<p) != 0:
-		s.halt(StopFirstViolation, "stopped at the first violation")
-	case s.onlyExamplesLeft():
-		s.halt(StopExamples, "stopped once every example was found")
-	}
-}
-
-// onlyExamplesLeft reports whether the search has nothing left to find:
-// it checks reach predicates only, and each has its example.
-func (s *search) onlyExamplesLeft() bool {
-	if s.invMask|s.stepMask|s.goalMask != 0 || s.leads != nil || s.opt.Measure {
-		return false
-	}
-	for m := s.reachMask; m != 0; m &= m - 1 {
-		if _, ok := s.invFound[bits.TrailingZeros64(m)]; !ok {
-			return false
-		}
-	}
-	return true
 }

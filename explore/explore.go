@@ -7,12 +7,10 @@ package explore
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -286,81 +284,47 @@ func (r *Result) Violated(k cex.Kind, p int) *Violation {
 
 const noParent = ^uint32(0)
 
+// search is one breadth-first search, in parts that each have one job and
+// are present or absent as the options ask (rather than flags read all
+// over the engine):
+//
+//	front    the frontier: the level being expanded, the next one, and the
+//	         parent links (frontier.go)
+//	visited  the states seen, and how a batch claims its new ones: the
+//	         fingerprint table (exact or not) or the bit array (visited.go)
+//	graph    the state graph, with Liveness or Measure; nil without
+//	found    what the search found, and when that stops it (findings.go)
+//	team     the workers and the crew that runs a batch's phases (team.go)
+//
+// What stays here is the batch's scratch (chunks) and the search's counts.
 type search struct {
 	started time.Time // when the breadth-first search began
 	sys     ts.System
 	exp     ts.Expander
 	opt     Options
 	batch   ts.Batch
-	tab     *table
-	// claims decides the first reach of each new state within a batch;
-	// claimGen is the table's generation when the claims were made.
-	claims claims
-	// With lazy expansion (every worker has it, or none), which successor
-	// encoded each new state of the batch.
-	lazy     bool
-	encoded  encoded
-	claimGen int
-	// workers expand and claim chunks of a batch in parallel; each has its
-	// own expander.
-	workers []worker
-	// workerBytes is the workers' own memory: their expanders, measured
-	// when the first was made, and their goroutines' stacks.
-	workerBytes int64
-	crew        *crew // the helpers of the workers after the first, while the search runs
-	// flushPending: the last batch's links and new states are still to
-	// be written to the files (flushWritten).
-	flushPending bool
-	chunks       []chunk
-	links        links
-	cur          level
-	next         level
-	levelIO      batchBufs // the memory of both levels' batch reads and writes
-	stats        Stats
-	// found[k] maps a predicate to the state index that violates it (an
-	// invariant) or satisfies it first (a reach predicate).
-	invFound map[int]uint32
-	// Per goal (in the order of goals), then per leads-to: the first stuck
-	// state outside it (for a leads-to, reached through its premise along
-	// the search's shortest paths), whether the bound discarded a fair
-	// successor of it, and whether one was found.
-	stuckAt   []uint32
-	stuckCut  []bool
-	stuckSeen []bool
-	invMask   uint64
-	reachMask uint64
-	stepMask  uint64
-	quietMask uint64 // the goals that also need no fair step enabled
-	// stepFound maps a step predicate to the first violating step found:
-	// the state it leaves and its action.
-	stepFound map[int]stepAt
-	goals     []int  // Options.Goal's predicates, ascending
-	goalMask  uint64 // the same, as bits
-	leads     []LeadsTo
-	// kept are the predicates whose truth the graph keeps per state: the
-	// goals, then those of the leads-to that are no goals; keptMask the
-	// same as bits.
-	kept     []int
-	keptMask uint64
-	// armed[k] has the states from which a run may still violate leads-to
-	// k along the search's shortest paths (see leadsto.go).
-	armed    []bitset
+	front   frontier
+	visited visitedPart
+	// tab is the visited set's table, which the lazy pipeline, the
+	// reduction's proviso and the graph's replays look states up in; nil
+	// for the bit array, with which none of those runs (conflicts).
+	tab   *table
+	graph *graph // with Options.Liveness or Options.Measure
+	found findings
+	team  team
+	// encoded, with lazy expansion (every worker has it, or none), is which
+	// successor encoded each new state of the batch; nil without.
+	encoded  *encoded
+	chunks   []chunk
+	stats    Stats
 	stop     bool
-	roots    int       // the initial states are indices 0..roots-1
-	initials int64     // initial states generated
-	maxSuccs int       // the most successors of a batch so far that may be new states
-	maxEdges int       // the most edges of a batch so far, with the graph
-	graph    *graph    // with Options.Liveness
-	bits     *bitstate // with Options.Bitstate
-	// visited is tab, or bits, as the VisitedSet the search calls a block
-	// at a time: the initial states, and every chunk of a bitstate search.
-	// The table's claims in parallel (claimChunk, writeChunk) use its
-	// slots directly, on the hot path. blockFPs, blockEncs and blockAdded
-	// are the buffers of those calls.
-	visited    VisitedSet
-	blockFPs   []uint64
-	blockEncs  [][]byte
-	blockAdded []bool
+	roots    int   // the initial states are indices 0..roots-1
+	initials int64 // initial states generated
+	maxSuccs int   // the most successors of a batch so far that may be new states
+	maxEdges int   // the most edges of a batch so far, with the graph
+	// block is the scratch of the calls to the visited set a block at a
+	// time (the initial states).
+	block block
 	// LivenessSkipped says why the fair-cycle check did not run.
 	livenessSkipped string
 }
@@ -391,8 +355,10 @@ func (s *search) addWorker() int64 {
 	runtime.ReadMemStats(&before)
 	w := worker{x: s.newExpansion(), alt: s.newExpansion()}
 	runtime.ReadMemStats(&after)
-	s.workers = append(s.workers, w)
-	s.lazy = w.x.lazy != nil
+	s.team.workers = append(s.team.workers, w)
+	if w.x.lazy != nil && s.encoded == nil {
+		s.encoded = &encoded{}
+	}
 	return int64(after.TotalAlloc-before.TotalAlloc) + workerStack
 }
 
@@ -416,6 +382,9 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	if err := s.setGraph(); err != nil {
 		return nil, err
 	}
+	// The table grows in parts on the workers (between phases, when they
+	// are idle).
+	s.visited.useCrew(len(s.team.workers), func(k int, f func(i int)) { s.team.parallel(k, func(_ *worker, i int) { f(i) }) })
 	s.askPredicates()
 	s.started = time.Now()
 	s.bfs()
@@ -439,29 +408,29 @@ func (opt Options) withDefaults() Options {
 func newSearch(sys ts.System, opt Options) *search {
 	// Indices are needed for the graph's edges, with reduction for the
 	// depth of a revisited state, and in an exact table for the encodings.
-	// A bitstate search keeps its states in the bits; its table stays empty.
+	// A bitstate search keeps its states in the bits (made by setGraph,
+	// once the options are checked) and an empty table beside them.
 	capacity, indexed := 1<<16, opt.Exact || opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)
 	if opt.Bitstate > 0 {
 		capacity, indexed = 0, false
 	}
-	s := &search{
-		sys: sys, exp: sys.NewExpander(), opt: opt, invFound: map[int]uint32{}, stepFound: map[int]stepAt{},
-		tab:   newTable(capacity, indexed),
-		links: links{dir: opt.TempDir, spill: spillLinksAfter},
+	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt}
+	s.front.init(opt.TempDir)
+	tab := newTable(capacity, indexed)
+	if opt.Bitstate > 0 {
+		s.visited = &bitSet{t: tab}
+	} else {
+		s.tab, s.visited = tab, &tableSet{t: tab}
 	}
-	s.cur.dir, s.next.dir = opt.TempDir, opt.TempDir
-	s.cur.io, s.next.io = &s.levelIO, &s.levelIO
 	return s
 }
 
 // close gives back what the search holds outside the Go heap and on disk.
 func (s *search) close() {
-	s.links.close()
-	s.cur.close()
-	s.next.close()
+	s.front.close()
 	// The table and the graph's edges live outside the Go heap: nothing
 	// collects them.
-	s.tab.free()
+	s.visited.free()
 	if s.graph != nil {
 		s.graph.free()
 	}
@@ -496,14 +465,10 @@ func (s *search) staff() error {
 			n = fit
 		}
 	}
-	s.workerBytes = int64(n) * per
-	for len(s.workers) < n {
+	s.team.bytes = int64(n) * per
+	for len(s.team.workers) < n {
 		s.addWorker()
 	}
-	// The table grows in parts on the workers (between phases, when they
-	// are idle).
-	s.tab.parts = n
-	s.tab.run = func(k int, f func(i int)) { s.parallel(k, func(_ *worker, i int) { f(i) }) }
 	return nil
 }
 
@@ -523,39 +488,15 @@ func conflicts(opt Options) error {
 	return nil
 }
 
-// setProperties checks the options' predicates against the system and
-// keeps them as masks: invariants, step predicates, goals, examples to
-// reach, quiet goals and leads-to pairs.
-func (s *search) setProperties() error {
-	opt := s.opt
-	pm, err := masksOf(s.sys, opt.Invariants, opt.Steps, opt.Goal)
-	if err != nil {
-		return err
-	}
-	s.invMask, s.stepMask, s.goalMask, s.goals = pm.inv, pm.step, pm.goal, pm.goals
-	if s.reachMask, err = reachMask(s.sys, opt.Reach); err != nil {
-		return err
-	}
-	if s.quietMask = opt.Quiet.mask; opt.Quiet.bad || s.quietMask&^s.goalMask != 0 {
-		return fmt.Errorf("a quiet goal must be one of the goals")
-	}
-	if err := s.setLeadsTo(opt.LeadsTo); err != nil {
-		return err
-	}
-	nstuck := len(s.goals) + len(s.leads)
-	s.stuckAt, s.stuckCut, s.stuckSeen = make([]uint32, nstuck), make([]bool, nstuck), make([]bool, nstuck)
-	return nil
-}
-
 // setGraph decides whether the search keeps the state graph (for liveness
 // and the measures) and, with bitstate, sets up the bit array instead.
 func (s *search) setGraph() error {
 	opt := s.opt
 	if opt.Liveness {
-		if len(s.goals) == 0 && len(s.leads) == 0 {
+		if len(s.found.goals) == 0 && len(s.found.leads) == 0 {
 			return fmt.Errorf("liveness needs a goal or a leads-to predicate")
 		}
-		s.graph = &graph{good: make([]bitset, len(s.kept)), marks: len(s.kept) - len(s.goals), all: len(s.leads) > 0}
+		s.graph = &graph{good: make([]bitset, len(s.found.kept)), marks: len(s.found.kept) - len(s.found.goals), all: len(s.found.leads) > 0}
 	}
 	if opt.Measure {
 		if opt.Reduce || opt.Bitstate > 0 {
@@ -566,10 +507,8 @@ func (s *search) setGraph() error {
 		}
 		s.graph.measured = true
 	}
-	s.visited = &tableSet{t: s.tab}
 	if opt.Bitstate > 0 {
-		s.bits = newBitstate(opt.Bitstate, opt.BitstateSeed)
-		s.visited = &bitSet{b: s.bits}
+		s.visited.(*bitSet).b = newBitstate(opt.Bitstate, opt.BitstateSeed)
 		if s.graph != nil {
 			s.graph, s.livenessSkipped = nil, "a bitstate search keeps no state graph"
 		}
@@ -577,29 +516,15 @@ func (s *search) setGraph() error {
 	return nil
 }
 
-// putBlock puts n states into the visited set, fp(j) and enc(j) the
-// fingerprint and encoding of the j-th, numbered from the next state
-// index; it returns which it added (valid until the next call).
-func (s *search) putBlock(n int, fp func(j int) uint64, enc func(j int) []byte) []bool {
-	s.blockFPs, s.blockEncs = s.blockFPs[:0], s.blockEncs[:0]
-	for j := range n {
-		s.blockFPs = append(s.blockFPs, fp(j))
-		s.blockEncs = append(s.blockEncs, enc(j))
-	}
-	s.blockAdded = slices.Grow(s.blockAdded[:0], n)[:n]
-	s.visited.PutBlock(s.blockFPs, s.blockEncs, uint32(s.links.n), s.blockAdded)
-	return s.blockAdded
-}
-
 // askPredicates tells the workers' batches which predicates to evaluate:
 // of an expanded state, those of the goals only (the invariants were
 // checked when the state was found); of a successor, the invariants and
 // the examples only (its goals count when it is expanded).
 func (s *search) askPredicates() {
-	for _, w := range s.workers {
+	for _, w := range s.team.workers {
 		for _, b := range []*ts.Batch{&w.x.batch, &w.alt.batch} {
-			b.NoStateProps, b.StatePropsOnly = s.keptMask == 0, s.keptMask
-			b.NoSuccProps, b.SuccPropsOnly = s.invMask|s.reachMask == 0, s.invMask|s.reachMask
+			b.NoStateProps, b.StatePropsOnly = s.found.keptMask == 0, s.found.keptMask
+			b.NoSuccProps, b.SuccPropsOnly = s.found.invMask|s.found.reachMask == 0, s.found.invMask|s.found.reachMask
 		}
 	}
 }
@@ -673,7 +598,7 @@ func (s *search) lasso(k int, comp []uint32, fc fairComponent) (*Violation, erro
 	if err := s.walk(&tr, cycle); err != nil {
 		return nil, err
 	}
-	return &Violation{Kind: cex.FairCycle, Predicate: s.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
+	return &Violation{Kind: cex.FairCycle, Predicate: s.found.goals[k], Trace: tr, Bounded: g.cutOn(cycle)}, nil
 }
 
 // walk extends tr, which ends in the state the first edge leaves, along
@@ -749,53 +674,29 @@ func (s *search) memBytes() int64 {
 		g += int64(cap(c.recs))*int64(unsafe.Sizeof(succRec{})) + int64(cap(c.buf)+cap(c.out)) +
 			int64(cap(c.edges))*int64(unsafe.Sizeof(edgeRec{})) + int64(cap(c.sends))*int64(unsafe.Sizeof(ts.Sends{}))
 	}
-	if s.bits != nil {
-		g += s.bits.bytes()
-	}
-	for i := range s.workers {
-		g += s.workers[i].bytes()
-	}
 	if m, ok := s.sys.(ts.SharedMemory); ok {
 		g += m.SharedBytes() // the expanders' shared tables, which grow with the search
 	}
-	return g + s.workerBytes + s.tab.bytes() + s.links.memBytes() + s.claims.bytes() + s.encoded.bytes() +
-		s.cur.memBytes() + s.next.memBytes() + s.levelIO.bytes()
-}
-
-// spillFailed says why temporary files of the search failed, or is nil.
-func (s *search) spillFailed() error {
-	var why []string
-	for _, err := range []error{s.links.err, s.cur.err, s.next.err} {
-		if err != nil && !slices.Contains(why, err.Error()) {
-			why = append(why, err.Error())
-		}
+	if s.encoded != nil {
+		g += s.encoded.bytes()
 	}
-	if why == nil {
-		return nil
-	}
-	return errors.New(strings.Join(why, "; "))
+	return g + s.team.memBytes() + s.visited.Bytes() + s.front.memBytes()
 }
 
 func (s *search) result() (*Result, error) {
-	s.stats.States = int64(s.links.n)
+	s.stats.States = int64(s.front.links.n)
 	s.stats.Reduced = s.stats.ReducedStates > 0
 	s.stats.MemBytes = s.memBytes()
 	if s.graph != nil {
 		s.stats.GraphEdges = int64(s.graph.dst.len())
 	}
-	s.stats.Exact = s.tab.enc != nil
-	if err := s.spillFailed(); err != nil {
+	if err := s.front.spillFailed(); err != nil {
 		s.stats.SpillFailed = err.Error()
 	}
-	if s.bits == nil && !s.stats.Exact {
-		s.stats.CollisionProbability = collisionProbability(s.stats.States, s.stats.Transitions+s.initials)
-	}
-	r := &Result{Stats: s.stats}
-	if s.bits != nil {
-		r.Bitstate = s.bits.stats(s.stats.Depth)
-	}
+	bits := s.visited.report(&s.stats, s.stats.Transitions+s.initials)
+	r := &Result{Stats: s.stats, Bitstate: bits}
 	for p := 0; p < 64; p++ {
-		idx, ok := s.invFound[p]
+		idx, ok := s.found.invFound[p]
 		if !ok {
 			continue
 		}
@@ -804,7 +705,7 @@ func (s *search) result() (*Result, error) {
 			return nil, err
 		}
 		kind, holds := cex.Invariant, tr.Final().Props&(1<<p) != 0
-		if s.reachMask&(1<<p) != 0 {
+		if s.found.reachMask&(1<<p) != 0 {
 			kind, holds = cex.Example, !holds
 		}
 		if holds {
@@ -812,28 +713,28 @@ func (s *search) result() (*Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{Kind: kind, Predicate: p, Trace: tr})
 	}
-	for k := range s.stuckSeen {
-		if !s.stuckSeen[k] {
+	for k := range s.found.stuckSeen {
+		if !s.found.stuckSeen[k] {
 			continue
 		}
-		tr, err := s.trace(s.stuckAt[k])
+		tr, err := s.trace(s.found.stuckAt[k])
 		if err != nil {
 			return nil, err
 		}
 		p := 0
-		if k < len(s.goals) {
-			p = s.goals[k]
+		if k < len(s.found.goals) {
+			p = s.found.goals[k]
 		} else {
-			lt := s.leads[k-len(s.goals)]
+			lt := s.found.leads[k-len(s.found.goals)]
 			p = lt.To
 			if err := lt.mark(&tr); err != nil {
 				return nil, err
 			}
 		}
-		r.Violations = append(r.Violations, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: s.stuckCut[k]})
+		r.Violations = append(r.Violations, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: s.found.stuckCut[k]})
 	}
 	for p := 0; p < 64; p++ {
-		at, ok := s.stepFound[p]
+		at, ok := s.found.stepFound[p]
 		if !ok {
 			continue
 		}
@@ -852,12 +753,12 @@ func (s *search) result() (*Result, error) {
 			r.LivenessSkipped = "the search did not finish"
 		default:
 			began := time.Now()
-			if len(s.goals) > 0 {
+			if len(s.found.goals) > 0 {
 				if err := s.fairCycles(r); err != nil {
 					return nil, err
 				}
 			}
-			if len(s.leads) > 0 && r.LivenessSkipped == "" {
+			if len(s.found.leads) > 0 && r.LivenessSkipped == "" {
 				if err := s.leadsToCheck(r); err != nil {
 					return nil, err
 				}

@@ -1,8 +1,11 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 )
 
 // level is one BFS level of encoded states, stored back to back: in memory
@@ -233,4 +236,56 @@ func (l *level) close() {
 
 func (l *level) memBytes() int64 {
 	return int64(cap(l.data)) + int64(cap(l.lens))*2 + int64(cap(l.offs))*8
+}
+
+// frontier is the search's part that holds its states in BFS order: the
+// level being expanded (cur), the next one, the memory of their batch
+// reads and writes, and every state's parent link (for traces).
+type frontier struct {
+	cur, next level
+	io        batchBufs
+	links     links
+	// flushPending: the last batch's links and new states are still to
+	// be written to the files (flush).
+	flushPending bool
+}
+
+// init points both levels at the shared batch buffers; dir is where they
+// and the links spill.
+func (f *frontier) init(dir string) {
+	f.cur.dir, f.next.dir = dir, dir
+	f.cur.io, f.next.io = &f.io, &f.io
+	f.links = links{dir: dir, spill: spillLinksAfter}
+}
+
+// flush writes what the last batch left in memory for the files: the
+// parent links (when they spill) and the next level's new states.
+func (f *frontier) flush() error {
+	f.links.flush()
+	return f.next.flush()
+}
+
+// close gives back the files.
+func (f *frontier) close() {
+	f.links.close()
+	f.cur.close()
+	f.next.close()
+}
+
+func (f *frontier) memBytes() int64 {
+	return f.links.memBytes() + f.cur.memBytes() + f.next.memBytes() + f.io.bytes()
+}
+
+// spillFailed says why the frontier's files failed, or is nil.
+func (f *frontier) spillFailed() error {
+	var why []string
+	for _, err := range []error{f.links.err, f.cur.err, f.next.err} {
+		if err != nil && !slices.Contains(why, err.Error()) {
+			why = append(why, err.Error())
+		}
+	}
+	if why == nil {
+		return nil
+	}
+	return errors.New(strings.Join(why, "; "))
 }

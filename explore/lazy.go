@@ -31,8 +31,8 @@ func (s *search) expandLazy(w *worker, ch *chunk, data []byte) {
 		if x == waiting {
 			x = w.alt
 		}
-		x.src = s.cur.base + uint32(i)
-		n := int(s.cur.lens[i])
+		x.src = s.front.cur.base + uint32(i)
+		n := int(s.front.cur.lens[i])
 		s.expandAhead(x, ch, data[off:off+n])
 		off += n
 		if waiting != nil {
@@ -69,7 +69,7 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	b, src := &x.batch, x.src
 	g := s.graph
-	s.noteExpanded(ch, b, int(src-s.cur.base)-ch.lo, len(x.pick), src)
+	s.noteExpanded(ch, b, int(src-s.front.cur.base)-ch.lo, len(x.pick), src)
 	e0 := len(ch.edges)
 	// The lookups first, in a loop of their own: they are independent
 	// cache misses, and the processor overlaps them only if nothing heavy
@@ -84,7 +84,7 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	rec := len(ch.recs) // the record the next new successor gets
 	// One worker meets the successors in BFS order: the first reach (the
 	// owner) comes first in that order too, and need not be read.
-	inOrder := s.inOrder()
+	inOrder := s.team.inOrder()
 	for k, j := range x.pick {
 		if w.probes[k].old {
 			continue
@@ -110,7 +110,7 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	m := 0
 	for k, j := range x.pick {
 		y, p := &b.Succs[j], &w.probes[k]
-		if bad := s.stepMask &^ y.Props; bad != 0 {
+		if bad := s.found.stepMask &^ y.Props; bad != 0 {
 			ch.recordSteps(bad, src, y.Action)
 		}
 		if p.old {

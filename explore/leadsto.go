@@ -31,15 +31,15 @@ func (s *search) setLeadsTo(lts []LeadsTo) error {
 	if _, err := leadsToMask(s.sys, lts); err != nil {
 		return err
 	}
-	s.kept, s.keptMask = slices.Clone(s.goals), s.goalMask
+	s.found.kept, s.found.keptMask = slices.Clone(s.found.goals), s.found.goalMask
 	for _, lt := range lts {
 		for _, p := range []int{lt.From, lt.To} {
-			if s.keptMask&(1<<p) == 0 {
-				s.kept, s.keptMask = append(s.kept, p), s.keptMask|1<<p
+			if s.found.keptMask&(1<<p) == 0 {
+				s.found.kept, s.found.keptMask = append(s.found.kept, p), s.found.keptMask|1<<p
 			}
 		}
 	}
-	s.leads, s.armed = slices.Clone(lts), make([]bitset, len(lts))
+	s.found.leads, s.found.armed = slices.Clone(lts), make([]bitset, len(lts))
 	return nil
 }
 
@@ -75,20 +75,20 @@ func leadsToOf(lts []LeadsTo, p int) (LeadsTo, bool) {
 // chunk) is armed for each leads-to (see LeadsTo), and records it as the
 // chunk's first stuck state of that leads-to when it is armed and stuck.
 func (s *search) noteLeadsTo(ch *chunk, b *ts.Batch, i int, v uint32) {
-	for k, lt := range s.leads {
+	for k, lt := range s.found.leads {
 		from := b.Props&(1<<lt.From) != 0
 		if from {
 			ch.premised |= 1 << lt.To
 		}
-		was := s.armed[k].hasAtomic(v) // the parent's, set when v was found
+		was := s.found.armed[k].hasAtomic(v) // the parent's, set when v was found
 		armed := b.Props&(1<<lt.To) == 0 && (from || was)
 		switch {
 		case armed && !was:
-			s.armed[k].setAtomic(v)
+			s.found.armed[k].setAtomic(v)
 		case !armed && was:
-			s.armed[k].clearAtomic(v)
+			s.found.armed[k].clearAtomic(v)
 		}
-		if j := len(s.goals) + k; armed && ch.stuck[j] < 0 && !b.AnyFair() {
+		if j := len(s.found.goals) + k; armed && ch.stuck[j] < 0 && !b.AnyFair() {
 			ch.stuck[j], ch.stuckCut[j] = int64(ch.lo+i), b.DiscardedFair > 0
 		}
 	}
@@ -97,9 +97,9 @@ func (s *search) noteLeadsTo(ch *chunk, b *ts.Batch, i int, v uint32) {
 // inheritArmed gives new state idx, first reached from src, src's armed
 // bits.
 func (s *search) inheritArmed(src, idx uint32) {
-	for k := range s.armed {
-		if s.armed[k].hasAtomic(src) {
-			s.armed[k].setAtomic(idx)
+	for k := range s.found.armed {
+		if s.found.armed[k].hasAtomic(src) {
+			s.found.armed[k].setAtomic(idx)
 		}
 	}
 }
@@ -127,9 +127,9 @@ func (lt LeadsTo) mark(tr *Trace) error {
 func (s *search) leadsToCheck(r *Result) error {
 	g := s.graph
 	g.close()
-	g.poll = s.poll(CheckingFairCycles, int64(g.n()*len(s.leads)))
-	for _, lt := range s.leads {
-		run, ok := g.leadsTo(g.good[slices.Index(s.kept, lt.From)], g.good[slices.Index(s.kept, lt.To)])
+	g.poll = s.poll(CheckingFairCycles, int64(g.n()*len(s.found.leads)))
+	for _, lt := range s.found.leads {
+		run, ok := g.leadsTo(g.good[slices.Index(s.found.kept, lt.From)], g.good[slices.Index(s.found.kept, lt.To)])
 		if g.interrupted() != nil {
 			break
 		}

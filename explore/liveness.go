@@ -100,7 +100,7 @@ func (s *search) poll(ph Phase, of int64) poll {
 		p.every, p.last = s.opt.ProgressEvery, time.Now()
 		p.report = func(done int64) {
 			s.opt.Progress(Progress{
-				States: int64(s.links.n), Transitions: s.stats.Transitions, Depth: s.stats.Depth,
+				States: int64(s.front.links.n), Transitions: s.stats.Transitions, Depth: s.stats.Depth,
 				Elapsed: time.Since(s.started), MemBytes: s.memBytes(),
 				Phase: ph, Done: min(done, of), Of: of,
 			})
@@ -123,8 +123,8 @@ func (s *search) fairCycles(r *Result) error {
 	s.graph.poll = s.poll(CheckingFairCycles, int64(s.graph.n()))
 	// The judge runs beside the SCC pass when the search may use more
 	// than one goroutine.
-	comp, found := s.graph.violations(len(s.workers) > 1)
-	for k := range s.goals {
+	comp, found := s.graph.violations(len(s.team.workers) > 1)
+	for k := range s.found.goals {
 		if s.graph.interrupted() != nil {
 			break
 		}

@@ -452,6 +452,11 @@ func (c *claims) claim(fp uint64, pos uint32) uint64 {
 	}
 }
 
+// prefetch hints that fp's claim will be made soon.
+func (c *claims) prefetch(fp uint64) {
+	prefetch.Line(unsafe.Pointer(&c.keys[fix(fp)&c.mask]))
+}
+
 // won reports whether the claim at pos is the earliest of its slot; call it
 // after every claim of the batch has been made.
 func (c *claims) won(slot uint64, pos uint32) bool {

@@ -56,12 +56,12 @@ func (s *search) trace(idx uint32) (Trace, error) {
 	var path []uint32
 	var via []ts.Action
 	for i := idx; i != noParent; {
-		parent, a, err := s.links.get(i)
+		parent, a, err := s.front.links.get(i)
 		if err != nil {
 			return Trace{}, err
 		}
 		path, via = append(path, i), append(via, a)
-		if len(path) > s.links.n {
+		if len(path) > s.front.links.n {
 			return Trace{}, fmt.Errorf("internal error: the parent links of state %d loop", idx)
 		}
 		i = parent
@@ -76,8 +76,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 	j0 := -1
 	for j := range b.Succs {
 		if x := &b.Succs[j]; x.Action == via[0] {
-			got, ok := s.tab.lookup(x.FP, b.State(j))
-			if s.bits != nil || ok && (!s.tab.indexed || got == path[0]) {
+			if s.visited.isState(x.FP, b.State(j), path[0]) {
 				j0 = j
 				break
 			}
@@ -95,7 +94,7 @@ func (s *search) trace(idx uint32) (Trace, error) {
 		if j < 0 {
 			return Trace{}, replayFault(s.sys, &Trace{Steps: steps}, fmt.Errorf("internal error: replay: action %#x not enabled", uint32(a)))
 		}
-		if got, ok := s.tab.lookup(b.Succs[j].FP, b.State(j)); s.bits == nil && (!ok || s.tab.indexed && got != i) {
+		if !s.visited.isState(b.Succs[j].FP, b.State(j), i) {
 			return Trace{}, replayFault(s.sys, &Trace{Steps: steps}, fmt.Errorf("internal error: replay reached another state than the search"))
 		}
 		steps = append(steps, Step{

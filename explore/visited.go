@@ -1,5 +1,7 @@
 package explore
 
+import "slices"
+
 // VisitedSet is the set of states a search has seen, by 64-bit
 // fingerprint (TLC's FPSet): the seam where another store (on disk,
 // compressed, on other machines) becomes one more implementation. The
@@ -35,11 +37,83 @@ type VisitedSet interface {
 	Bytes() int64
 }
 
+// visitedPart is the search's visited set with its share of every batch
+// (between the batch's phases, or in them, a chunk per call): the
+// claims, the room for the new states, and their store. How a set claims
+// is its own: the table claims a batch's chunks on all workers at once,
+// the bit array in order on one.
+type visitedPart interface {
+	VisitedSet
+	// claim decides which successors of the batch's chunks (succs in
+	// all) are new states, and which record of each is kept: the first in
+	// BFS order. It sets each record's outcome and counts each chunk's
+	// winners; false when it cannot tell (two new states of one batch
+	// share a fingerprint in an exact search).
+	claim(s *search, chunks []chunk, succs int) bool
+	// place makes room for the new states from, from+1, ..., to-1 (the
+	// chunks' winners, numbered), between phases.
+	place(chunks []chunk, from, to uint32)
+	// storeChunk adds chunk ch's winners to the set, in the write phase
+	// (chunks at once).
+	storeChunk(s *search, ch *chunk)
+	// isState reports whether a successor (fingerprint fp, encoding enc)
+	// may be state idx, as far as the set can tell: a replayed trace is
+	// checked against it.
+	isState(fp uint64, enc []byte, idx uint32) bool
+	// growBytes forecasts what the set allocates for succs more states.
+	growBytes(succs int) int64
+	// dropIndex forgets the states' indices (the graph that needed them
+	// is gone), where the set may.
+	dropIndex()
+	// useCrew lets the set grow in parts, run(n, f) running f(i) for i
+	// in [0, n) on the search's workers.
+	useCrew(parts int, run func(n int, f func(i int)))
+	// report fills in the set's part of the stats (generated: successors
+	// and initial states); a bit array also describes itself.
+	report(st *Stats, generated int64) *Bitstate
+	// free gives back what the set holds outside the Go heap.
+	free()
+}
+
+// block is the scratch of the search's calls to its visited set a block
+// at a time.
+type block struct {
+	fps   []uint64
+	encs  [][]byte
+	added []bool
+}
+
+// put puts n states into set, fp(j) and enc(j) (enc nil: none) the
+// fingerprint and encoding of the j-th, numbered from next; it returns
+// which it added (valid until the next call).
+func (b *block) put(set VisitedSet, n int, fp func(j int) uint64, enc func(j int) []byte, next uint32) []bool {
+	b.fps, b.encs = b.fps[:0], b.encs[:0]
+	for j := range n {
+		b.fps = append(b.fps, fp(j))
+		if enc != nil {
+			b.encs = append(b.encs, enc(j))
+		}
+	}
+	encs := b.encs
+	if enc == nil {
+		encs = nil
+	}
+	b.added = slices.Grow(b.added[:0], n)[:n]
+	set.PutBlock(b.fps, encs, next, b.added)
+	return b.added
+}
+
 // tableSet is the fingerprint table (and, with an encStore, the exact
-// set) as a VisitedSet.
+// set) as a VisitedSet, and its claims: a batch's successors are looked
+// up in the table and claimed in the claims table by all workers at once,
+// each a chunk at a time (claimBlock, countBlock).
 type tableSet struct {
 	t *table
 	n int64
+	// claims decides the first reach of each new state within a batch;
+	// claimGen is the table's generation when the claims were made.
+	claims   claims
+	claimGen int
 }
 
 // NewFingerprintSet is the fingerprint table for about capacity states;
@@ -87,12 +161,170 @@ func (s *tableSet) PutBlock(fps []uint64, encs [][]byte, next uint32, added []bo
 func (s *tableSet) Exhaustive() bool { return true }
 func (s *tableSet) Len() int64       { return s.n }
 
-func (s *tableSet) Bytes() int64 { return s.t.bytes() } // with the encodings
+// Bytes is the table's, with the encodings and the batch's claims.
+func (s *tableSet) Bytes() int64 { return s.t.bytes() + s.claims.bytes() }
 
-// bitSet is the bit array as a VisitedSet.
+func (s *tableSet) claim(sr *search, chunks []chunk, succs int) bool {
+	s.claims.reset(succs)
+	s.claimGen = s.t.gen
+	// Expansion looked lazy successors up already.
+	looked := sr.encoded != nil
+	sr.team.parallel(len(chunks), func(_ *worker, c int) { s.claimBlock(c, &chunks[c], looked) })
+	sr.team.parallel(len(chunks), func(_ *worker, c int) { s.countBlock(sr, c, &chunks[c]) })
+	for c := range chunks {
+		if chunks[c].collided {
+			return false
+		}
+	}
+	return true
+}
+
+// claimAhead is how many records ahead claimBlock prefetches the slot a
+// record's probe starts at: enough for the misses to overlap.
+const claimAhead = 8
+
+// claimBlock looks the successors of chunk c up in the table (unless
+// expansion did: looked) and claims each new one at its sequential
+// position. The table holds the states of earlier batches and does not
+// change while claims are made.
+func (s *tableSet) claimBlock(c int, ch *chunk, looked bool) {
+	recs := ch.recs
+	for j := range recs {
+		if ahead := j + claimAhead; ahead < len(recs) {
+			if looked {
+				s.claims.prefetch(recs[ahead].fp)
+			} else {
+				s.t.prefetch(recs[ahead].fp, true)
+			}
+		}
+		r := &recs[j]
+		if looked {
+			// Expansion looked it up already: tslot, or idx if old.
+			if r.outcome == recOld {
+				continue
+			}
+		} else {
+			idx, tslot, old := s.t.lookupSlot(r.fp, ch.buf[r.off:r.end], true)
+			if old {
+				r.outcome, r.idx = recOld, idx
+				continue
+			}
+			r.tslot = tslot
+		}
+		r.slot = s.claims.claim(r.fp, claimPos(c, j))
+		r.outcome = recLost // until counted
+	}
+}
+
+// countBlock counts chunk c's winners, once every claim of the batch is
+// made, and points each loser at its winner (succRec.slot).
+func (s *tableSet) countBlock(sr *search, c int, ch *chunk) {
+	ch.noWinners()
+	ch.collided = false
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if r.outcome == recOld {
+			continue
+		}
+		w := s.claims.winner(r.slot)
+		if w == claimPos(c, j) {
+			enc, _ := sr.encodingOf(ch, r)
+			ch.win(r, enc)
+			continue
+		}
+		r.slot = uint64(w)
+		if s.t.enc != nil && !sr.sameAsWinner(ch, r) {
+			ch.collided = true
+		}
+	}
+}
+
+func (s *tableSet) place(chunks []chunk, from, to uint32) {
+	s.t.reserve(int(to - from))
+	s.n += int64(to - from)
+	if e := s.t.enc; e != nil {
+		e.grow(int(to))
+		for c := range chunks {
+			chunks[c].encAt = e.alloc(chunks[c].encBytes)
+		}
+	}
+}
+
+// writeAhead is how many records ahead storeChunk prefetches the table
+// slot a winner goes to: enough for the misses to overlap.
+const writeAhead = 8
+
+func (s *tableSet) storeChunk(sr *search, ch *chunk) {
+	// A winner's probe goes on from where its lookup ended, unless the
+	// table grew since.
+	from := s.t.gen == s.claimGen
+	encAt := ch.encAt
+	for j := range ch.recs {
+		if ahead := j + writeAhead; from && ahead < len(ch.recs) && ch.recs[ahead].outcome == recWon {
+			s.t.prefetchSlot(ch.recs[ahead].tslot)
+		}
+		r := &ch.recs[j]
+		if r.outcome != recWon {
+			continue
+		}
+		idx := ch.firstIdx + r.idx
+		if from {
+			s.t.insertFrom(r.tslot, r.fp, idx)
+		} else {
+			s.t.insert(r.fp, idx)
+		}
+		if e := s.t.enc; e != nil {
+			enc, _ := sr.encodingOf(ch, r)
+			encAt = e.put(encAt, idx, enc)
+		}
+	}
+}
+
+func (s *tableSet) isState(fp uint64, enc []byte, idx uint32) bool {
+	got, ok := s.t.lookup(fp, enc)
+	return ok && (!s.t.indexed || got == idx)
+}
+
+func (s *tableSet) growBytes(succs int) int64 {
+	t := s.t
+	need := t.used + succs
+	if need*100 <= int(t.size)*maxLoad {
+		return 0
+	}
+	per := int64(8)
+	if t.indexed {
+		per += 4
+	}
+	return int64(slotsFor(max(need, need*3/2))-t.size) * per
+}
+
+func (s *tableSet) dropIndex() { s.t.dropIndex() }
+
+func (s *tableSet) useCrew(parts int, run func(n int, f func(i int))) {
+	s.t.parts, s.t.run = parts, run
+}
+
+func (s *tableSet) report(st *Stats, generated int64) *Bitstate {
+	st.Exact = s.t.enc != nil
+	if !st.Exact {
+		st.CollisionProbability = collisionProbability(st.States, generated)
+	}
+	return nil
+}
+
+func (s *tableSet) free() { s.t.free() }
+
+// bitSet is the bit array as a VisitedSet. It claims a batch in order,
+// a chunk at a time on one goroutine, so the outcome is that of a
+// sequential search whatever the number of workers.
 type bitSet struct {
-	b *bitstate
-	n int64
+	b     *bitstate
+	n     int64
+	block block
+	// t, in a search, is the empty table that bitstate searches have
+	// always mapped beside the bits: counted in Bytes and freed, so that
+	// the search's memory figures stay what they were.
+	t *table
 }
 
 // NewBitSet is a bit array of about bytes bytes (a power of two bits);
@@ -119,7 +351,48 @@ func (s *bitSet) PutBlock(fps []uint64, _ [][]byte, _ uint32, added []bool) int 
 
 func (s *bitSet) Exhaustive() bool { return false }
 func (s *bitSet) Len() int64       { return s.n }
-func (s *bitSet) Bytes() int64     { return s.b.bytes() }
+func (s *bitSet) Bytes() int64 {
+	if s.t != nil {
+		return s.b.bytes() + s.t.bytes()
+	}
+	return s.b.bytes()
+}
+
+func (s *bitSet) claim(_ *search, chunks []chunk, _ int) bool {
+	for c := range chunks {
+		s.claimBlock(&chunks[c])
+	}
+	return true
+}
+
+// claimBlock decides the winners of a chunk against the bit array.
+func (s *bitSet) claimBlock(ch *chunk) {
+	ch.noWinners()
+	added := s.block.put(s, len(ch.recs), func(j int) uint64 { return ch.recs[j].fp }, nil, 0)
+	for j := range ch.recs {
+		r := &ch.recs[j]
+		if added[j] {
+			ch.win(r, ch.buf[r.off:r.end])
+		} else {
+			r.outcome = recOld
+		}
+	}
+}
+
+// The bits are set as the batch claims: nothing to place or store.
+func (s *bitSet) place([]chunk, uint32, uint32)           {}
+func (s *bitSet) storeChunk(*search, *chunk)              {}
+func (s *bitSet) isState(uint64, []byte, uint32) bool     { return true } // it keeps no indices
+func (s *bitSet) growBytes(int) int64                     { return 0 }    // allocated whole
+func (s *bitSet) dropIndex()                              {}
+func (s *bitSet) useCrew(int, func(n int, f func(i int))) {}
+func (s *bitSet) free() {
+	if s.t != nil {
+		s.t.free()
+	}
+}
+
+func (s *bitSet) report(st *Stats, _ int64) *Bitstate { return s.b.stats(st.Depth) }
 
 func encAt(encs [][]byte, i int) []byte {
 	if encs == nil {

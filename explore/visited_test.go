@@ -22,6 +22,13 @@ var visitedSets = []struct {
 	{"exact", func() explore.VisitedSet { return explore.NewExactSet(16) }},
 	{"bits", func() explore.VisitedSet { return explore.NewBitSet(64<<20, 0) }},
 	{"bits-seeded", func() explore.VisitedSet { return explore.NewBitSet(64<<20, 7) }},
+	// The same sets as a search's batches use them: claimed a chunk at a
+	// time, then placed and stored (explore.ClaimPath).
+	{"fingerprints-claims", func() explore.VisitedSet { return explore.ClaimPath(explore.NewFingerprintSet(16, false), false) }},
+	{"fingerprints-claims-lazy", func() explore.VisitedSet { return explore.ClaimPath(explore.NewFingerprintSet(16, false), true) }},
+	{"fingerprints-indexed-claims", func() explore.VisitedSet { return explore.ClaimPath(explore.NewFingerprintSet(16, true), false) }},
+	{"exact-claims", func() explore.VisitedSet { return explore.ClaimPath(explore.NewExactSet(16), false) }},
+	{"bits-claims", func() explore.VisitedSet { return explore.ClaimPath(explore.NewBitSet(64<<20, 0), false) }},
 }
 
 // fps are n distinct pseudo-random fingerprints (and 0, which the table
