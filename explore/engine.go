@@ -149,8 +149,8 @@ type chunk struct {
 	encBytes    int    // room its winners' encodings take (exact search)
 	encAt       uint64 // where they go in the encoding store
 	collided    bool   // two distinct new states share a fingerprint (exact search)
-	bad         [64]int64
-	badStep     [64]stepAt // the chunk's first step violating each step predicate
+	bad         [ts.MaxPredicates]int64
+	badStep     [ts.MaxPredicates]stepAt // the chunk's first step violating each step predicate
 }
 
 // addEdge records, for graph g, the step y as an edge to to (see edgeRec).

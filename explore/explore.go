@@ -30,7 +30,7 @@ type Goal struct {
 func GoalOf(ps ...int) Goal {
 	var g Goal
 	for _, p := range ps {
-		if p < 0 || p >= 64 {
+		if p < 0 || p >= ts.MaxPredicates {
 			g.bad = true // Run refuses it
 			continue
 		}
@@ -552,7 +552,7 @@ func masksOf(sys ts.System, invariants, steps []int, goal Goal) (predMasks, erro
 		}
 		m.step |= 1 << p
 	}
-	for p := 0; p < 64; p++ {
+	for p := range ts.MaxPredicates {
 		if goal.mask&(1<<p) == 0 {
 			continue
 		}
@@ -695,7 +695,7 @@ func (s *search) result() (*Result, error) {
 	}
 	bits := s.visited.report(&s.stats, s.stats.Transitions+s.initials)
 	r := &Result{Stats: s.stats, Bitstate: bits}
-	for p := 0; p < 64; p++ {
+	for p := range ts.MaxPredicates {
 		idx, ok := s.found.invFound[p]
 		if !ok {
 			continue
@@ -733,7 +733,7 @@ func (s *search) result() (*Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: s.found.stuckCut[k]})
 	}
-	for p := 0; p < 64; p++ {
+	for p := range ts.MaxPredicates {
 		at, ok := s.found.stepFound[p]
 		if !ok {
 			continue

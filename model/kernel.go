@@ -132,8 +132,8 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	if len(timers) == 0 {
 		cfg.Timeout, cfg.TimeoutCoord = 0, 0 // no timer to set
 	}
-	if len(props) > 64 {
-		return nil, fmt.Errorf("at most 64 properties in one check, got %d", len(props))
+	if len(props) > ts.MaxPredicates {
+		return nil, fmt.Errorf("at most %d properties in one check, got %d", ts.MaxPredicates, len(props))
 	}
 	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N), timers: timers}
 	k.times = cfg.timesOf(params)

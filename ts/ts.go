@@ -60,6 +60,10 @@ func (s *Sends) Add(o Sends) {
 	s.Lost += o.Lost
 }
 
+// MaxPredicates is how many predicates a system may have: a state's and
+// a step's truth values are the bits of one uint64 (Succ.Props).
+const MaxPredicates = 64
+
 // Messenger is implemented by systems whose steps count their sends: it
 // names the message types that index Sends.ByType.
 type Messenger interface{ MsgTypes() []string }

@@ -46,7 +46,7 @@ type Model struct {
 
 // MaxProperties is how many properties the explorer evaluates in a state
 // (the kernel's limit of one system): an algorithm with more is refused.
-const MaxProperties = 64
+const MaxProperties = ts.MaxPredicates
 
 // checkSends is how far the Check button's check counts the sends: the
 // largest CountSends of the properties it checks (those "all" names).
