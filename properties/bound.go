@@ -14,6 +14,9 @@ type SendBound struct {
 	Of      func(n int) int // its value for N processes
 	Type    string          // count only messages of this type ("" counts all)
 	Why     string          // where the bound comes from, for the property's doc
+	// Called names the bound in a violation's explanation, for a formula
+	// too long to repeat there ("the notes' bound"); "" repeats Formula.
+	Called string
 }
 
 // MessageBound is the invariant "at most b messages are sent" (optional:
@@ -41,8 +44,11 @@ func MessageBound[L, M any](b SendBound) model.Property[L, M] {
 		CountSends: b.Of(model.MaxN) + 1, CountTypes: types,
 		Holds: func(v *model.View[L, M]) bool { return sent(v) <= b.Of(v.N()) },
 		Explain: func(f *model.Failure[L, M]) string {
-			return fmt.Sprintf("after %s %d %s were sent, more than %s = %d",
-				plural.Count(f.Steps, "step"), sent(f.State), what, b.Formula, b.Of(f.State.N()))
+			bound := fmt.Sprintf("%s = %d", b.Formula, b.Of(f.State.N()))
+			if b.Called != "" {
+				bound = fmt.Sprintf("%s %d", b.Called, b.Of(f.State.N()))
+			}
+			return fmt.Sprintf("after %s %d %s were sent, more than %s", plural.Count(f.Steps, "step"), sent(f.State), what, bound)
 		},
 	}
 }

@@ -61,6 +61,10 @@ func TestMessageBound(t *testing.T) {
 	assert.Len(t, v.Trace.Steps, 6) // the initial state and 5 steps
 	assert.Contains(t, v.Summary, "after 5 steps 5 messages were sent, more than 2N = 4")
 
+	// A bound called by a name in the explanation.
+	v = boundVerdict(t, properties.SendBound{Formula: "2N", Of: func(n int) int { return 2 * n }, Called: "the bound"})
+	assert.Contains(t, v.Summary, "more than the bound 4")
+
 	// Counting only ONE: the first violation needs ID 1's token to go
 	// round three times, whatever OTHER does.
 	v = boundVerdict(t, properties.SendBound{Formula: "N", Of: func(n int) int { return n }, Type: "ONE"})

@@ -33,7 +33,7 @@ func (Algorithm) Properties() []model.Property[Local, Msg] {
 		},
 	}, properties.MessageBound[Local, Msg](properties.SendBound{
 		Formula: "4N + N + Σ_{k=1}^{⌈log2(N-1)⌉+1} 4·2^k·N/(2^(k-1)+1)", Of: Bound,
-		Why: "the notes' bound",
+		Why: "the notes' bound", Called: "the notes' bound",
 	})}
 }
 
