@@ -29,7 +29,7 @@ func switchesSystem(t *testing.T) ts.System {
 
 // The test switches are settings of one search: a search made with them
 // has them, one made beside it without them has a user's defaults.
-func TestSwitchesAreOneSearchs(t *testing.T) {
+func TestSwitchesBelongToOneSearch(t *testing.T) {
 	t.Parallel()
 	sys := switchesSystem(t)
 	opt := Options{Workers: 1, TempDir: t.TempDir()}
