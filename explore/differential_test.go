@@ -143,6 +143,7 @@ func TestExplorerAgreesWithNaiveBFS(t *testing.T) {
 // Verdicts and traces, liveness included, do not depend on the number of
 // workers: the same violations, found at the same states, with the same steps.
 func TestSameResultAtAnyWorkerCount(t *testing.T) {
+	t.Parallel()
 	reg := specs.Builtin()
 	for _, c := range []diffConfig{
 		{"chang-roberts", model.Config{N: 3, MaxCrashes: 2}},
@@ -179,12 +180,11 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 						reverse bool
 					}{{1, false}, {1, true}, {2, false}, {4, false}} {
 						opts.Workers = run.workers
-						restore := func() {}
+						o := opts
 						if run.reverse {
-							restore = explore.ChunksInReverse()
+							o = explore.InReverse(o)
 						}
-						res, err := explore.Run(sys, opts)
-						restore()
+						res, err := explore.Run(sys, o)
 						require.NoError(t, err)
 						res.Elapsed, res.CycleCheck, res.MemBytes = 0, 0, 0
 						if first == nil {
@@ -203,6 +203,7 @@ func TestSameResultAtAnyWorkerCount(t *testing.T) {
 // Moving the frontier and the parent links to files changes nothing: the
 // same counts, the same violations and traces, liveness included.
 func TestSpillingToDiskChangesNothing(t *testing.T) {
+	t.Parallel()
 	reg := specs.Builtin()
 	for _, c := range []diffConfig{
 		{"chang-roberts", model.Config{N: 3, MaxCrashes: 2}},
@@ -228,9 +229,7 @@ func TestSpillingToDiskChangesNothing(t *testing.T) {
 				}
 				inMemory, err := explore.Run(sys, opts)
 				require.NoError(t, err)
-				restore := explore.SpillEverything()
-				spilled, err := explore.Run(sys, opts)
-				restore()
+				spilled, err := explore.Run(sys, explore.SpillEverything(opts))
 				require.NoError(t, err)
 				inMemory.Elapsed, inMemory.CycleCheck, inMemory.MemBytes = 0, 0, 0
 				spilled.Elapsed, spilled.CycleCheck, spilled.MemBytes = 0, 0, 0

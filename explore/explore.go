@@ -152,6 +152,28 @@ type Options struct {
 	// Progress, if set, is called about every ProgressEvery (default 1 s).
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+	// test is what only this package's tests change (export_test.go), for
+	// this search alone, so that those tests run in parallel with others.
+	test testSwitches
+}
+
+// testSwitches are the settings of one search that only tests change; the
+// zero value is a user's search.
+type testSwitches struct {
+	// reverse: a one-worker search runs each phase's chunks from the last
+	// to the first.
+	reverse bool
+	// spillAll: the frontier and the parent links go to files at once.
+	spillAll bool
+}
+
+// spillSizes are when the search's levels (bytes) and parent links
+// (entries) go to files.
+func (sw testSwitches) spillSizes() (level int64, links int) {
+	if sw.spillAll {
+		return 0, 1
+	}
+	return spillFrontierAfter, spillLinksAfter
 }
 
 // Progress is a snapshot of a running search.
@@ -415,7 +437,9 @@ func newSearch(sys ts.System, opt Options) *search {
 		capacity, indexed = 0, false
 	}
 	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt}
-	s.front.init(opt.TempDir)
+	s.team.reverse = opt.test.reverse
+	levelAfter, linksAfter := opt.test.spillSizes()
+	s.front.init(opt.TempDir, levelAfter, linksAfter)
 	tab := newTable(capacity, indexed)
 	if opt.Bitstate > 0 {
 		s.visited = &bitSet{t: tab}

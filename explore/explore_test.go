@@ -609,6 +609,7 @@ func TestGoalsAreCheckedEachOnItsOwn(t *testing.T) {
 // timing: every trace is the one of the search in order. The targets are
 // states of wide levels, many chunks from the first.
 func TestChunksInAnyOrderKeepTheFirstParent(t *testing.T) {
+	t.Parallel()
 	c := counter{k: 20011, add: 1, mul: 2, noAdd: -1}
 	var props []model.Property[cLocal, cMsg]
 	var invs []int
@@ -621,9 +622,7 @@ func TestChunksInAnyOrderKeepTheFirstParent(t *testing.T) {
 	opt := explore.Options{Targets: explore.Targets{Invariants: invs}, Continue: true, Workers: 1}
 	want := run(t, sys, opt)
 	require.Len(t, want.Violations, len(invs))
-	restore := explore.ChunksInReverse()
-	defer restore()
-	got := run(t, sys, opt)
+	got := run(t, sys, explore.InReverse(opt))
 	for _, r := range []*explore.Result{want, got} {
 		r.Elapsed, r.MemBytes = 0, 0
 	}

@@ -1,18 +1,17 @@
 package explore
 
-// ChunksInReverse makes one-worker searches of the test run each phase's
-// chunks from the last to the first; the returned function undoes it.
-func ChunksInReverse() (restore func()) {
-	chunksInReverse = true
-	return func() { chunksInReverse = false }
+// InReverse is opt for a search that, with one worker, runs each phase's
+// chunks from the last to the first.
+func InReverse(opt Options) Options {
+	opt.test.reverse = true
+	return opt
 }
 
-// SpillEverything makes every search of the test move its frontier and
-// parent links to files at once; the returned function undoes it.
-func SpillEverything() (restore func()) {
-	f, l := spillFrontierAfter, spillLinksAfter
-	spillFrontierAfter, spillLinksAfter = 0, 1
-	return func() { spillFrontierAfter, spillLinksAfter = f, l }
+// SpillEverything is opt for a search that moves its frontier and parent
+// links to files at once.
+func SpillEverything(opt Options) Options {
+	opt.test.spillAll = true
+	return opt
 }
 
 // ClaimPath is set (one of the engine's) as a VisitedSet whose PutBlock

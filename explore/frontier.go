@@ -10,7 +10,7 @@ import (
 
 // level is one BFS level of encoded states, stored back to back: in memory
 // while it is small, and in a temporary file once it passes
-// spillFrontierAfter bytes (the search reads a level once, in order, and
+// spillAfter bytes (the search reads a level once, in order, and
 // writes the next one in order, so the disk serves it well). The search
 // keeps two levels, the one being expanded and the next.
 //
@@ -27,6 +27,9 @@ type level struct {
 	onDisk bool
 	dir    string
 	err    error
+	// spillAfter is the size at which the level moves to its file
+	// (spillFrontierAfter but in tests).
+	spillAfter int64
 	// A spilled level is read and written a batch at a time, one system
 	// call each instead of one per chunk (128 states; the calls were 5% of
 	// a chang-roberts search): win holds the states of the batch being
@@ -42,12 +45,12 @@ type level struct {
 	batching bool
 }
 
-// spillFrontierAfter is the size at which a level moves to its file. A
-// variable so that tests can make every level spill. 1 MiB rather than 4:
+// spillFrontierAfter is the size at which a level moves to its file. 1 MiB
+// rather than 4:
 // with the state table off the heap, the two levels' arrays (and the
 // copies growTo leaves while they grow) were the heap's largest part, 11
 // MB of bully --n 4's peak (BENCHMARKS.md, off-heap table).
-var spillFrontierAfter int64 = 1 << 20
+const spillFrontierAfter int64 = 1 << 20
 
 // batchBufs is the memory of the levels' batch reads and writes.
 type batchBufs struct{ win, out []byte }
@@ -183,7 +186,7 @@ func (l *level) reset(base uint32) {
 func (l *level) reserve(count int, size int64) {
 	l.lens = growTo(l.lens, count)
 	l.offs = growTo(l.offs, (count+chunkStates-1)/chunkStates)
-	if !l.onDisk && size > spillFrontierAfter && l.err == nil {
+	if !l.onDisk && size > l.spillAfter && l.err == nil {
 		l.spill()
 	}
 	if !l.onDisk {
@@ -251,11 +254,13 @@ type frontier struct {
 }
 
 // init points both levels at the shared batch buffers; dir is where they
-// and the links spill.
-func (f *frontier) init(dir string) {
+// and the links spill, once a level passes levelAfter bytes and the links
+// linksAfter entries.
+func (f *frontier) init(dir string, levelAfter int64, linksAfter int) {
 	f.cur.dir, f.next.dir = dir, dir
 	f.cur.io, f.next.io = &f.io, &f.io
-	f.links = links{dir: dir, spill: spillLinksAfter}
+	f.cur.spillAfter, f.next.spillAfter = levelAfter, levelAfter
+	f.links = links{dir: dir, spill: linksAfter}
 }
 
 // flush writes what the last batch left in memory for the files: the

@@ -13,6 +13,7 @@ import (
 // a batch at a time (batch, flush) and read a batch at a time (load) gives
 // the same bytes, from the loaded window and around it.
 func TestLevelStatesByChunk(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []struct{ spill, batched bool }{{false, false}, {true, false}, {true, true}} {
 		spill := mode.spill
 		var l level
@@ -27,12 +28,11 @@ func TestLevelStatesByChunk(t *testing.T) {
 			size += int64(len(states[i]))
 		}
 		// As the write phase does: room first, then each state at its offset.
-		old := spillFrontierAfter
+		l.spillAfter = spillFrontierAfter
 		if spill {
-			spillFrontierAfter = 0
+			l.spillAfter = 0
 		}
 		l.reserve(n, size)
-		spillFrontierAfter = old
 		require.Equal(t, spill, l.onDisk)
 		if mode.batched {
 			l.batch(0, size)

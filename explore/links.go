@@ -30,9 +30,8 @@ type links struct {
 }
 
 // spillLinksAfter is when parent links start going to the file: 2 MiB of
-// them stay in memory, so small searches never touch the disk. A variable
-// so that tests can make every search spill.
-var spillLinksAfter = 1 << 18
+// them stay in memory, so small searches never touch the disk.
+const spillLinksAfter = 1 << 18
 
 const (
 	linkShift = 12

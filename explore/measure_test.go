@@ -24,7 +24,13 @@ func specSystem(t *testing.T, algo string, cfg model.Config) model.System {
 
 func measures(t *testing.T, sys model.System, workers int) *explore.Measures {
 	t.Helper()
-	res := run(t, sys, explore.Options{Measure: true, Continue: true, Workers: workers})
+	return measuresOf(t, sys, explore.Options{Measure: true, Continue: true, Workers: workers})
+}
+
+// measuresOf is the measures of a search with opt.
+func measuresOf(t *testing.T, sys model.System, opt explore.Options) *explore.Measures {
+	t.Helper()
+	res := run(t, sys, opt)
 	require.True(t, res.Complete)
 	require.NotNil(t, res.Measures, res.MeasuresSkipped)
 	res.Measures.Elapsed = 0 // the only field that may differ between runs
@@ -126,12 +132,11 @@ func TestMeasuresNoCompleteRuns(t *testing.T) {
 // The measures are the same at any worker count and when the parent links
 // and the frontier go to disk.
 func TestMeasuresSameWithSpillingAndWorkers(t *testing.T) {
+	t.Parallel()
 	sys := specSystem(t, "bully", model.Config{N: 4, Down: []int{4}, Initiators: []int{1}, InitialLeader: true})
 	want := measures(t, sys, 1)
-	restore := explore.SpillEverything()
-	defer restore()
 	for _, w := range []int{1, 2} {
-		got := measures(t, sys, w)
+		got := measuresOf(t, sys, explore.SpillEverything(explore.Options{Measure: true, Continue: true, Workers: w}))
 		assert.Equal(t, want, got, "workers=%d, spilled", w)
 	}
 	checkWitnesses(t, sys, want)

@@ -14,13 +14,12 @@ import (
 
 // A spilled level's file is closed when the level is closed, once.
 func TestSpilledLevelFileIsClosed(t *testing.T) {
+	t.Parallel()
 	var l level
 	l.dir, l.io = t.TempDir(), &batchBufs{}
 	l.reset(0)
-	old := spillFrontierAfter
-	spillFrontierAfter = 0
+	l.spillAfter = 0
 	l.reserve(1, 8)
-	spillFrontierAfter = old
 	require.NoError(t, l.err)
 	require.True(t, l.onDisk)
 	f := l.file
@@ -53,12 +52,9 @@ func TestSearchThatSpillsLeavesNoFileOpen(t *testing.T) {
 	sys, err := spec.Build.System(model.Config{N: 4}, []string{"SingleLeader", "Termination"})
 	require.NoError(t, err)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	f, l := spillFrontierAfter, spillLinksAfter
-	spillFrontierAfter, spillLinksAfter = 0, 1
-	defer func() { spillFrontierAfter, spillLinksAfter = f, l }()
 	before := openFiles(t)
 	for _, liveness := range []bool{false, true} {
-		res, err := Run(sys, Options{Targets: Targets{Invariants: []int{0}, Goal: GoalOf(1)}, Liveness: liveness, Continue: true, Workers: 2, TempDir: t.TempDir()})
+		res, err := Run(sys, Options{Targets: Targets{Invariants: []int{0}, Goal: GoalOf(1)}, Liveness: liveness, Continue: true, Workers: 2, TempDir: t.TempDir(), test: testSwitches{spillAll: true}})
 		require.NoError(t, err)
 		require.True(t, res.Complete)
 		require.Greater(t, res.Depth, 3, "levels to spill")

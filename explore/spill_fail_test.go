@@ -14,6 +14,7 @@ import (
 // back to memory at its next flush: nothing is lost, the states read back
 // byte for byte, and the level says why it stays in memory.
 func TestLevelComesBackToMemoryWhenItsFileFails(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reopens the unlinked file through /proc/self/fd")
 	}
@@ -28,9 +29,7 @@ func TestLevelComesBackToMemoryWhenItsFileFails(t *testing.T) {
 	}
 	// Two batches: the first is written to the file, the second's flush
 	// fails.
-	old := spillFrontierAfter
-	spillFrontierAfter = 0
-	defer func() { spillFrontierAfter = old }()
+	l.spillAfter = 0
 	off, i := int64(0), 0
 	writeBatch := func(upTo int) error {
 		from := off

@@ -21,12 +21,16 @@ import (
 // its temporary files fill up early.
 const spillChild = "MCHECK_TEST_SPILL_CHILD"
 
-func spillSearch(t *testing.T) *explore.Result {
+func spillSearch(t *testing.T, spill bool) *explore.Result {
 	spec, err := specs.Builtin().Lookup("bully")
 	require.NoError(t, err)
 	sys, err := spec.Build.System(model.Config{N: 4, MaxCrashes: 3, InitialLeader: true}, nil)
 	require.NoError(t, err)
-	res, err := explore.Run(sys, explore.Options{Workers: 2, TempDir: os.Getenv(spillChild)})
+	opt := explore.Options{Workers: 2, TempDir: os.Getenv(spillChild)}
+	if spill {
+		opt = explore.SpillEverything(opt)
+	}
+	res, err := explore.Run(sys, opt)
 	require.NoError(t, err)
 	return res
 }
@@ -35,14 +39,14 @@ func spillSearch(t *testing.T) *explore.Result {
 // goes on in memory while the budget allows, finds exactly what it finds
 // in memory, and says why its files failed.
 func TestSpillFailureGoesOnInMemory(t *testing.T) {
+	t.Parallel()
 	if dir := os.Getenv(spillChild); dir != "" {
 		// Only the soft limit, given back before the test ends: a binary
 		// built with -cover writes its profile at exit.
 		var was syscall.Rlimit
 		require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_FSIZE, &was))
 		require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 16 << 10, Max: was.Max}))
-		defer explore.SpillEverything()()
-		res := spillSearch(t)
+		res := spillSearch(t, true)
 		require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was))
 		require.NoError(t, json.NewEncoder(os.Stdout).Encode(res.Stats))
 		return
@@ -58,7 +62,7 @@ func TestSpillFailureGoesOnInMemory(t *testing.T) {
 	var got explore.Stats
 	require.NoError(t, json.Unmarshal([]byte(line), &got), "%s", out)
 
-	want := spillSearch(t).Stats
+	want := spillSearch(t, false).Stats
 	require.True(t, got.Complete)
 	assert.Regexp(t, `^parent links stay in memory: write .*/mcheck-links-\d+: file too large; the frontier stays in memory: write .*/mcheck-frontier-\d+: file too large$`, got.SpillFailed)
 	got.Elapsed, got.CycleCheck, got.MemBytes, got.SpillFailed = 0, 0, 0, ""

@@ -9,6 +9,10 @@ type team struct {
 	// the first was made, and their goroutines' stacks.
 	bytes int64
 	crew  *crew // the helpers of the workers after the first, while the search runs
+	// reverse runs the items of every phase of a one-worker search from
+	// the last to the first (tests only, Options.test): an order in which
+	// workers may meet them, with nothing left to timing.
+	reverse bool
 }
 
 // parallel runs f(worker, i) for i in [0, n) on the workers (the crew).
@@ -16,7 +20,7 @@ func (t *team) parallel(n int, f func(w *worker, i int)) {
 	if t.crew == nil || n == 1 {
 		for k := range n {
 			i := k
-			if chunksInReverse {
+			if t.reverse {
 				i = n - 1 - k
 			}
 			f(&t.workers[0], i)
@@ -26,14 +30,9 @@ func (t *team) parallel(n int, f func(w *worker, i int)) {
 	t.crew.run(n, func(w, i int) { f(&t.workers[w], i) })
 }
 
-// chunksInReverse, set by tests only (export_test.go), runs the items of
-// every phase of a one-worker search from the last to the first: an order
-// in which workers may meet them, with nothing left to timing.
-var chunksInReverse bool
-
 // inOrder reports whether the workers meet a batch's successors in BFS
 // order: one worker, chunks in order.
-func (t *team) inOrder() bool { return t.crew == nil && !chunksInReverse }
+func (t *team) inOrder() bool { return t.crew == nil && !t.reverse }
 
 // start brings the crew up for a search with more than one worker; stop
 // ends it.
