@@ -1,24 +1,20 @@
 package trace_test
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcheck/mcheck/internal/needs"
 )
 
 // Replaying takes the registry from the caller, so trace must not build
 // every algorithm in: the packages under specs/ stay out of its imports.
 func TestTraceDoesNotImportTheAlgorithms(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to list the imports with")
-	}
-	out, err := exec.Command(gobin, "list", "-deps", ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	for _, pkg := range strings.Fields(string(out)) {
+	deps := needs.Deps(t)
+	for _, pkg := range deps {
 		require.False(t, strings.HasPrefix(pkg, "github.com/mcheck/mcheck/specs"), "trace imports %s", pkg)
 	}
-	require.Contains(t, strings.Fields(string(out)), "github.com/mcheck/mcheck/model", "the list is of mcheck's packages")
+	require.Contains(t, deps, "github.com/mcheck/mcheck/model", "the list is of mcheck's packages")
 }

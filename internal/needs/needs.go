@@ -8,6 +8,7 @@ package needs
 
 import (
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -62,4 +63,22 @@ func reason() string {
 		return "MCHECK_REQUIRE=" + list
 	}
 	return "CI=" + os.Getenv("CI") + " requires every need unless MCHECK_REQUIRE says otherwise"
+}
+
+// Deps lists every package that the package in the test's directory
+// imports, directly or not (go list -deps), for tests that keep a
+// package's imports in bounds. Without a go command on PATH the test is
+// skipped: the go command runs the tests, so it is there wherever they run
+// with go test.
+func Deps(t testing.TB) []string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the imports with")
+	}
+	out, err := exec.Command(gobin, "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	return strings.Fields(string(out))
 }
