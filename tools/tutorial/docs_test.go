@@ -23,7 +23,7 @@ func TestPerformanceStatesOneRatioAgainstSPIN(t *testing.T) {
 	require.NoError(t, err)
 	page := string(text)
 	ratios := regexp.MustCompile(`\d+(\.\d+)?x SPIN`).FindAllString(page, -1)
-	assert.Equal(t, []string{"0.96x SPIN"}, ratios, "one ratio against SPIN")
+	assert.Len(t, ratios, 1, "one ratio against SPIN: %v", ratios)
 	assert.NotRegexp(t, `\d\.\d+-\d\.\d+ of\s+SPIN`, page, "no range of ratios beside it")
 	assert.Regexp(t, `Measured on 20\d\d-\d\d-\d\d at commit [0-9a-f]{7}`, page)
 	assert.Contains(t, page, "(../bench/history.md)")
