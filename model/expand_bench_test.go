@@ -80,13 +80,25 @@ func BenchmarkExpand(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) { benchExpand(b, c.algo, c.cfg, false) })
 		b.Run(c.name+"/lazy", func(b *testing.B) { benchExpand(b, c.algo, c.cfg, true) })
 	}
+	// The model's step as a safety search asks for it, the figure to hold
+	// against a budget per step: lazy, and no predicates of the expanded
+	// state (a search of invariants keeps none: explore's askPredicates).
+	for _, c := range benchConfigs {
+		b.Run(c.name+"/lazy-safety", func(b *testing.B) { benchExpand(b, c.algo, c.cfg, true, noStateProps) })
+	}
 }
 
-func benchExpand(b *testing.B, algo string, cfg model.Config, lazy bool) {
+// noStateProps asks for no predicates of the expanded state.
+func noStateProps(s *model.Batch) { s.NoStateProps = true }
+
+func benchExpand(b *testing.B, algo string, cfg model.Config, lazy bool, set ...func(*model.Batch)) {
 	sys, states := benchStates(b, algo, cfg, 20_000)
 	x := sys.NewExpander()
 	var batch model.Batch
 	batch.Lazy = lazy
+	for _, f := range set {
+		f(&batch)
+	}
 	var transitions int64
 	for b.Loop() {
 		for _, s := range states {
