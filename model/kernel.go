@@ -107,12 +107,45 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 		f(&o)
 	}
 	params := ParamsOf(alg)
-	cfg, err := ResolveParams(params, cfg, nil)
+	cfg, timers, err := resolveConfig(alg, cfg, params)
 	if err != nil {
 		return nil, err
 	}
-	if err := cfg.WithDefaults().Validate(); err != nil {
+	if len(props) > ts.MaxPredicates {
+		return nil, fmt.Errorf("at most %d properties in one check, got %d", ts.MaxPredicates, len(props))
+	}
+	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N), timers: timers}
+	k.times = cfg.timesOf(params)
+	// The steps run in this order: each one's errors come before the next's.
+	sendCap, err := k.readProps(o.sendCap)
+	if err != nil {
 		return nil, err
+	}
+	if err := k.buildShape(sendCap); err != nil {
+		return nil, err
+	}
+	if err := k.readAlgorithm(o); err != nil {
+		return nil, err
+	}
+	k.fair = k.newFairness()
+	if err := k.readInitial(); err != nil {
+		return nil, err
+	}
+	if err := k.buildCodec(o.generic); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// resolveConfig resolves cfg's parameters, validates it and its timeouts
+// against alg's timers, and fills in the defaults; it returns alg's timers.
+func resolveConfig[L, M any](alg Algorithm[L, M], cfg Config, params []Param) (Config, []Timer[L, M], error) {
+	cfg, err := ResolveParams(params, cfg, nil)
+	if err != nil {
+		return Config{}, nil, err
+	}
+	if err := cfg.WithDefaults().Validate(); err != nil {
+		return Config{}, nil, err
 	}
 	var timers []Timer[L, M]
 	if t, ok := alg.(Timed[L, M]); ok {
@@ -126,41 +159,49 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	// with them filled in (WithDefaults), so a timeout equal to its default
 	// counts as not given.
 	if err := validateTimers(cfg.givenTimeouts(), timers, params, nil); err != nil {
-		return nil, err
+		return Config{}, nil, err
 	}
 	cfg = cfg.WithDefaults()
 	if len(timers) == 0 {
 		cfg.Timeout, cfg.TimeoutCoord = 0, 0 // no timer to set
 	}
-	if len(props) > ts.MaxPredicates {
-		return nil, fmt.Errorf("at most %d properties in one check, got %d", ts.MaxPredicates, len(props))
-	}
-	k := &Kernel[L, M]{alg: alg, cfg: cfg, n: cfg.N, props: props, initName: "initiate", keys: newKeys(cfg.N), timers: timers}
-	k.times = cfg.timesOf(params)
-	sendCap := o.sendCap
-	for i := range props {
-		if err := props[i].validate(); err != nil {
-			return nil, err
+	return cfg, timers, nil
+}
+
+// readProps validates k's properties and sets the step properties' mask;
+// it returns how far the states count the sends (at least sendCap).
+func (k *Kernel[L, M]) readProps(sendCap int) (int, error) {
+	for i := range k.props {
+		if err := k.props[i].validate(); err != nil {
+			return 0, err
 		}
-		if props[i].Kind == StepProperty {
+		if k.props[i].Kind == StepProperty {
 			k.stepMask |= 1 << i
 		}
-		sendCap = max(sendCap, props[i].CountSends)
+		sendCap = max(sendCap, k.props[i].CountSends)
 	}
 	if sendCap < 0 {
-		return nil, fmt.Errorf("WithSendCounts(%d): count sends up to 1 or more", sendCap)
+		return 0, fmt.Errorf("WithSendCounts(%d): count sends up to 1 or more", sendCap)
 	}
-	if k.layouts, err = layouts(&cfg); err != nil {
-		return nil, err
+	return sendCap, nil
+}
+
+// buildShape sets the layouts, the shape of the states, the detectors and
+// the timers' starts, and checks that they fit the state encoding.
+func (k *Kernel[L, M]) buildShape(sendCap int) error {
+	cfg := &k.cfg
+	var err error
+	if k.layouts, err = layouts(cfg); err != nil {
+		return err
 	}
-	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap,
+	k.shape = shape{layouts: len(k.layouts), timed: cfg.Timed(), timers: cfg.Timed() && len(k.timers) > 0, partial: cfg.Timing == Partial, sendCap: sendCap,
 		unordered: cfg.Channels == Unordered}
 	if cfg.Detector == Eventual {
 		k.eventual = true
 		k.shape.suspicions = cfg.FalseSuspicions
 		k.suspectBelow = uint8(cfg.FalseSuspicions * suspicionUnit) // gst false and budget left
 	}
-	if k.hb = newHeartbeat(&cfg); k.hb.on {
+	if k.hb = newHeartbeat(cfg); k.hb.on {
 		k.shape.heartbeat = true
 	}
 	if k.shape.timed {
@@ -170,51 +211,64 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 			k.timerStart = append(k.timerStart, uint8(min(d, maxCountdown)+1))
 		}
 	}
-	if err := checkWidths(&cfg, len(k.timers), k.maxTimer, sendCap); err != nil {
-		return nil, err
-	}
-	if nm, ok := alg.(InitiateNamer); ok {
+	return checkWidths(cfg, len(k.timers), k.maxTimer, sendCap)
+}
+
+// readAlgorithm takes what the algorithm's optional interfaces say of its
+// actions and messages: the initiate name, the directions, the message
+// types, and which of them the states count.
+func (k *Kernel[L, M]) readAlgorithm(o options) error {
+	if nm, ok := k.alg.(InitiateNamer); ok {
 		k.initName = nm.InitiateName()
 	}
-	if rl, ok := alg.(RingLocal); ok {
+	if rl, ok := k.alg.(RingLocal); ok {
 		k.around = rl.Around()
 		if len(k.around) == 0 {
-			return nil, fmt.Errorf("RingLocal: Around() names no direction")
+			return fmt.Errorf("RingLocal: Around() names no direction")
 		}
 	}
 	k.types = []string{"MSG"}
-	if t, ok := alg.(MsgTyper[M]); ok {
+	if t, ok := k.alg.(MsgTyper[M]); ok {
 		k.typer, k.types = t, t.MsgTypes()
 		if len(k.types) == 0 || len(k.types) > MaxMsgTypes {
-			return nil, fmt.Errorf("MsgTyper: %d message types: name 1 to %d", len(k.types), MaxMsgTypes)
+			return fmt.Errorf("MsgTyper: %d message types: name 1 to %d", len(k.types), MaxMsgTypes)
 		}
 	}
-	if sendCap > 0 {
+	if k.shape.sendCap > 0 {
 		k.shape.types = len(k.types)
-		if k.shape.only, err = k.countedSlots(props, o); err != nil {
-			return nil, err
+		var err error
+		if k.shape.only, err = k.countedSlots(k.props, o); err != nil {
+			return err
 		}
 	}
-	k.fair = k.newFairness()
-	k.restart, _ = alg.(Restarter[L, M])
-	if ls, ok := alg.(LeaderSelfer[L]); ok {
+	return nil
+}
+
+// readInitial takes the restart, the initial-leader states and the local
+// formatter from the algorithm, and checks the initial states it asks for.
+func (k *Kernel[L, M]) readInitial() error {
+	k.restart, _ = k.alg.(Restarter[L, M])
+	if ls, ok := k.alg.(LeaderSelfer[L]); ok {
 		k.leader = ls.InitLeaderAs
-	} else if l, ok := alg.(Leaderer[L]); ok {
+	} else if l, ok := k.alg.(Leaderer[L]); ok {
 		k.leader = func(leader, _ int) L { return l.InitLeader(leader) }
 	}
-	k.format, _ = alg.(LocalFormatter[L, M])
-	if cfg.InitialLeader && k.leader == nil {
-		return nil, ErrNoInitialLeader
+	k.format, _ = k.alg.(LocalFormatter[L, M])
+	if k.cfg.InitialLeader && k.leader == nil {
+		return ErrNoInitialLeader
 	}
-	if err := k.checkInitialTimers(); err != nil {
-		return nil, err
-	}
-	if c, ok := alg.(Codec[L, M]); ok && !o.generic {
+	return k.checkInitialTimers()
+}
+
+// buildCodec sets the codec (the algorithm's, unless generic or it has
+// none) and numbers the initial local state with it.
+func (k *Kernel[L, M]) buildCodec(generic bool) error {
+	if c, ok := k.alg.(Codec[L, M]); ok && !generic {
 		k.codec = c
 	} else {
 		ic, err := newInternCodec[L, M]()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		k.codec, k.generic = ic, true
 	}
@@ -222,10 +276,11 @@ func New[L, M any](alg Algorithm[L, M], cfg Config, props []Property[L, M], opts
 	k.localRefs = hasRefs(reflect.TypeFor[L]())
 	k.msgRefs = hasRefs(reflect.TypeFor[M]())
 	init := k.alg.Init()
+	var err error
 	if k.initLid, err = k.localTab.number(k.codec.AppendLocal(nil, &init)); err != nil {
-		return nil, fmt.Errorf("the Codec does not decode the initial local state it encoded: %w", err)
+		return fmt.Errorf("the Codec does not decode the initial local state it encoded: %w", err)
 	}
-	return k, nil
+	return nil
 }
 
 // Triggered has bit i set when some step taken so far was one that step
