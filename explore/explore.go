@@ -398,9 +398,11 @@ func Run(sys ts.System, opt Options) (*Result, error) {
 	if opt.Exact {
 		s.tab.enc = &encStore{}
 	}
-	if err := s.setProperties(); err != nil {
+	found, err := newFindings(s.sys, s.opt)
+	if err != nil {
 		return nil, err
 	}
+	s.found = found
 	if err := s.setGraph(); err != nil {
 		return nil, err
 	}
@@ -707,6 +709,8 @@ func (s *search) memBytes() int64 {
 	return g + s.team.memBytes() + s.visited.Bytes() + s.front.memBytes()
 }
 
+// result is what the search found, its statistics, and what the checks
+// of the finished graph add.
 func (s *search) result() (*Result, error) {
 	s.stats.States = int64(s.front.links.n)
 	s.stats.Reduced = s.stats.ReducedStates > 0
@@ -719,56 +723,21 @@ func (s *search) result() (*Result, error) {
 	}
 	bits := s.visited.report(&s.stats, s.stats.Transitions+s.initials)
 	r := &Result{Stats: s.stats, Bitstate: bits}
-	for p := range ts.MaxPredicates {
-		idx, ok := s.found.invFound[p]
-		if !ok {
-			continue
-		}
-		tr, err := s.trace(idx)
-		if err != nil {
-			return nil, err
-		}
-		kind, holds := cex.Invariant, tr.Final().Props&(1<<p) != 0
-		if s.found.reachMask&(1<<p) != 0 {
-			kind, holds = cex.Example, !holds
-		}
-		if holds {
-			return nil, fmt.Errorf("internal error: replayed trace does not violate predicate %d", p)
-		}
-		r.Violations = append(r.Violations, Violation{Kind: kind, Predicate: p, Trace: tr})
+	vs, err := s.found.violations(s.trace, s.stepTrace)
+	if err != nil {
+		return nil, err
 	}
-	for k := range s.found.stuckSeen {
-		if !s.found.stuckSeen[k] {
-			continue
-		}
-		tr, err := s.trace(s.found.stuckAt[k])
-		if err != nil {
-			return nil, err
-		}
-		p := 0
-		if k < len(s.found.goals) {
-			p = s.found.goals[k]
-		} else {
-			lt := s.found.leads[k-len(s.found.goals)]
-			p = lt.To
-			if err := lt.mark(&tr); err != nil {
-				return nil, err
-			}
-		}
-		r.Violations = append(r.Violations, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: s.found.stuckCut[k]})
-	}
-	for p := range ts.MaxPredicates {
-		at, ok := s.found.stepFound[p]
-		if !ok {
-			continue
-		}
-		tr, err := s.stepTrace(at, p)
-		if err != nil {
-			return nil, err
-		}
-		r.Violations = append(r.Violations, Violation{Kind: cex.Step, Predicate: p, Trace: tr})
-	}
+	r.Violations = vs
 	r.LivenessSkipped = s.livenessSkipped
+	if err := s.graphChecks(r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// graphChecks adds to r what the state graph decides once the search
+// finished: the fair cycles and leads-to, then the measures.
+func (s *search) graphChecks(r *Result) error {
 	// The fair-cycle check first: it finds the components while it judges
 	// them, and the measures reuse them.
 	if s.graph != nil && s.opt.Liveness {
@@ -779,12 +748,12 @@ func (s *search) result() (*Result, error) {
 			began := time.Now()
 			if len(s.found.goals) > 0 {
 				if err := s.fairCycles(r); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			if len(s.found.leads) > 0 && r.LivenessSkipped == "" {
 				if err := s.leadsToCheck(r); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			r.CycleCheck = time.Since(began)
@@ -798,11 +767,11 @@ func (s *search) result() (*Result, error) {
 			r.MeasuresSkipped = s.livenessSkipped
 		default:
 			if err := s.measure(r); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // FormatBytes renders a byte count for people: "1.5 GiB".

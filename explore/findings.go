@@ -3,6 +3,9 @@ package explore
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/mcheck/mcheck/cex"
+	"github.com/mcheck/mcheck/ts"
 )
 
 // findings is the search's bookkeeping of what it looks for and what it
@@ -59,31 +62,28 @@ func (s *search) haltFor(r StopReason) {
 	}
 }
 
-// setProperties checks the options' predicates against the system and
-// keeps them as masks: invariants, step predicates, goals, examples to
-// reach, quiet goals and leads-to pairs.
-func (s *search) setProperties() error {
-	opt := s.opt
-	f := &s.found
-	f.cont, f.measure = opt.Continue, opt.Measure
-	f.invFound, f.stepFound = map[int]uint32{}, map[int]stepAt{}
-	pm, err := masksOf(s.sys, opt.Invariants, opt.Steps, opt.Goal)
+// newFindings checks the options' predicates against sys and keeps them
+// as masks: invariants, step predicates, goals, examples to reach, quiet
+// goals and leads-to pairs.
+func newFindings(sys ts.System, opt Options) (findings, error) {
+	f := findings{cont: opt.Continue, measure: opt.Measure, invFound: map[int]uint32{}, stepFound: map[int]stepAt{}}
+	pm, err := masksOf(sys, opt.Invariants, opt.Steps, opt.Goal)
 	if err != nil {
-		return err
+		return findings{}, err
 	}
 	f.invMask, f.stepMask, f.goalMask, f.goals = pm.inv, pm.step, pm.goal, pm.goals
-	if f.reachMask, err = reachMask(s.sys, opt.Reach); err != nil {
-		return err
+	if f.reachMask, err = reachMask(sys, opt.Reach); err != nil {
+		return findings{}, err
 	}
 	if f.quietMask = opt.Quiet.mask; opt.Quiet.bad || f.quietMask&^f.goalMask != 0 {
-		return fmt.Errorf("a quiet goal must be one of the goals")
+		return findings{}, fmt.Errorf("a quiet goal must be one of the goals")
 	}
-	if err := s.setLeadsTo(opt.LeadsTo); err != nil {
-		return err
+	if err := f.setLeadsTo(sys, opt.LeadsTo); err != nil {
+		return findings{}, err
 	}
 	nstuck := len(f.goals) + len(f.leads)
 	f.stuckAt, f.stuckCut, f.stuckSeen = make([]uint32, nstuck), make([]bool, nstuck), make([]bool, nstuck)
-	return nil
+	return f, nil
 }
 
 // checkState records the invariants that state idx (its predicates props)
@@ -182,4 +182,62 @@ func (f *findings) onlyExamplesLeft() bool {
 		}
 	}
 	return true
+}
+
+// violations replays what f found into the result's violations, in this
+// order: the invariants' violations and the examples by predicate, the
+// stuck states by goal then leads-to, the steps by predicate. trace and
+// stepTrace are the search's (trace.go).
+func (f *findings) violations(trace func(uint32) (Trace, error), stepTrace func(stepAt, int) (Trace, error)) ([]Violation, error) {
+	var vs []Violation
+	for p := range ts.MaxPredicates {
+		idx, ok := f.invFound[p]
+		if !ok {
+			continue
+		}
+		tr, err := trace(idx)
+		if err != nil {
+			return nil, err
+		}
+		kind, holds := cex.Invariant, tr.Final().Props&(1<<p) != 0
+		if f.reachMask&(1<<p) != 0 {
+			kind, holds = cex.Example, !holds
+		}
+		if holds {
+			return nil, fmt.Errorf("internal error: replayed trace does not violate predicate %d", p)
+		}
+		vs = append(vs, Violation{Kind: kind, Predicate: p, Trace: tr})
+	}
+	for k := range f.stuckSeen {
+		if !f.stuckSeen[k] {
+			continue
+		}
+		tr, err := trace(f.stuckAt[k])
+		if err != nil {
+			return nil, err
+		}
+		p := 0
+		if k < len(f.goals) {
+			p = f.goals[k]
+		} else {
+			lt := f.leads[k-len(f.goals)]
+			p = lt.To
+			if err := lt.mark(&tr); err != nil {
+				return nil, err
+			}
+		}
+		vs = append(vs, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: f.stuckCut[k]})
+	}
+	for p := range ts.MaxPredicates {
+		at, ok := f.stepFound[p]
+		if !ok {
+			continue
+		}
+		tr, err := stepTrace(at, p)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, Violation{Kind: cex.Step, Predicate: p, Trace: tr})
+	}
+	return vs, nil
 }

@@ -27,19 +27,19 @@ type LeadsTo struct{ From, To int }
 // setLeadsTo checks lts against the system's predicates and lays out what
 // the search keeps of them: their predicates in kept (after the goals), an
 // armed bit per state and leads-to.
-func (s *search) setLeadsTo(lts []LeadsTo) error {
-	if _, err := leadsToMask(s.sys, lts); err != nil {
+func (f *findings) setLeadsTo(sys ts.System, lts []LeadsTo) error {
+	if _, err := leadsToMask(sys, lts); err != nil {
 		return err
 	}
-	s.found.kept, s.found.keptMask = slices.Clone(s.found.goals), s.found.goalMask
+	f.kept, f.keptMask = slices.Clone(f.goals), f.goalMask
 	for _, lt := range lts {
 		for _, p := range []int{lt.From, lt.To} {
-			if s.found.keptMask&(1<<p) == 0 {
-				s.found.kept, s.found.keptMask = append(s.found.kept, p), s.found.keptMask|1<<p
+			if f.keptMask&(1<<p) == 0 {
+				f.kept, f.keptMask = append(f.kept, p), f.keptMask|1<<p
 			}
 		}
 	}
-	s.found.leads, s.found.armed = slices.Clone(lts), make([]bitset, len(lts))
+	f.leads, f.armed = slices.Clone(lts), make([]bitset, len(lts))
 	return nil
 }
 
