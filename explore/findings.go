@@ -189,7 +189,18 @@ func (f *findings) onlyExamplesLeft() bool {
 // stuck states by goal then leads-to, the steps by predicate. trace and
 // stepTrace are the search's (trace.go).
 func (f *findings) violations(trace func(uint32) (Trace, error), stepTrace func(stepAt, int) (Trace, error)) ([]Violation, error) {
-	var vs []Violation
+	vs, err := f.stateViolations(nil, trace)
+	if err != nil {
+		return nil, err
+	}
+	if vs, err = f.stuckViolations(vs, trace); err != nil {
+		return nil, err
+	}
+	return f.stepViolations(vs, stepTrace)
+}
+
+// stateViolations appends the invariants' violations and the examples.
+func (f *findings) stateViolations(vs []Violation, trace func(uint32) (Trace, error)) ([]Violation, error) {
 	for p := range ts.MaxPredicates {
 		idx, ok := f.invFound[p]
 		if !ok {
@@ -208,6 +219,12 @@ func (f *findings) violations(trace func(uint32) (Trace, error), stepTrace func(
 		}
 		vs = append(vs, Violation{Kind: kind, Predicate: p, Trace: tr})
 	}
+	return vs, nil
+}
+
+// stuckViolations appends the stuck states outside a goal or leads-to, a
+// leads-to's trace with its premise marked.
+func (f *findings) stuckViolations(vs []Violation, trace func(uint32) (Trace, error)) ([]Violation, error) {
 	for k := range f.stuckSeen {
 		if !f.stuckSeen[k] {
 			continue
@@ -228,6 +245,11 @@ func (f *findings) violations(trace func(uint32) (Trace, error), stepTrace func(
 		}
 		vs = append(vs, Violation{Kind: cex.Stuck, Predicate: p, Trace: tr, Bounded: f.stuckCut[k]})
 	}
+	return vs, nil
+}
+
+// stepViolations appends the steps that violate a step predicate.
+func (f *findings) stepViolations(vs []Violation, stepTrace func(stepAt, int) (Trace, error)) ([]Violation, error) {
 	for p := range ts.MaxPredicates {
 		at, ok := f.stepFound[p]
 		if !ok {
