@@ -64,7 +64,7 @@ func (w *worker) bytes() int64 {
 	b := int64(cap(w.read)) + int64(cap(w.probes))*int64(unsafe.Sizeof(probe{})) + int64(cap(w.reach))
 	for _, x := range []*expansion{w.x, w.alt} {
 		bt := &x.batch
-		b += int64(cap(bt.Succs))*int64(unsafe.Sizeof(ts.Succ{})) + int64(cap(bt.Tail())) + int64(cap(bt.Group)) + int64(cap(bt.Stubborn))*8 + int64(cap(x.pick))*4
+		b += int64(cap(bt.Succs))*int64(unsafe.Sizeof(ts.Succ{})) + int64(cap(bt.Tail())) + int64(cap(bt.Group)) + int64(cap(bt.Stubborn))*8 + int64(cap(x.pick))*4 + int64(cap(x.fps))*8 + int64(cap(x.keep))
 	}
 	return b
 }
@@ -80,6 +80,11 @@ type expansion struct {
 	batch ts.Batch
 	pick  []int32 // the successors to follow, by index into batch
 	src   uint32  // the state expanded
+	// With lazy expansion, the picked successors' fingerprints and whether
+	// the graph keeps each one's edge: the block looked up in the visited
+	// set (prefetchBlock, lookupBlock).
+	fps  []uint64
+	keep []bool
 }
 
 // Per-successor outcome of claiming.

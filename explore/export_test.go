@@ -42,18 +42,25 @@ func (c *claimPath) PutBlock(fps []uint64, encs [][]byte, next uint32, added []b
 	s.chunks = make([]chunk, (len(fps)+per-1)/per)
 	type at struct{ c, j int }
 	where := make([]at, len(fps))
+	var looked []probe
+	if c.lazy {
+		// Looked up by fingerprint as lazy expansion does (index not read).
+		looked = make([]probe, len(fps))
+		index := make([]bool, len(fps))
+		c.prefetchBlock(fps, index)
+		c.lookupBlock(fps, index, looked)
+	}
 	for i, fp := range fps {
 		c0 := i / per
 		ch := &s.chunks[c0]
 		ch.id = c0
 		r := succRec{fp: fp}
 		if c.lazy {
-			_, slot, old := c.visitedPart.(*tableSet).t.lookupSlot(fp, nil, false)
-			if old {
+			if looked[i].old {
 				where[i] = at{-1, -1}
 				continue
 			}
-			r.tslot, r.outcome = slot, recLost
+			r.tslot, r.outcome = looked[i].slot, recLost
 		}
 		off := len(ch.buf)
 		ch.buf = append(ch.buf, encAt(encs, i)...)

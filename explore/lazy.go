@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -56,11 +57,14 @@ func (s *search) expandAhead(x *expansion, ch *chunk, state []byte) {
 			x.pick = append(x.pick, int32(j))
 		}
 	}
+	x.fps, x.keep = x.fps[:0], x.keep[:0]
 	for _, j := range x.pick {
 		y := &b.Succs[j]
-		s.tab.prefetch(y.FP, s.graph.keeps(y))
+		x.fps = append(x.fps, y.FP)
+		x.keep = append(x.keep, s.graph.keeps(y))
 		s.encoded.prefetch(y.FP)
 	}
+	s.visited.prefetchBlock(x.fps, x.keep)
 }
 
 // recordLazy looks up the successors x holds and records them: one seen in
@@ -71,15 +75,10 @@ func (s *search) recordLazy(w *worker, ch *chunk, x *expansion) {
 	g := s.graph
 	s.noteExpanded(ch, b, int(src-s.front.cur.base)-ch.lo, len(x.pick), src)
 	e0 := len(ch.edges)
-	// The lookups first, in a loop of their own: they are independent
-	// cache misses, and the processor overlaps them only if nothing heavy
-	// sits between them. An old state's index is read for an edge only.
-	w.probes = w.probes[:0]
-	for _, j := range x.pick {
-		y := &b.Succs[j]
-		idx, slot, old := s.tab.lookupSlot(y.FP, nil, g.keeps(y))
-		w.probes = append(w.probes, probe{idx, slot, old})
-	}
+	// The lookups first, as one block (prefetched by expandAhead). An old
+	// state's index is read for an edge only (x.keep).
+	w.probes = slices.Grow(w.probes[:0], len(x.fps))[:len(x.fps)]
+	s.visited.lookupBlock(x.fps, x.keep, w.probes)
 	w.reach = w.reach[:0]
 	rec := len(ch.recs) // the record the next new successor gets
 	// One worker meets the successors in BFS order: the first reach (the

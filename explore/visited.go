@@ -73,6 +73,18 @@ type visitedPart interface {
 	report(st *Stats, generated int64) *Bitstate
 	// free gives back what the set holds outside the Go heap.
 	free()
+	// prefetchBlock hints that the states of fps will be looked up soon
+	// (lookupBlock, with the same index): each one's home slot, and with
+	// index[i] its index too. Issued together, and as long before the
+	// lookups as the caller can (lazy expansion: one expanded state
+	// ahead), the misses overlap each other and the work in between.
+	prefetchBlock(fps []uint64, index []bool)
+	// lookupBlock looks the states of fps up by fingerprint alone (lazy
+	// expansion; not in an exact set) and sets out[i]: old with its index
+	// (read only with index[i]) when the set holds the state, otherwise the
+	// slot where a claim's store may start (storeChunk). Safe for
+	// concurrent use while the set does not change (the expansion phase).
+	lookupBlock(fps []uint64, index []bool, out []probe)
 }
 
 // block is the scratch of the search's calls to its visited set a block
@@ -314,6 +326,21 @@ func (s *tableSet) report(st *Stats, generated int64) *Bitstate {
 
 func (s *tableSet) free() { s.t.free() }
 
+func (s *tableSet) prefetchBlock(fps []uint64, index []bool) {
+	for i, fp := range fps {
+		s.t.prefetch(fp, index[i])
+	}
+}
+
+func (s *tableSet) lookupBlock(fps []uint64, index []bool, out []probe) {
+	// A loop of lookups alone: they are independent cache misses, and the
+	// processor overlaps them only if nothing heavy sits between them.
+	for i, fp := range fps {
+		idx, slot, old := s.t.lookupSlot(fp, nil, index[i])
+		out[i] = probe{idx, slot, old}
+	}
+}
+
 // bitSet is the bit array as a VisitedSet. It claims a batch in order,
 // a chunk at a time on one goroutine, so the outcome is that of a
 // sequential search whatever the number of workers.
@@ -393,6 +420,14 @@ func (s *bitSet) free() {
 }
 
 func (s *bitSet) report(st *Stats, _ int64) *Bitstate { return s.b.stats(st.Depth) }
+
+// The bits keep no slots or indices: a lookup says seen or not.
+func (s *bitSet) prefetchBlock([]uint64, []bool) {}
+func (s *bitSet) lookupBlock(fps []uint64, _ []bool, out []probe) {
+	for i, fp := range fps {
+		out[i] = probe{old: s.b.has(fp)}
+	}
+}
 
 func encAt(encs [][]byte, i int) []byte {
 	if encs == nil {
