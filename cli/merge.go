@@ -14,6 +14,7 @@ import (
 	"github.com/mcheck/mcheck/explore"
 	"github.com/mcheck/mcheck/internal/flagval"
 	"github.com/mcheck/mcheck/internal/plural"
+	"github.com/mcheck/mcheck/report"
 	"github.com/mcheck/mcheck/specs"
 	"github.com/mcheck/mcheck/swarm"
 	"github.com/mcheck/mcheck/trace"
@@ -218,15 +219,15 @@ func writeMerged(w io.Writer, m *swarm.Merged, full bool) {
 		fmt.Fprintf(w, "member %-5d %s\n", i, memberText(r))
 	}
 	if s.Strategy == swarm.Simulation {
-		fmt.Fprintf(w, "total        %s, %s\n", counted(m.Runs, "run"), counted(m.Steps, "step"))
+		fmt.Fprintf(w, "total        %s, %s\n", report.Counted(m.Runs, "run"), report.Counted(m.Steps, "step"))
 	} else {
-		fmt.Fprintf(w, "total        %s\n", counted(m.Steps, "transition"))
+		fmt.Fprintf(w, "total        %s\n", report.Counted(m.Steps, "transition"))
 	}
 	if u := m.Unfinished; len(u) > 0 {
 		fmt.Fprintf(w, "incomplete   %s: %s\n", unfinishedText(m), m.Members[u[0]].Coverage.Stopped)
 	}
 	fmt.Fprintf(w, "states       about %s distinct together (the members' merged sketches, about 1.6%% off); %s for the member that saw the most, %s summed over the members, which counts a state once for each member that saw it\n\n",
-		commas(int64(m.Union+0.5)), commas(m.MostStates), commas(m.SumStates))
+		report.Commas(int64(m.Union+0.5)), report.Commas(m.MostStates), report.Commas(m.SumStates))
 
 	writeMergedProperties(w, m, full)
 }
@@ -253,7 +254,7 @@ func writeMergedProperties(w io.Writer, m *swarm.Merged, full bool) {
 		sh := v.Shortest
 		by := fmt.Sprintf("member %d's", sh.Member)
 		if sh.By != nil {
-			by += fmt.Sprintf(", run %s (--run-seed %#x with that member's --scheduler %s)", commas(sh.By.Index), sh.By.Seed, m.Members[sh.Member].Derived.Scheduler)
+			by += fmt.Sprintf(", run %s (--run-seed %#x with that member's --scheduler %s)", report.Commas(sh.By.Index), sh.By.Seed, m.Members[sh.Member].Derived.Scheduler)
 		}
 		status := "VIOLATED"
 		if v.Status != check.Violated {
@@ -279,11 +280,11 @@ func writeSwarmSettings(w io.Writer, m *swarm.Merged) {
 		if s.Scheduler != "" {
 			sched = s.Scheduler + " scheduler"
 		}
-		budget := counted(s.Runs, "run") + " each"
+		budget := report.Counted(s.Runs, "run") + " each"
 		if s.TimeLimit != "" {
 			budget = "runs for " + s.TimeLimit + " each"
 			if s.Runs > 0 {
-				budget += fmt.Sprintf(" (at most %s)", commas(s.Runs))
+				budget += fmt.Sprintf(" (at most %s)", report.Commas(s.Runs))
 			}
 		}
 		fmt.Fprintf(w, "swarm        %s of at most %s, %s; each member's seed derived from seed %d\n", budget, plural.Count(s.Depth, "step"), sched, s.Seed)
@@ -300,10 +301,10 @@ func memberText(r *swarm.Result) string {
 	var s string
 	if r.Settings.Strategy == swarm.Simulation {
 		s = fmt.Sprintf("seed %d, %s scheduler: %s, %s, %s distinct states (%s first seen in its last tenth of the time)",
-			d.Seed, d.Scheduler, counted(c.Runs, "run"), counted(c.Steps, "step"), commas(c.States), commas(c.NewLate))
+			d.Seed, d.Scheduler, report.Counted(c.Runs, "run"), report.Counted(c.Steps, "step"), report.Commas(c.States), report.Commas(c.NewLate))
 	} else {
 		s = fmt.Sprintf("hash seed %#x, %s bit array (%.1f%% set): %s states, %s transitions, depth %d",
-			d.Seed, explore.FormatBytes(c.BitstateBytes), 100*c.Fill, commas(c.States), commas(c.Steps), c.Depth)
+			d.Seed, explore.FormatBytes(c.BitstateBytes), 100*c.Fill, report.Commas(c.States), report.Commas(c.Steps), c.Depth)
 		if c.ExpectedCoverage != nil {
 			s += fmt.Sprintf(", expected coverage at least %.4f%%", 100**c.ExpectedCoverage)
 		}
@@ -328,7 +329,7 @@ func notFound(m *swarm.Merged) string {
 		unfinished = ", " + unfinishedText(m)
 	}
 	if m.Settings.Strategy == swarm.Simulation {
-		return fmt.Sprintf("no violation in %s of %s%s; a swarm samples runs, so this is not a proof", counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"), unfinished)
+		return fmt.Sprintf("no violation in %s of %s%s; a swarm samples runs, so this is not a proof", report.Counted(m.Runs, "random run"), plural.Count(len(m.Members), "member"), unfinished)
 	}
 	return fmt.Sprintf("no violation in %s%s, which may miss states; not a proof", plural.Count(len(m.Members), "bitstate search"), unfinished)
 }

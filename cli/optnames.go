@@ -7,9 +7,10 @@ import (
 	"github.com/mcheck/mcheck/model"
 )
 
-// flagOf names a field of check.Request or of model.Config by its flag:
-// the library says "MaxStates" or "Continue" in its messages
-// (check.Request.Name), and the command line's user reads the flag.
+// flagOf names a field of check.Request or of model.Config, or an option
+// of report's texts (report.Settings), by its flag: the library says
+// "MaxStates" or "Continue" in its messages (check.Request.Name), and the
+// command line's user reads the flag.
 func flagOf(field string) string {
 	if n := modelopt.FlagName(field); n != "" {
 		return n
@@ -19,6 +20,18 @@ func flagOf(field string) string {
 		return "--max-states"
 	case "Continue":
 		return "--continue"
+	case "CrashAny":
+		return "--crash-any"
+	case "Depth":
+		return "--depth"
+	case "Exact":
+		return "--exact"
+	case "Properties":
+		return "--check"
+	case "Reduce":
+		return "--por"
+	case "RunSeed":
+		return "--run-seed"
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcheck/mcheck/explore"
+	"github.com/mcheck/mcheck/report"
 )
 
 // plainEvery is how often progress is written as a plain line when stderr
@@ -82,19 +83,19 @@ func progressLine(pr explore.Progress, maxStates, budget int64) string {
 	switch pr.Phase {
 	case explore.CheckingFairCycles:
 		s = fmt.Sprintf("%s  fair-cycle check over %s states: %s done (%s)  memory %s",
-			pr.Elapsed.Round(time.Second), commas(pr.Of), commas(pr.Done), percent(pr.Done, max(pr.Of, 1)),
+			pr.Elapsed.Round(time.Second), report.Commas(pr.Of), report.Commas(pr.Done), percent(pr.Done, max(pr.Of, 1)),
 			explore.FormatBytes(pr.MemBytes))
 	case explore.Simulating:
 		s = fmt.Sprintf("%s  %s runs  %s steps (%s/s)  %s distinct states  longest run %d  memory %s",
-			pr.Elapsed.Round(time.Second), commas(pr.Done), commas(pr.Transitions), commas(rate(pr.Transitions, pr.Elapsed)),
-			commas(pr.States), pr.Depth, explore.FormatBytes(pr.MemBytes))
+			pr.Elapsed.Round(time.Second), report.Commas(pr.Done), report.Commas(pr.Transitions), report.Commas(report.PerSecond(pr.Transitions, pr.Elapsed)),
+			report.Commas(pr.States), pr.Depth, explore.FormatBytes(pr.MemBytes))
 	case explore.ComputingMeasures:
 		s = fmt.Sprintf("%s  measures over %s states  memory %s",
-			pr.Elapsed.Round(time.Second), commas(pr.States), explore.FormatBytes(pr.MemBytes))
+			pr.Elapsed.Round(time.Second), report.Commas(pr.States), explore.FormatBytes(pr.MemBytes))
 	default:
 		s = fmt.Sprintf("%s  %s states  %s/s  depth %d  queue %s  memory %s",
-			pr.Elapsed.Round(time.Second), commas(pr.States), commas(rate(pr.States, pr.Elapsed)), pr.Depth,
-			commas(int64(pr.Queue)), explore.FormatBytes(pr.MemBytes))
+			pr.Elapsed.Round(time.Second), report.Commas(pr.States), report.Commas(report.PerSecond(pr.States, pr.Elapsed)), pr.Depth,
+			report.Commas(int64(pr.Queue)), explore.FormatBytes(pr.MemBytes))
 	}
 	if maxStates > 0 && pr.Phase == explore.Searching {
 		s += fmt.Sprintf("  %s of --max-states", percent(pr.States, maxStates))

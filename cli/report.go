@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"time"
 
 	"github.com/mcheck/mcheck/check"
 	"github.com/mcheck/mcheck/report"
@@ -18,20 +17,6 @@ func reportOf(rep *check.Report) *report.Result { return report.Of(rep, flagSett
 // flag, set to value as it is typed: "--max-queue 2", "--por=false".
 func flagSetting(field, value string) string {
 	flag := flagOf(field)
-	switch field {
-	case "CrashAny":
-		flag = "--crash-any"
-	case "Depth":
-		flag = "--depth"
-	case "Exact":
-		flag = "--exact"
-	case "Properties":
-		flag = "--check"
-	case "Reduce":
-		flag = "--por"
-	case "RunSeed":
-		flag = "--run-seed"
-	}
 	switch value {
 	case "":
 		return flag
@@ -43,8 +28,3 @@ func flagSetting(field, value string) string {
 
 // writeText is the text report of rep.
 func writeText(w io.Writer, rep *check.Report, full bool) { report.Text(w, reportOf(rep), full) }
-
-// The numbers of the progress line and of merge read as the report's.
-func commas(n int64) string               { return report.Commas(n) }
-func counted(n int64, noun string) string { return report.Counted(n, noun) }
-func rate(n int64, d time.Duration) int64 { return report.PerSecond(n, d) }
