@@ -30,7 +30,9 @@ import (
 // Segments are mapped outside the Go heap (internal/offheap), so that the
 // collector's slack and the heap's fragmentation do not come on top of the
 // table: free gives them back when the search ends, and a segment the
-// table drops is unmapped at once.
+// table drops is unmapped at once (with its 2 MiB chunk, once the chunk's
+// other segments are gone too). On Linux the chunks are transparent huge
+// pages, so that a probe's random slot costs no page walk (offheap).
 type table struct {
 	keys    [][]uint64
 	vals    [][]uint32 // idx+1 per slot; nil unless indexed

@@ -4,8 +4,9 @@ package offheap
 
 import (
 	"fmt"
-	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Mapped reports whether Make maps its arrays outside the Go heap here.
@@ -34,7 +35,11 @@ func Free[T Word](xs []T) {
 // alloc maps n bytes of anonymous private memory: zeroed by the kernel,
 // and taking physical memory only as its pages are first written.
 func alloc(n int) []byte {
-	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE|populate)
+	if b := huge.alloc(n); b != nil {
+		tell(int64(n))
+		return b
+	}
+	b, err := mmap(n, populate)
 	if err != nil {
 		// As make would: a program out of memory cannot go on.
 		panic(fmt.Sprintf("offheap: mapping %d bytes: %v", n, err))
@@ -44,8 +49,27 @@ func alloc(n int) []byte {
 }
 
 func release(b []byte) {
-	if err := syscall.Munmap(b); err != nil {
+	if huge.release(b) {
+		tell(-int64(len(b)))
+		return
+	}
+	if err := munmap(b); err != nil {
 		panic(fmt.Sprintf("offheap: unmapping %d bytes: %v", len(b), err))
 	}
 	tell(-int64(len(b)))
+}
+
+// mmap maps n bytes of anonymous private memory with the extra flags.
+// Through MmapPtr, not unix.Mmap: that one remembers each mapping by its
+// start and unmaps only whole mappings, and allocHuge trims its own.
+func mmap(n int, flags int) ([]byte, error) {
+	p, err := unix.MmapPtr(-1, 0, nil, uintptr(n), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE|flags)
+	if err != nil {
+		return nil, err
+	}
+	return unsafe.Slice((*byte)(p), n), nil
+}
+
+func munmap(b []byte) error {
+	return unix.MunmapPtr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b)))
 }
