@@ -27,7 +27,9 @@ fi
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) mcheck $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?'); $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'config\trun\ttotal_cpu_s\tmodel_s\tengine_s\n'
 for cfg in bully-n4-boot chang-roberts-n4-crash-any; do
-	: >"$WORK/m" >"$WORK/e" >"$WORK/t"
+	: >"$WORK/m"
+	: >"$WORK/e"
+	: >"$WORK/t"
 	for r in $(seq "$RUNS"); do
 		(cd "$ROOT/check" && "$BIN" -test.run '^$' -test.bench "SpinConfigs/$cfg/workers=2\$" -test.benchtime 1x \
 			-test.cpuprofile "$WORK/cpu.prof" >/dev/null)
