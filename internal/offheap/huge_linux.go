@@ -114,9 +114,21 @@ func mapHuge(n int) []byte {
 		_ = munmap(tail)
 	}
 	b = b[skip : skip+n : skip+n]
-	// Advice only: without THP the pages stay small, and without
-	// MADV_POPULATE_WRITE (Linux < 5.14) they are faulted in as touched.
+	// Advice only: without THP the pages stay small.
 	_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
-	_ = unix.Madvise(b, unix.MADV_POPULATE_WRITE)
+	if unix.Madvise(b, unix.MADV_POPULATE_WRITE) != nil {
+		touchPages(b) // Linux before 5.14
+	}
 	return b
 }
+
+// touchPages faults in every page of b at once, as MAP_POPULATE would have:
+// the table touches its pages at random, one fault at a time otherwise.
+func touchPages(b []byte) {
+	for i := 0; i < len(b); i += pageSize {
+		b[i] = 0
+	}
+}
+
+// pageSize is the smallest page: a write to each faults in all of them.
+const pageSize = 4 << 10

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 
@@ -98,4 +99,20 @@ func vmFlags(t *testing.T, addr uintptr) string {
 	require.NoError(t, sc.Err())
 	t.Fatalf("no mapping holds %#x", addr)
 	return ""
+}
+
+// Where the kernel refuses MADV_POPULATE_WRITE the chunk's pages are
+// faulted in by writing to each: the memory is resident and still zero.
+func TestPopulateByTouching(t *testing.T) {
+	b, err := mmap(hugePage, 0)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, munmap(b)) }()
+	touchPages(b)
+	vec := make([]byte, hugePage/pageSize)
+	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	require.Zero(t, errno)
+	for i, v := range vec {
+		require.NotZero(t, v&1, "page %d is not resident", i)
+	}
+	require.Equal(t, make([]byte, hugePage), b)
 }
