@@ -432,21 +432,18 @@ func (opt Options) withDefaults() Options {
 func newSearch(sys ts.System, opt Options) *search {
 	// Indices are needed for the graph's edges, with reduction for the
 	// depth of a revisited state, and in an exact table for the encodings.
-	// A bitstate search keeps its states in the bits (made by setGraph,
-	// once the options are checked) and an empty table beside them.
-	capacity, indexed := 1<<16, opt.Exact || opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)
-	if opt.Bitstate > 0 {
-		capacity, indexed = 0, false
-	}
+	// A bitstate search keeps its states in the bits, made by setGraph
+	// once the options are checked.
 	s := &search{sys: sys, exp: sys.NewExpander(), opt: opt}
 	s.team.reverse = opt.test.reverse
 	levelAfter, linksAfter := opt.test.spillSizes()
 	s.front.init(opt.TempDir, levelAfter, linksAfter)
-	tab := newTable(capacity, indexed)
 	if opt.Bitstate > 0 {
-		s.visited = &bitSet{t: tab}
+		s.visited = &bitSet{}
 	} else {
-		s.tab, s.visited = tab, &tableSet{t: tab}
+		indexed := opt.Exact || opt.Liveness || opt.Measure || opt.Reduce && reduces(sys)
+		s.tab = newTable(1<<16, indexed)
+		s.visited = &tableSet{t: s.tab}
 	}
 	return s
 }

@@ -348,10 +348,6 @@ type bitSet struct {
 	b     *bitstate
 	n     int64
 	block block
-	// t, in a search, is the empty table that bitstate searches have
-	// always mapped beside the bits: counted in Bytes and freed, so that
-	// the search's memory figures stay what they were.
-	t *table
 }
 
 // NewBitSet is a bit array of about bytes bytes (a power of two bits);
@@ -378,12 +374,7 @@ func (s *bitSet) PutBlock(fps []uint64, _ [][]byte, _ uint32, added []bool) int 
 
 func (s *bitSet) Exhaustive() bool { return false }
 func (s *bitSet) Len() int64       { return s.n }
-func (s *bitSet) Bytes() int64 {
-	if s.t != nil {
-		return s.b.bytes() + s.t.bytes()
-	}
-	return s.b.bytes()
-}
+func (s *bitSet) Bytes() int64     { return s.b.bytes() }
 
 func (s *bitSet) claim(_ *search, chunks []chunk, _ int) bool {
 	for c := range chunks {
@@ -413,11 +404,7 @@ func (s *bitSet) isState(uint64, []byte, uint32) bool     { return true } // it 
 func (s *bitSet) growBytes(int) int64                     { return 0 }    // allocated whole
 func (s *bitSet) dropIndex()                              {}
 func (s *bitSet) useCrew(int, func(n int, f func(i int))) {}
-func (s *bitSet) free() {
-	if s.t != nil {
-		s.t.free()
-	}
-}
+func (s *bitSet) free()                                   {}
 
 func (s *bitSet) report(st *Stats, _ int64) *Bitstate { return s.b.stats(st.Depth) }
 
