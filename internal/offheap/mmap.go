@@ -61,7 +61,7 @@ func release(b []byte) {
 
 // mmap maps n bytes of anonymous private memory with the extra flags.
 // Through MmapPtr, not unix.Mmap: that one remembers each mapping by its
-// start and unmaps only whole mappings, and allocHuge trims its own.
+// start and unmaps only whole mappings, and mapHuge trims its own.
 func mmap(n int, flags int) ([]byte, error) {
 	p, err := unix.MmapPtr(-1, 0, nil, uintptr(n), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE|flags)
 	if err != nil {
