@@ -28,8 +28,15 @@ const hugePage = 2 << 20
 // their memory back (a growing table frees its old segments as it goes).
 type hugePool struct {
 	mu     sync.Mutex
-	free   map[int][][]byte       // free pieces, by size
+	free   map[int][]piece        // free pieces, by size
 	chunks map[uintptr]*hugeChunk // by address
+}
+
+// piece is a free piece; used: handed out before, so it holds old bytes
+// (a fresh chunk's pieces are zero already).
+type piece struct {
+	mem  []byte
+	used bool
 }
 
 type hugeChunk struct {
@@ -38,7 +45,7 @@ type hugeChunk struct {
 }
 
 // huge is the process's pool: the mappings are the process's too.
-var huge = hugePool{free: map[int][][]byte{}, chunks: map[uintptr]*hugeChunk{}}
+var huge = hugePool{free: map[int][]piece{}, chunks: map[uintptr]*hugeChunk{}}
 
 // alloc returns n zeroed bytes backed by huge pages where the kernel has
 // them, or nil when n is not a size that a chunk divides or is made of.
@@ -49,24 +56,33 @@ func (h *hugePool) alloc(n int) []byte {
 	case n < 64<<10 || hugePage%n != 0:
 		return nil // small: a chunk would hold too many kinds of lifetimes
 	}
+	p := h.take(n)
+	if p.used {
+		clear(p.mem) // outside the lock: parts of a growth allocate at once
+	}
+	return p.mem
+}
+
+// take hands out a free piece of n bytes, from a new chunk if none is
+// free; its mem is nil when no chunk can be mapped.
+func (h *hugePool) take(n int) piece {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.free[n]) == 0 {
 		c := mapHuge(hugePage)
 		if c == nil {
-			return nil
+			return piece{}
 		}
 		h.chunks[chunkOf(c)] = &hugeChunk{mem: c, piece: n}
 		for off := hugePage - n; off >= 0; off -= n {
-			h.free[n] = append(h.free[n], c[off:off+n:off+n])
+			h.free[n] = append(h.free[n], piece{mem: c[off : off+n : off+n]})
 		}
 	}
 	free := h.free[n]
-	b := free[len(free)-1]
+	p := free[len(free)-1]
 	h.free[n] = free[:len(free)-1]
-	h.chunks[chunkOf(b)].inUse++
-	clear(b) // a piece freed before holds its old bytes
-	return b
+	h.chunks[chunkOf(p.mem)].inUse++
+	return p
 }
 
 // release takes back b if the pool handed it out, and unmaps its chunk
@@ -84,10 +100,10 @@ func (h *hugePool) release(b []byte) bool {
 	}
 	n := c.piece
 	if c.inUse--; c.inUse > 0 {
-		h.free[n] = append(h.free[n], b)
+		h.free[n] = append(h.free[n], piece{mem: b, used: true})
 		return true
 	}
-	h.free[n] = slices.DeleteFunc(h.free[n], func(p []byte) bool { return chunkOf(p) == base })
+	h.free[n] = slices.DeleteFunc(h.free[n], func(p piece) bool { return chunkOf(p.mem) == base })
 	delete(h.chunks, base)
 	if err := munmap(c.mem); err != nil {
 		panic("offheap: unmapping a chunk: " + err.Error())
